@@ -1,0 +1,54 @@
+"""The three dtypes of the subset, printed the way PyTorch prints them.
+
+PyTorch counterpart: ``torch.dtype`` (c10/core/ScalarType.h).
+"""
+import numpy as np
+
+
+class dtype:
+    """A tensor element type: a name, a numpy dtype, and whether it is floating point."""
+
+    __slots__ = ("name", "numpy", "is_floating_point", "itemsize")
+
+    def __init__(self, name, numpy_dtype, is_floating_point):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.is_floating_point = is_floating_point
+        self.itemsize = self.numpy.itemsize
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_from_name, (self.name,))
+
+
+float32 = dtype("float32", np.float32, True)
+float64 = dtype("float64", np.float64, True)
+int64 = dtype("int64", np.int64, False)
+bool_ = dtype("bool", np.bool_, False)
+
+float = float32  # torch.float is an alias of torch.float32
+double = float64
+long = int64
+
+_BY_NUMPY = {d.numpy: d for d in (float32, float64, int64, bool_)}
+
+
+def _from_name(name):
+    return {"float32": float32, "float64": float64, "int64": int64, "bool": bool_}[name]
+
+
+def from_numpy_dtype(np_dtype):
+    """Map a numpy dtype onto the subset: other floats -> float32/64, other ints -> int64."""
+    np_dtype = np.dtype(np_dtype)
+    if np_dtype in _BY_NUMPY:
+        return _BY_NUMPY[np_dtype]
+    if np_dtype.kind == "f":
+        return float64 if np_dtype.itemsize > 4 else float32
+    if np_dtype.kind in "iu":
+        return int64
+    if np_dtype.kind == "b":
+        return bool_
+    raise TypeError(f"can't convert np.ndarray of type numpy.{np_dtype} to a tensor; "
+                    "the supported types are: float64, float32, int64 and bool.")

@@ -1,0 +1,404 @@
+"""Tensor: a numpy array plus the autograd metadata PyTorch keeps beside it.
+
+PyTorch counterpart: ``torch.Tensor`` (torch/_tensor.py) and its
+``AutogradMeta`` (torch/csrc/autograd/variable.h): ``requires_grad``, ``grad``,
+``grad_fn``, ``output_nr``, the version counter and the weak link to the
+leaf's ``AccumulateGrad`` node.
+"""
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtype
+from ._printing import tensor_repr
+from .grad_mode import is_grad_enabled, is_inference_mode_enabled
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    def numel(self):
+        return int(np.prod(self, dtype=np.int64))
+
+
+class VersionCounter:
+    """Counts in-place changes to a tensor's data; shared by a tensor and its views.
+
+    A saved tensor remembers the version it was saved at, so backward can tell that
+    the data it needs was overwritten (torch/csrc/autograd/variable.h: VariableVersion).
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations made with it."""
+
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_version_counter",
+                 "_grad_accumulator", "_hooks", "_retains_grad", "_is_inference", "_base",
+                 "_wrapped_number", "__weakref__")
+
+    def __init__(self, data, requires_grad=False):
+        """Prefer ``mini_autograd.tensor(...)``; this takes a numpy array as it is."""
+        if not isinstance(data, np.ndarray):
+            if isinstance(data, np.generic):      # numpy turns 0-d results into scalars
+                data = np.asarray(data)
+            else:
+                raise TypeError("Tensor(data) expects a numpy array; use mini_autograd.tensor(...) "
+                                f"to build one from {type(data).__name__}")
+        self._data = data
+        self._grad = None
+        self.grad_fn = None          # the Node that made this tensor; None for leaves
+        self._output_nr = 0          # which output of grad_fn this tensor is
+        self._version_counter = VersionCounter()
+        self._grad_accumulator = None  # weakref to the leaf's AccumulateGrad node
+        self._hooks = None           # a leaf's tensor hooks (non-leaf hooks live on grad_fn)
+        self._retains_grad = False
+        self._is_inference = is_inference_mode_enabled()
+        self._base = None            # the tensor this one is a view of
+        self._wrapped_number = False  # a python scalar turned into a tensor by an op
+        self._requires_grad = False
+        if requires_grad:
+            self.requires_grad = True
+
+    # ------------------------------------------------------------------ data
+    @property
+    def dtype(self):
+        return _dtype._BY_NUMPY[self._data.dtype]
+
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def size(self, dim=None):
+        if dim is None:
+            return self.shape
+        return self._data.shape[_wrap_dim(dim, self.ndim)]
+
+    def dim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def element_size(self):
+        return self._data.itemsize
+
+    @property
+    def data(self):
+        """The same numbers, detached from the graph, with a version counter of its own.
+
+        Changes made through ``.data`` are invisible to autograd: prefer ``detach()``.
+        """
+        return Tensor(self._data)
+
+    @data.setter
+    def data(self, new):
+        if not isinstance(new, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(new).__name__}")
+        self._data = new._data
+
+    @property
+    def _version(self):
+        return self._version_counter.value
+
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self):
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        return self.numpy() if dtype is None else self.numpy().astype(dtype)
+
+    def __repr__(self):
+        grad_fn = self.grad_fn
+        return tensor_repr(self._data, self.dtype, requires_grad=self.requires_grad,
+                           grad_fn_name=None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1],
+                           is_inference=self._is_inference)
+
+    def __format__(self, spec):
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self):
+        return id(self)
+
+    # -------------------------------------------------------------- autograd
+    @property
+    def requires_grad(self):
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        if self.grad_fn is not None:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        if flag and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        """Leaves are the tensors autograd did not make: ``grad_fn is None``."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, new_grad):
+        if new_grad is not None:
+            if not isinstance(new_grad, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(new_grad).__name__}")
+            if new_grad.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if new_grad.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = new_grad
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def is_inference(self):
+        return self._is_inference
+
+    def _get_grad_accumulator(self):
+        """The leaf's AccumulateGrad node, made on first use and held weakly, as in PyTorch."""
+        node = self._grad_accumulator() if self._grad_accumulator is not None else None
+        if node is None:
+            from .autograd.graph import AccumulateGrad
+            node = AccumulateGrad(self)
+            self._grad_accumulator = weakref.ref(node)
+        return node
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor w.r.t. the graph leaves.
+
+        Like ``torch.Tensor.backward`` (torch/_tensor.py), it only forwards its arguments
+        to ``autograd.backward``.
+        """
+        from . import autograd
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new grad."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        from .autograd.graph import RemovableHandle
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = {}
+            return RemovableHandle(self._hooks, hook)
+        return self.grad_fn._register_tensor_pre_hook(self._output_nr, hook)
+
+    def retain_grad(self):
+        """Keep this non-leaf tensor's gradient in ``.grad``; built on a hook, as in PyTorch."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self.grad_fn._register_retains_grad_hook(self)
+        self._retains_grad = True
+
+    def detach(self):
+        """The same data, cut from the graph: a new leaf sharing data and version counter."""
+        out = Tensor(self._data)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self):
+        self.grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        self._retains_grad = False
+        return self
+
+    # ----------------------------------------------------- in-place helpers
+    def _check_inplace(self):
+        """The checks PyTorch makes before any in-place operation."""
+        if self._is_inference and not is_inference_mode_enabled():
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                "make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details.")
+        if is_grad_enabled() and self.grad_fn is None and self._requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        if is_grad_enabled() and self._base is not None and self._base.requires_grad:
+            raise RuntimeError("mini_autograd does not support in-place operations on a view of a "
+                               "tensor that requires grad; use an out-of-place operation instead.")
+
+    def _bump_version(self):
+        self._version_counter.value += 1
+
+    # The operators and methods below all defer to ``ops``, where each is a Function.
+    def __add__(self, other): return ops.add(self, other)
+    def __radd__(self, other): return ops.add(self, other)
+    def __sub__(self, other): return ops.sub(self, other)
+    def __rsub__(self, other): return ops.rsub(self, other)
+    def __mul__(self, other): return ops.mul(self, other)
+    def __rmul__(self, other): return ops.mul(self, other)
+    def __truediv__(self, other): return ops.div(self, other)
+    def __rtruediv__(self, other): return ops.rdiv(self, other)
+    def __pow__(self, other): return ops.pow(self, other)
+    def __rpow__(self, other): return ops.rpow(self, other)
+    def __matmul__(self, other): return ops.matmul(self, other)
+    def __rmatmul__(self, other): return ops.matmul(other, self)
+    def __neg__(self): return ops.neg(self)
+    def __pos__(self): return self
+    def __abs__(self): return ops.abs(self)
+    def __getitem__(self, index): return ops.getitem(self, index)
+    def __setitem__(self, index, value): ops.setitem(self, index, value)
+    def __iadd__(self, other): return self.add_(other)
+    def __isub__(self, other): return self.sub_(other)
+    def __imul__(self, other): return self.mul_(other)
+    def __itruediv__(self, other): return self.div_(other)
+    def __eq__(self, other): return ops.compare(np.equal, self, other)
+    def __ne__(self, other): return ops.compare(np.not_equal, self, other)
+    def __lt__(self, other): return ops.compare(np.less, self, other)
+    def __le__(self, other): return ops.compare(np.less_equal, self, other)
+    def __gt__(self, other): return ops.compare(np.greater, self, other)
+    def __ge__(self, other): return ops.compare(np.greater_equal, self, other)
+
+    def add(self, other): return ops.add(self, other)
+    def sub(self, other): return ops.sub(self, other)
+    def mul(self, other): return ops.mul(self, other)
+    def div(self, other): return ops.div(self, other)
+    def pow(self, exponent): return ops.pow(self, exponent)
+    def neg(self): return ops.neg(self)
+    def abs(self): return ops.abs(self)
+    def exp(self): return ops.exp(self)
+    def log(self): return ops.log(self)
+    def sqrt(self): return ops.sqrt(self)
+    def tanh(self): return ops.tanh(self)
+    def sigmoid(self): return ops.sigmoid(self)
+    def relu(self): return ops.relu(self)
+    def reciprocal(self): return ops.reciprocal(self)
+    def sum(self, dim=None, keepdim=False): return ops.sum(self, dim, keepdim)
+    def mean(self, dim=None, keepdim=False): return ops.mean(self, dim, keepdim)
+    def max(self, dim=None, keepdim=False): return ops.max(self, dim, keepdim)
+    def argmax(self, dim=None, keepdim=False): return ops.argmax(self, dim, keepdim)
+    def matmul(self, other): return ops.matmul(self, other)
+    def mm(self, other): return ops.mm(self, other)
+    def mv(self, other): return ops.mv(self, other)
+    def dot(self, other): return ops.dot(self, other)
+    def reshape(self, *shape): return ops.reshape(self, shape)
+    def view(self, *shape): return ops.view(self, shape)
+    def transpose(self, dim0, dim1): return ops.transpose(self, dim0, dim1)
+    def permute(self, *dims): return ops.permute(self, dims)
+    def t(self): return ops.t(self)
+    @property
+    def T(self): return ops.permute(self, tuple(reversed(range(self.ndim))))
+    def unsqueeze(self, dim): return ops.unsqueeze(self, dim)
+    def squeeze(self, dim=None): return ops.squeeze(self, dim)
+    def expand(self, *sizes): return ops.expand(self, sizes)
+    def clone(self): return ops.clone(self)
+    def float(self): return ops.to_dtype(self, _dtype.float32)
+    def double(self): return ops.to_dtype(self, _dtype.float64)
+    def long(self): return ops.to_dtype(self, _dtype.int64)
+    def to(self, dtype): return ops.to_dtype(self, dtype)
+    def type(self, dtype): return ops.to_dtype(self, dtype)
+
+    def add_(self, other): return ops.inplace(ops.add, self, other)
+    def sub_(self, other): return ops.inplace(ops.sub, self, other)
+    def mul_(self, other): return ops.inplace(ops.mul, self, other)
+    def div_(self, other): return ops.inplace(ops.div, self, other)
+
+    def zero_(self):
+        """Fill with zeros in place (what ``optimizer.zero_grad(set_to_none=False)`` does)."""
+        return self.fill_(0)
+
+    def fill_(self, value):
+        self._check_inplace()
+        if self.requires_grad and is_grad_enabled():
+            raise RuntimeError("mini_autograd does not record fill_/zero_ on a tensor that requires "
+                               "grad; use it under no_grad()")
+        self._data[...] = value
+        self._bump_version()
+        return self
+
+    def copy_(self, src):
+        """Copy ``src``'s values into this tensor, in place (used under ``no_grad``)."""
+        self._check_inplace()
+        if is_grad_enabled() and (self.requires_grad or getattr(src, "requires_grad", False)):
+            raise RuntimeError("mini_autograd records copy_ only under no_grad()")
+        self._data[...] = src._data if isinstance(src, Tensor) else src
+        self._bump_version()
+        return self
+
+
+def _wrap_dim(dim, ndim):
+    """Turn a possibly negative dim into a positive one, with PyTorch's error."""
+    bound = max(ndim, 1)
+    if not -bound <= dim < bound:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-bound}, {bound - 1}], but got {dim})")
+    return dim % bound
+
+
+from . import ops  # noqa: E402  (ops needs Tensor; Tensor's methods need ops)

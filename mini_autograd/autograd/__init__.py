@@ -1,0 +1,86 @@
+"""The Python face of autograd: ``backward``, ``grad``, ``Function``, ``gradcheck``.
+
+PyTorch counterpart: torch/autograd/__init__.py (``backward``, ``grad``,
+``_make_grads``), which hands over to the engine in C++; here to ``engine.py``.
+"""
+from .._tensor import Tensor
+from .. import creation
+from . import engine, graph
+from .function import Function, FunctionCtx
+from .gradcheck import GradcheckError, gradcheck
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "gradcheck", "GradcheckError", "graph"]
+
+
+def _as_tuple(tensors):
+    if tensors is None:
+        return ()
+    if isinstance(tensors, Tensor):
+        return (tensors,)
+    return tuple(tensors)
+
+
+def _make_grads(outputs, grads):
+    """Check the starting gradients, or create ``1`` for scalar outputs (torch/autograd/__init__.py)."""
+    new_grads = []
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if isinstance(grad, Tensor):
+            if grad.shape != out.shape:
+                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} "
+                                   f"and output[{i}] has a shape of {out.shape}.")
+            if grad.dtype.is_floating_point != out.dtype.is_floating_point:
+                raise TypeError(f"For complex Tensors, both grad_output and output are required to have "
+                                f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
+                                f"{grad.dtype} and output[{i}] has a dtype of {out.dtype}.")
+            new_grads.append(grad)
+        elif grad is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not out.dtype.is_floating_point:
+                    raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                       f"but got {out.dtype}")
+                new_grads.append(creation.ones_like(out))
+            else:
+                new_grads.append(None)
+        else:
+            raise TypeError("gradients can be either Tensors or None, but got " + type(grad).__name__)
+    return new_grads
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of the graph's leaves."""
+    if inputs is not None and len(_as_tuple(inputs)) == 0:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    tensors = _as_tuple(tensors)
+    inputs = _as_tuple(inputs)
+    grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    if len(grad_tensors) != len(tensors):
+        raise RuntimeError(f"got {len(grad_tensors)} tensors and {len(tensors)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _make_grads(tensors, grad_tensors)
+    engine.run_backward(tensors, grads, retain_graph, create_graph, inputs,
+                        allow_unused=True, accumulate_grad=True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
+         materialize_grads=False):
+    """Return the gradients of ``outputs`` w.r.t. ``inputs``, leaving every ``.grad`` alone."""
+    is_single_input = isinstance(inputs, Tensor)
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grad_outputs)} "
+                           f"grad_outputs and {len(outputs)} outputs")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _make_grads(outputs, grad_outputs)
+    result = engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
+                                 allow_unused=allow_unused, accumulate_grad=False)
+    if materialize_grads:
+        result = [creation.zeros_like(i) if g is None else g for g, i in zip(result, inputs)]
+    return tuple(result)

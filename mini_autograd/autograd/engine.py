@@ -1,0 +1,326 @@
+"""The backward engine: runs the graph from the outputs back to the leaves.
+
+PyTorch counterpart: torch/csrc/autograd/engine.cpp (``Engine::execute``,
+``compute_dependencies``, ``evaluate_function``, ``call_function``,
+``validate_outputs``), graph_task.h (``GraphTask``) and input_buffer.h
+(``InputBuffer``). PyTorch runs this loop on worker threads, one per device;
+here a single loop does the same steps in the same order.
+
+The steps of one backward:
+
+1. ``compute_dependencies``: walk the graph once and count, for every node, how
+   many edges point at it. A node may run only when all of them have delivered.
+2. Seed the root node's ``InputBuffer`` with the starting gradient and put the
+   root in the ``ReadyQueue``.
+3. Loop: pop the ready node with the highest sequence number (the newest), call
+   it, and add each gradient it returns into the ``InputBuffer`` of the node at
+   the other end of the edge. When a node's count reaches zero it is ready.
+4. ``AccumulateGrad`` nodes, at the leaves, write ``.grad``.
+
+No recursion anywhere: a chain of 100,000 operations runs in a loop.
+"""
+import heapq
+import itertools
+
+import numpy as np
+
+from .._tensor import Tensor
+from .. import grad_mode
+from .graph import GraphRoot
+
+
+class InputBuffer:
+    """The gradients arriving at one node, summed per input slot (input_buffer.h)."""
+
+    __slots__ = ("buffer",)
+
+    def __init__(self, size):
+        self.buffer = [None] * size
+
+    def add(self, pos, grad):
+        if grad is None:
+            return
+        old = self.buffer[pos]
+        self.buffer[pos] = grad if old is None else old + grad
+
+
+class ReadyQueue:
+    """Nodes whose inputs are complete, newest (highest sequence number) first.
+
+    engine.cpp: ReadyQueue and CompareNodeTaskTime. Ties (e.g. AccumulateGrad nodes,
+    which all share the largest number) leave in the order they came in.
+    """
+
+    def __init__(self):
+        self._heap = []
+        self._arrival = itertools.count()
+
+    def push(self, node, input_buffer):
+        heapq.heappush(self._heap, (-node._sequence_nr, next(self._arrival), node, input_buffer))
+
+    def pop(self):
+        _, _, node, input_buffer = heapq.heappop(self._heap)
+        return node, input_buffer
+
+    def __len__(self):
+        return len(self._heap)
+
+    def snapshot(self):
+        """The waiting nodes in the order they will run (for pictures of the engine)."""
+        return [entry[2] for entry in sorted(self._heap)]
+
+
+class GraphTask:
+    """Everything one call of backward needs to know (graph_task.h: struct GraphTask)."""
+
+    def __init__(self, keep_graph, create_graph):
+        self.keep_graph = keep_graph
+        self.create_graph = create_graph
+        self.dependencies = {}   # node -> number of edges still to deliver a gradient
+        self.not_ready = {}      # node -> InputBuffer, for nodes still waiting
+        self.exec_info = {}      # node -> needed; empty means "run every node"
+        self.captures = {}       # node -> [(input_nr, index into captured_grads)]
+        self.captured_grads = []
+        self.tracer = None       # optional observer of each step (see mini_autograd.viz)
+
+    def should_execute(self, node):
+        return not self.exec_info or self.exec_info.get(node, False) or node in self.captures
+
+
+def compute_dependencies(root, graph_task):
+    """Count the edges into every node reachable from ``root`` (engine.cpp)."""
+    dependencies = graph_task.dependencies
+    seen = {root}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+
+
+def init_to_execute(root, graph_task, output_edges, accumulate_grad):
+    """Mark only the nodes on a path from ``root`` to ``output_edges`` as needed.
+
+    Used by ``autograd.grad`` and ``backward(inputs=...)`` (graph_task.cpp: init_to_execute).
+    With ``accumulate_grad`` the target nodes run (they write ``.grad``); otherwise the
+    gradient arriving at them is captured and returned, and they do not run.
+    """
+    targets = set()
+    for index, (node, input_nr) in enumerate(output_edges):
+        if accumulate_grad:
+            targets.add(node)
+        else:
+            graph_task.captures.setdefault(node, []).append((input_nr, index))
+    graph_task.captured_grads = [None] * len(output_edges)
+
+    # Iterative post-order walk: a node is needed if one of its next nodes leads to a target.
+    leads_to_target = {}
+    stack = [(root, iter(root.next_functions))]
+    visited = {root}
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is not None:
+            if child[0] is not None and child[0] not in visited:
+                visited.add(child[0])
+                stack.append((child[0], iter(child[0].next_functions)))
+            continue
+        stack.pop()
+        needed = node in targets or any(
+            leads_to_target.get(n, False) for n, _ in node.next_functions if n is not None)
+        graph_task.exec_info[node] = needed
+        leads_to_target[node] = needed or node in graph_task.captures
+
+
+def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), accumulate_grad=True,
+            tracer=None):
+    """Run one backward pass (engine.cpp: Engine::execute)."""
+    graph_task = GraphTask(keep_graph, create_graph)
+    graph_task.tracer = tracer
+    # A single root is run directly; several share a GraphRoot in front of them.
+    if len(root_edges) == 1:
+        root = root_edges[0][0]
+        root_buffer = InputBuffer(root.num_inputs)
+        root_buffer.add(root_edges[0][1], root_grads[0])
+    else:
+        root = GraphRoot(root_edges, root_grads)
+        root_buffer = InputBuffer(0)
+
+    compute_dependencies(root, graph_task)
+    if output_edges:
+        init_to_execute(root, graph_task, output_edges, accumulate_grad)
+
+    ready_queue = ReadyQueue()
+    ready_queue.push(root, root_buffer)
+    previous_mode = grad_mode.is_grad_enabled()
+    grad_mode._set_grad_enabled(create_graph)   # backward formulas are recorded only for create_graph
+    try:
+        while ready_queue:
+            node, input_buffer = ready_queue.pop()
+            if tracer is not None:
+                tracer.on_execute(node, input_buffer, graph_task, ready_queue)
+            evaluate_function(graph_task, node, input_buffer.buffer, ready_queue)
+    finally:
+        grad_mode._set_grad_enabled(previous_mode)
+    if tracer is not None:
+        tracer.on_finish(graph_task)
+    return graph_task.captured_grads
+
+
+def evaluate_function(graph_task, node, inputs, ready_queue):
+    """Run one node and hand its gradients on (engine.cpp: Engine::evaluate_function)."""
+    if graph_task.exec_info:
+        needed = graph_task.exec_info.get(node, False)
+        if not needed:
+            inputs = call_tensor_pre_hooks(node, inputs)
+        for input_nr, index in graph_task.captures.get(node, ()):
+            graph_task.captured_grads[index] = inputs[input_nr]
+        if not needed:
+            return
+
+    outputs = call_function(graph_task, node, inputs)
+    if tracer := graph_task.tracer:
+        tracer.on_outputs(node, outputs, graph_task)
+
+    dependencies = graph_task.dependencies
+    not_ready = graph_task.not_ready
+    for (next_node, input_nr), grad in zip(node.next_functions, outputs):
+        if next_node is None:
+            continue
+        remaining = dependencies[next_node] - 1
+        dependencies[next_node] = remaining
+        buffer = not_ready.get(next_node)
+        if buffer is None:
+            if not graph_task.should_execute(next_node):
+                continue
+            buffer = not_ready[next_node] = InputBuffer(next_node.num_inputs)
+        buffer.add(input_nr, grad)
+        if remaining == 0:
+            del dependencies[next_node]
+            ready_queue.push(next_node, not_ready.pop(next_node))
+
+
+def call_tensor_pre_hooks(node, inputs):
+    """Hooks from ``tensor.register_hook``, then the ``retain_grad`` ones (engine.cpp)."""
+    hooks = node.tensor_pre_hooks()
+    if not hooks and not node._retains_grad_hooks:
+        return inputs
+    inputs = list(inputs)
+    for output_nr, hook in hooks:
+        result = hook(inputs[output_nr])
+        if result is not None:
+            inputs[output_nr] = result
+    for output_nr, hook in node._retains_grad_hooks.items():
+        hook(inputs[output_nr])
+    return inputs
+
+
+def call_function(graph_task, node, inputs):
+    """Pre-hooks, the node's own backward, checks, post-hooks (engine.cpp: call_function)."""
+    inputs = call_tensor_pre_hooks(node, inputs)
+    for hook in list(node._pre_hooks.values()):
+        result = hook(tuple(inputs))
+        if result is not None:
+            inputs = list(result)
+
+    outputs = node.apply(inputs)
+    if not graph_task.keep_graph:
+        node.release_variables()
+    outputs = validate_outputs(node, outputs)
+
+    for hook in list(node._post_hooks.values()):
+        result = hook(tuple(outputs), tuple(inputs))
+        if result is not None:
+            outputs = list(result)
+    return outputs
+
+
+def validate_outputs(node, grads):
+    """Check each gradient against the input it is for; sum away broadcast dimensions.
+
+    engine.cpp: validate_outputs. This is where broadcasting is undone: a gradient of
+    shape (2, 3) headed for an input of shape (3,) is summed over its first dimension.
+    """
+    edges = node.next_functions
+    if len(grads) != len(edges):
+        raise RuntimeError(f"invalid number of gradients - expected {len(edges)}, but got {len(grads)}")
+    grads = list(grads)
+    for i, ((next_node, input_nr), grad) in enumerate(zip(edges, grads)):
+        if next_node is None or grad is None:
+            continue
+        shape, dtype = next_node._input_metadata[input_nr]
+        if grad._data.shape != shape:
+            if not _is_expandable_to(shape, grad._data.shape):
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                    f"{list(grad._data.shape)} but expected shape compatible with {list(shape)}")
+            grad = sum_to(grad, shape)
+        if grad._data.dtype != dtype:
+            grad = grad.to(_dtype_of(dtype))
+        grads[i] = grad
+    return grads
+
+
+def _is_expandable_to(shape, desired):
+    if len(shape) > len(desired):
+        return False
+    for size, target in zip(reversed(shape), reversed(desired)):
+        if size != target and size != 1:
+            return False
+    return True
+
+
+def sum_to(grad, shape):
+    """Sum ``grad`` down to ``shape``: the gradient of broadcasting (ExpandUtils.h: sum_to)."""
+    leading = grad.ndim - len(shape)
+    dims = tuple(range(leading)) + tuple(
+        leading + i for i, size in enumerate(shape) if size == 1 and grad.shape[leading + i] != 1)
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    if leading:
+        grad = grad.reshape(shape)
+    return grad
+
+
+def _dtype_of(np_dtype):
+    from .._dtype import from_numpy_dtype
+    return from_numpy_dtype(np_dtype)
+
+
+def run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs=(), allow_unused=True,
+                 accumulate_grad=True, tracer=None):
+    """From tensors to graph edges, then ``execute`` (python_engine.cpp: THPEngine_run_backward).
+
+    ``accumulate_grad=True`` is ``backward()``: leaves' ``.grad`` are written.
+    ``accumulate_grad=False`` is ``autograd.grad()``: the gradients of ``inputs`` are returned.
+    """
+    from .graph import gradient_edge
+    root_edges = []
+    for i, tensor in enumerate(tensors):
+        edge = gradient_edge(tensor)
+        if edge[0] is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        root_edges.append(edge)
+
+    output_edges = []
+    for i, tensor in enumerate(inputs):
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        if accumulate_grad:
+            tensor.retain_grad()   # backward(inputs=[non_leaf]) fills its .grad (python_engine.cpp)
+        output_edges.append(gradient_edge(tensor))
+
+    captured = execute(root_edges, list(grad_tensors), keep_graph, create_graph, output_edges,
+                       accumulate_grad, tracer)
+    if not accumulate_grad and not allow_unused:
+        for i, grad in enumerate(captured):
+            if grad is None:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior.")
+    return captured

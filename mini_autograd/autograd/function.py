@@ -1,0 +1,190 @@
+"""``Function``: the one mechanism that records the graph, for built-in and custom ops.
+
+PyTorch counterpart: torch/autograd/function.py (``Function``, ``FunctionCtx``,
+``BackwardCFunction``) and torch/csrc/autograd/python_function.cpp
+(``THPFunction_apply``, ``_save_variables``, ``_wrap_outputs``).
+
+Every operation is a subclass with two static methods::
+
+    class Exp(Function):
+        @staticmethod
+        def forward(ctx, x):                  # runs now, with grad mode off
+            result = Tensor(np.exp(x._data))
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad):              # runs later, inside the engine
+            result, = ctx.saved_tensors
+            return grad * result
+
+``Exp.apply(x)`` runs ``forward`` and, when ``x`` requires grad, makes a node of
+class ``ExpBackward``: the ``ctx`` that forward wrote to *is* that node, as in
+PyTorch. It becomes the output's ``grad_fn``.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from .. import grad_mode
+from .graph import Node, SavedTensor, gradient_edge
+
+
+class FunctionCtx:
+    """What ``forward`` can leave for ``backward``: saved tensors and plain attributes."""
+
+    _to_save = ()
+    _non_differentiable = ()
+    materialize_grads = True
+
+    def save_for_backward(self, *tensors):
+        """Keep these tensors (inputs or outputs of forward, or None) for backward."""
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self._to_save = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        """Outputs that no gradient flows through (e.g. the indices returned by max)."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        """Whether missing output grads reach backward as zeros (True) or None."""
+        self.materialize_grads = value
+
+
+class BackwardFunction(Node, FunctionCtx):
+    """A node made by ``Function.apply``; one subclass per Function, named like PyTorch's."""
+
+    _forward_cls = None
+
+    def __init__(self):
+        super().__init__()
+        self._saved = ()
+        self._arg_is_tensor = ()
+        self.needs_input_grad = ()
+
+    @property
+    def saved_tensors(self):
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    def release_variables(self):
+        for saved in self._saved:
+            if saved is not None:
+                saved.release()
+
+    def apply(self, grad_outputs):
+        if self.materialize_grads:
+            grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None else g
+                            for g, (shape, dtype) in zip(grad_outputs, self._input_metadata)]
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        expected = len(self._arg_is_tensor)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]
+        if len(grads) != expected:
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                               f"(expected {expected}, got {len(grads)})")
+        for g in grads:
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"function {self.name()} returned a gradient of type "
+                                f"{type(g).__name__}; backward must return Tensors or None")
+        return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor) if is_tensor)
+
+    def __getattr__(self, name):
+        # ``grad_fn._saved_self`` and friends: read what forward saved, as PyTorch exposes it.
+        if name.startswith("_saved_"):
+            key = name[len("_saved_"):]
+            names = getattr(self._forward_cls, "saved_names", ())
+            if key in names:
+                saved = self._saved[names.index(key)] if names.index(key) < len(self._saved) else None
+                return None if saved is None else saved.unpack(self)
+            if key in self.__dict__:
+                return self.__dict__[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+class Function:
+    """Base class of every differentiable operation (torch/autograd/function.py: Function).
+
+    Subclasses define ``forward(ctx, *args)`` and ``backward(ctx, *grads)``; call them
+    through ``apply``. ``node_name`` sets the name of the backward node (PyTorch's
+    built-in ops use names like ``MulBackward0``); custom functions get ``<Name>Backward``.
+    """
+
+    node_name = None
+    saved_names = ()  # names under which saved tensors show as ``grad_fn._saved_<name>``
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
+        cls._backward_cls = type(name, (BackwardFunction,), {"_forward_cls": cls,
+                                                              "__module__": cls.__module__})
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args):
+        """Run forward; if any input requires grad (and grad mode is on), record a node."""
+        record = grad_mode.is_grad_enabled() and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx = cls._backward_cls() if record else FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+
+        previous_mode = grad_mode.is_grad_enabled()
+        grad_mode._set_grad_enabled(False)      # forward itself is never recorded
+        try:
+            outputs = cls.forward(ctx, *args)
+        finally:
+            grad_mode._set_grad_enabled(previous_mode)
+
+        is_tuple = isinstance(outputs, tuple)
+        outputs = outputs if is_tuple else (outputs,)
+        for out in outputs:
+            if not isinstance(out, Tensor):
+                raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
+        if record:
+            outputs = _record(ctx, args, outputs)
+        return outputs if is_tuple else outputs[0]
+
+
+def _record(node, args, outputs):
+    """Wire ``node`` into the graph: edges to the inputs, outputs pointing back, saved tensors.
+
+    torch/csrc/autograd/python_function.cpp: _wrap_outputs and _save_variables.
+    """
+    tensor_args = [a for a in args if isinstance(a, Tensor)]
+    node._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+    node.next_functions = tuple(gradient_edge(a) for a in tensor_args)
+
+    wrapped = []
+    for output_nr, out in enumerate(outputs):
+        if any(out is a for a in tensor_args):
+            out = _alias(out)                  # forward returned an input: give back a new tensor
+        differentiable = out.dtype.is_floating_point and not any(
+            out is t for t in node._non_differentiable)
+        if differentiable:
+            out.grad_fn = node
+            out._output_nr = output_nr
+        wrapped.append(out)
+    node._input_metadata = tuple((o._data.shape, o._data.dtype) for o in wrapped)
+
+    node._saved = tuple(
+        None if t is None else SavedTensor(t, is_output=any(t is o for o in outputs))
+        for t in node._to_save)
+    node._to_save = ()
+    return tuple(wrapped)
+
+
+def _alias(tensor):
+    out = Tensor(tensor._data)
+    out._version_counter = tensor._version_counter
+    return out

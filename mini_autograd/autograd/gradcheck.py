@@ -1,0 +1,83 @@
+"""Check a function's gradients against finite differences.
+
+PyTorch counterpart: torch/autograd/gradcheck.py (``gradcheck``, slow mode):
+build the Jacobian twice, once by nudging each input element by ``eps`` in both
+directions (numerical), once by backpropagating one unit vector per output
+element (analytical), and compare them with ``atol`` and ``rtol``.
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from .. import grad_mode
+
+
+class GradcheckError(RuntimeError):
+    """Raised by ``gradcheck`` when the two Jacobians disagree (a RuntimeError, as in PyTorch)."""
+
+
+def _as_tuple(x):
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def numerical_jacobian(func, inputs, input_index, output_index, eps):
+    """Column j: (f(x + eps e_j) - f(x - eps e_j)) / 2 eps, for one input and one output."""
+    x = inputs[input_index]
+    flat = x._data.reshape(-1)          # a view: nudging it nudges x
+    columns = []
+    with grad_mode.no_grad():
+        for j in range(flat.size):
+            original = flat[j]
+            flat[j] = original + eps
+            plus = _as_tuple(func(*inputs))[output_index]._data.astype(np.float64).copy()
+            flat[j] = original - eps
+            minus = _as_tuple(func(*inputs))[output_index]._data.astype(np.float64).copy()
+            flat[j] = original
+            columns.append(((plus - minus) / (2 * eps)).reshape(-1))
+    return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
+
+
+def analytical_jacobian(outputs, output_index, inputs, input_index):
+    """Row i: the gradient of output element i, from one backward each."""
+    from . import grad as autograd_grad
+    out = outputs[output_index]
+    x = inputs[input_index]
+    rows = []
+    for i in range(out.numel()):
+        unit = np.zeros(out._data.size, dtype=out._data.dtype)
+        unit[i] = 1
+        (g,) = autograd_grad(out, x, grad_outputs=Tensor(unit.reshape(out._data.shape)),
+                             retain_graph=True, allow_unused=True)
+        rows.append(np.zeros(x._data.size) if g is None else g._data.astype(np.float64).reshape(-1))
+    return np.stack(rows, axis=0)
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+    """True if ``func``'s analytical gradients match finite differences, else raise (or False)."""
+    from .._printing import tensor_repr
+    from .. import _dtype
+    inputs = _as_tuple(inputs)
+    differentiable = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    if not differentiable:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none "
+                         "of the them have requires_grad=True.")
+    for i in differentiable:
+        if inputs[i].dtype is not _dtype.float64:
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point "
+                          "or complex. This check will likely fail if all the inputs are not of double "
+                          "precision floating point or complex. ", UserWarning, stacklevel=2)
+    outputs = _as_tuple(func(*inputs))
+    for o, out in enumerate(outputs):
+        if not out.requires_grad:
+            continue
+        for i in differentiable:
+            numerical = numerical_jacobian(func, inputs, i, o, eps)
+            analytical = analytical_jacobian(outputs, o, inputs, i)
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                show = lambda m: tensor_repr(m, _dtype.float64)
+                raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
+                                     f"numerical:{show(numerical)}\nanalytical:{show(analytical)}\n")
+    return True

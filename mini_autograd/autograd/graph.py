@@ -1,0 +1,239 @@
+"""The backward graph: nodes, edges, saved tensors, hooks and AccumulateGrad.
+
+PyTorch counterparts: torch/csrc/autograd/function.h (``Node``, ``Edge``),
+torch/csrc/autograd/saved_variable.h (``SavedVariable``) and
+torch/csrc/autograd/functions/accumulate_grad.h (``AccumulateGrad``).
+
+Vocabulary, as in PyTorch: a node's *inputs* are the gradients flowing into it
+(one per output of the forward operation) and its *outputs* are the gradients it
+sends along ``next_functions`` (one per input of the forward operation).
+"""
+import itertools
+import re
+import sys
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..grad_mode import is_grad_enabled
+
+_sequence_numbers = itertools.count()
+
+# Nodes made without a sequence number run as soon as they are ready (function.h).
+MAX_SEQUENCE_NR = sys.maxsize
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``: ``handle.remove()`` takes the hook out again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks_dict, hook):
+        self.id = next(RemovableHandle._ids)
+        self._hooks_dict = hooks_dict
+        hooks_dict[self.id] = hook
+
+    def remove(self):
+        self._hooks_dict.pop(self.id, None)
+
+
+class Node:
+    """One step of the backward graph: knows its backward formula and where to send grads.
+
+    torch/csrc/autograd/function.h: struct Node.
+    """
+
+    def __init__(self, sequence_nr=None):
+        self._sequence_nr = next(_sequence_numbers) if sequence_nr is None else sequence_nr
+        self.next_functions = ()      # one (node, input_nr) edge per forward input; (None, 0) if no grad
+        self._input_metadata = ()     # (shape, dtype) of each forward output: what grads must look like
+        self._pre_hooks = {}          # fn(grad_outputs) -> grad_outputs or None
+        self._post_hooks = {}         # fn(grad_inputs, grad_outputs) -> grad_inputs or None
+        self._tensor_pre_hooks = {}   # hooks of the tensors this node made: id -> (output_nr, fn)
+        self._retains_grad_hooks = {}  # output_nr -> hook filling that tensor's .grad
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    @property
+    def num_inputs(self):
+        return len(self._input_metadata)
+
+    def apply(self, grad_outputs):
+        """Given the grads of the forward outputs, return the grads of the forward inputs."""
+        raise NotImplementedError
+
+    def release_variables(self):
+        """Free what was saved for backward (called after backward unless retain_graph)."""
+
+    # hooks -------------------------------------------------------------
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
+        return RemovableHandle(self._post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        return RemovableHandle(self._pre_hooks, fn)
+
+    def _register_tensor_pre_hook(self, output_nr, fn):
+        hooks = {}
+        handle = RemovableHandle(hooks, fn)
+        self._tensor_pre_hooks[handle.id] = (output_nr, hooks)
+        return handle
+
+    def _register_retains_grad_hook(self, tensor):
+        self._retains_grad_hooks[tensor._output_nr] = RetainGradHook(tensor)
+
+    def tensor_pre_hooks(self):
+        """The hooks registered with ``tensor.register_hook``, as (output_nr, fn), oldest first."""
+        return [(output_nr, fn) for output_nr, hooks in self._tensor_pre_hooks.values()
+                for fn in hooks.values()]
+
+
+class RetainGradHook:
+    """Writes a non-leaf tensor's gradient into its ``.grad`` (variable.cpp: retain_grad).
+
+    It holds the tensor weakly, so the hook does not keep the tensor alive.
+    """
+
+    def __init__(self, tensor):
+        import weakref
+        self.tensor_ref = weakref.ref(tensor)
+
+    def __call__(self, grad):
+        tensor = self.tensor_ref()
+        if tensor is not None and grad is not None:
+            if tensor._grad is None:
+                tensor._grad = grad.clone() if is_grad_enabled() else Tensor(grad._data.copy())
+            else:
+                tensor._grad = tensor._grad + grad
+        return grad
+
+
+class AccumulateGrad(Node):
+    """The node at each leaf that requires grad: adds the incoming gradient into ``leaf.grad``.
+
+    torch/csrc/autograd/functions/accumulate_grad.h. It holds its leaf (``variable``)
+    strongly while the leaf holds it weakly, so no reference cycle forms.
+    """
+
+    def __init__(self, variable):
+        super().__init__(sequence_nr=MAX_SEQUENCE_NR)
+        self.variable = variable
+        self._input_metadata = ((variable._data.shape, variable._data.dtype),)
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+    def tensor_pre_hooks(self):
+        hooks = self.variable._hooks
+        return [(0, fn) for fn in hooks.values()] if hooks else []
+
+    def apply(self, grad_outputs):
+        new_grad = grad_outputs[0]
+        variable = self.variable
+        if variable._grad is None:
+            # The first gradient: keep a private copy (or, building a graph, a recorded clone).
+            variable._grad = new_grad.clone() if is_grad_enabled() else Tensor(new_grad._data.copy())
+        elif not is_grad_enabled():
+            variable._grad._data += new_grad._data        # accumulate in place
+            variable._grad._bump_version()
+        else:
+            variable._grad = variable._grad + new_grad     # create_graph: out of place, recorded
+        return ()
+
+
+class GraphRoot(Node):
+    """The starting node when backward begins from several tensors (functions/basic_ops.h)."""
+
+    def __init__(self, edges, grads):
+        super().__init__(sequence_nr=MAX_SEQUENCE_NR)
+        self.next_functions = tuple(edges)
+        self.grads = grads
+
+    def apply(self, grad_outputs):
+        return self.grads
+
+
+class SavedTensor:
+    """A tensor saved for backward, stamped with the version it had when saved.
+
+    torch/csrc/autograd/saved_variable.h: SavedVariable. A node's own output is
+    saved as its bare data (not the output Tensor, which points back at the node:
+    that would be a reference cycle) and rebuilt on unpacking.
+    """
+
+    __slots__ = ("tensor", "data", "is_output", "saved_version", "version_counter",
+                 "requires_grad", "freed", "grad_fn_name", "output_nr")
+
+    def __init__(self, tensor, is_output):
+        if tensor._is_inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors created "
+                "in inference mode in computation tracked by autograd. To work around this, you can "
+                "make a clone to get a normal tensor and use it in autograd, or use "
+                "`torch.no_grad()` instead of `torch.inference_mode()`.")
+        self.is_output = is_output
+        self.tensor = None if is_output else tensor
+        self.data = tensor._data
+        self.version_counter = tensor._version_counter
+        self.saved_version = tensor._version_counter.value
+        self.requires_grad = tensor.requires_grad
+        self.output_nr = tensor._output_nr
+        self.grad_fn_name = None
+        self.freed = False
+
+    def unpack(self, node):
+        if self.freed:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved "
+                "tensors after they have already been freed). Saved intermediate values of the "
+                "graph are freed when you call .backward() or autograd.grad(). Specify "
+                "retain_graph=True if you need to backward through the graph a second time or if "
+                "you need to access saved tensors after calling backward.")
+        current = self.version_counter.value
+        if current != self.saved_version:
+            grad_fn = node if self.is_output else self.tensor.grad_fn
+            output_nr = self.output_nr if self.is_output else self.tensor._output_nr
+            origin = "" if grad_fn is None else f", which is output {output_nr} of {_op_name(grad_fn)},"
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{_type_name(self.data)} {list(self.data.shape)}]{origin} "
+                f"is at version {current}; expected version {self.saved_version} instead. Hint: "
+                "enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        if not self.is_output:
+            return self.tensor
+        out = Tensor(self.data)
+        out._version_counter = self.version_counter
+        if self.requires_grad:
+            out.grad_fn = node        # a saved output is rebuilt pointing at its own node
+            out._output_nr = self.output_nr
+        return out
+
+    def release(self):
+        self.tensor = None
+        self.data = None
+        self.freed = True
+
+
+def _op_name(node):
+    """``MulBackward0`` -> ``Mul``: how PyTorch names an operation in error messages."""
+    return re.sub(r"Backward\d*$", "", node.name())
+
+
+def _type_name(array):
+    return {np.dtype(np.float32): "torch.FloatTensor", np.dtype(np.float64): "torch.DoubleTensor",
+            np.dtype(np.int64): "torch.LongTensor"}.get(array.dtype, "torch.Tensor")
+
+
+def gradient_edge(tensor):
+    """The edge a gradient for ``tensor`` travels along (variable.h: impl::gradient_edge)."""
+    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, tensor._output_nr)
+    if tensor._requires_grad:
+        return (tensor._get_grad_accumulator(), 0)
+    return (None, 0)

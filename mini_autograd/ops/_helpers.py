@@ -1,0 +1,105 @@
+"""Small helpers the ops share: scalars to tensors, type promotion, broadcast errors, views."""
+import numbers
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+
+# Category of each dtype for type promotion: bool < integer < floating point.
+_CATEGORY = {np.dtype(np.bool_): 0, np.dtype(np.int64): 1, np.dtype(np.float32): 2, np.dtype(np.float64): 2}
+_DEFAULT_FOR_CATEGORY = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
+
+
+def as_tensor_operand(value, op_name):
+    """A python number becomes a 0-d "wrapped number" tensor, as PyTorch wraps scalars."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        array = np.array(value, dtype=np.bool_)
+    elif isinstance(value, numbers.Integral):
+        array = np.array(value, dtype=np.int64)
+    elif isinstance(value, numbers.Real):
+        array = np.array(value, dtype=np.float64)
+    elif isinstance(value, np.ndarray):
+        return Tensor(value.astype(_dtype.from_numpy_dtype(value.dtype).numpy, copy=False))
+    else:
+        raise TypeError(f"unsupported operand type(s) for {op_name}: 'Tensor' and '{type(value).__name__}'")
+    wrapped = Tensor(array)
+    wrapped._wrapped_number = True
+    return wrapped
+
+
+def _priority(t):
+    """Dimensioned tensors outrank 0-d tensors, which outrank python numbers (TypeProperties.cpp)."""
+    if t._wrapped_number:
+        return 0
+    return 1 if t._data.ndim == 0 else 2
+
+
+def result_dtype(*tensors):
+    """The numpy dtype PyTorch's type promotion gives for an op on these tensors."""
+    first = tensors[0]._data.dtype
+    if all(t._data.dtype == first and not t._wrapped_number for t in tensors):
+        return first
+    category = max(_CATEGORY[t._data.dtype] for t in tensors)
+    same_category = [t for t in tensors if _CATEGORY[t._data.dtype] == category]
+    top = max(_priority(t) for t in same_category)
+    if top == 0:
+        return _DEFAULT_FOR_CATEGORY[category]
+    return max((t._data.dtype for t in same_category if _priority(t) == top), key=lambda d: d.itemsize)
+
+
+def cast(array, dtype):
+    return array if array.dtype == dtype else array.astype(dtype)
+
+
+def to_float(array):
+    """Integer input to a floating-point op (exp, log, ...) computes in float32, as PyTorch does."""
+    return array if array.dtype.kind == "f" else array.astype(np.float32)
+
+
+def check_broadcast(a, b):
+    """Raise PyTorch's message when two shapes cannot broadcast (ExpandUtils.cpp: infer_size)."""
+    sa, sb = a._data.shape, b._data.shape
+    ndim = max(len(sa), len(sb))
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        size_a = sa[len(sa) - 1 - offset] if offset < len(sa) else 1
+        size_b = sb[len(sb) - 1 - offset] if offset < len(sb) else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise RuntimeError(f"The size of tensor a ({size_a}) must match the size of tensor b "
+                               f"({size_b}) at non-singleton dimension {i}")
+
+
+def view_of(base, array):
+    """A tensor over ``array``, a view into ``base``'s data: it shares base's version counter."""
+    out = Tensor(array)
+    out._version_counter = base._version_counter
+    out._base = base if base._base is None else base._base
+    return out
+
+
+def wrap_dim(dim, ndim):
+    bound = max(ndim, 1)
+    if not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"dim must be an int, not {type(dim).__name__}")
+    if not -bound <= dim < bound:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-bound}, {bound - 1}], but got {dim})")
+    return int(dim) % bound
+
+
+def dims_tuple(dim, ndim):
+    """Normalise ``dim`` (an int, a tuple of ints, or None for all) to a sorted tuple."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (list, tuple)):
+        return tuple(sorted(wrap_dim(d, ndim) for d in dim))
+    return (wrap_dim(dim, ndim),)
+
+
+def check_tensor(value, op_name, arg="input"):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op_name}(): argument '{arg}' must be Tensor, not {type(value).__name__}")
+    return value

@@ -1,0 +1,75 @@
+"""Joining tensors: ``cat`` along an existing dimension, ``stack`` along a new one."""
+import numpy as np
+
+from ..autograd.function import Function
+from .._tensor import Tensor
+from ._helpers import cast, check_tensor, result_dtype, wrap_dim
+
+
+class Cat(Function):
+    """cat(tensors, dim).  Each input gets its own slice of the gradient back."""
+    node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim = dim
+        ctx.sizes = [t.shape[dim] if t.ndim else 0 for t in tensors]
+        dtype = result_dtype(*tensors)
+        return Tensor(np.concatenate([cast(t._data, dtype) for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grads, start = [], 0
+        for size in ctx.sizes:
+            grads.append(grad[(slice(None),) * ctx.dim + (slice(start, start + size),)])
+            start += size
+        return (None, *grads)
+
+
+class Stack(Function):
+    """stack(tensors, dim).  Each input gets one position of the gradient back."""
+    node_name = "StackBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        ctx.dim = dim
+        dtype = result_dtype(*tensors)
+        return Tensor(np.stack([cast(t._data, dtype) for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        count = grad.shape[ctx.dim]
+        return (None, *(grad[(slice(None),) * ctx.dim + (i,)] for i in range(count)))
+
+
+def _check_list(tensors, name):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    for t in tensors:
+        check_tensor(t, name, "tensors")
+
+
+def cat(tensors, dim=0):
+    _check_list(tensors, "cat")
+    first = tensors[0]
+    for t in tensors[1:]:
+        if t.ndim != first.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t.ndim}")
+    dim = wrap_dim(dim, first.ndim)
+    for n, t in enumerate(tensors[1:], start=1):
+        for d in range(first.ndim):
+            if d != dim and t.shape[d] != first.shape[d]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                                   f"{first.shape[d]} but got size {t.shape[d]} for tensor number {n} in the list.")
+    return Cat.apply(dim, *tensors)
+
+
+def stack(tensors, dim=0):
+    _check_list(tensors, "stack")
+    for n, t in enumerate(tensors[1:], start=1):
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} "
+                               f"at entry 0 and {list(t.shape)} at entry {n}")
+    return Stack.apply(wrap_dim(dim, tensors[0].ndim + 1), *tensors)

@@ -1,0 +1,349 @@
+"""Elementwise operations, each a Function named after PyTorch's backward node.
+
+The backward formulas follow tools/autograd/derivatives.yaml in PyTorch, and are
+written with Tensor operations so that ``create_graph=True`` can differentiate
+them again. Broadcasting needs no code here: the engine sums each gradient back
+to its input's shape (engine.py: validate_outputs).
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from .._tensor import Tensor
+from ._helpers import as_tensor_operand, cast, check_broadcast, result_dtype, to_float
+
+
+def _binary(ufunc, a, b):
+    """Apply a numpy ufunc with PyTorch's type promotion and PyTorch's broadcast error."""
+    dtype = result_dtype(a, b)
+    try:
+        return Tensor(ufunc(cast(a._data, dtype), cast(b._data, dtype)))
+    except ValueError:
+        check_broadcast(a, b)
+        raise
+
+
+# --------------------------------------------------------------------- binary
+class Add(Function):
+    """a + b.  d/da = 1, d/db = 1."""
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.alpha = 1
+        return _binary(np.add, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad
+
+
+class Sub(Function):
+    """a - b.  d/da = 1, d/db = -1."""
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.alpha = 1
+        return _binary(np.subtract, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, -grad
+
+
+class Rsub(Function):
+    """scalar - a (PyTorch's ``rsub`` with a Scalar: the scalar is not a graph input)."""
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, scalar):
+        ctx.alpha = 1
+        return _binary(np.subtract, as_tensor_operand(scalar, "-"), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
+
+
+class Mul(Function):
+    """a * b.  d/da = b, d/db = a: each input is saved only if the other needs its grad."""
+    node_name = "MulBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
+                              b if ctx.needs_input_grad[:1] == (True,) else None)
+        return _binary(np.multiply, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if ctx.needs_input_grad[0] else None,
+                grad * a if ctx.needs_input_grad[1] else None)
+
+
+class Div(Function):
+    """a / b (true division).  d/da = 1/b, d/db = -a/b**2."""
+    node_name = "DivBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
+                              b if any(ctx.needs_input_grad) else None)
+        dtype = result_dtype(a, b)
+        if dtype.kind != "f":
+            dtype = np.dtype(np.float32)     # integer division gives floats in PyTorch
+        with np.errstate(divide="ignore", invalid="ignore"):
+            try:
+                return Tensor(np.true_divide(cast(a._data, dtype), cast(b._data, dtype)))
+            except ValueError:
+                check_broadcast(a, b)
+                raise
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad / b if ctx.needs_input_grad[0] else None,
+                -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
+
+
+class PowTensorScalar(Function):
+    """x ** c for a number c.  d/dx = c * x**(c-1)."""
+    node_name = "PowBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, exponent):
+        ctx.save_for_backward(x)
+        ctx.exponent = exponent
+        base = to_float(x._data) if isinstance(exponent, float) or exponent < 0 else x._data
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Tensor(cast(np.power(base, exponent), result_dtype(x, as_tensor_operand(exponent, "**"))))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if ctx.exponent == 0:
+            return grad * 0, None
+        return grad * ctx.exponent * x ** (ctx.exponent - 1), None
+
+
+class PowTensorTensor(Function):
+    """x ** y for tensors.  d/dx = y * x**(y-1), d/dy = x**y * log(x)."""
+    node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        dtype = result_dtype(x, y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            try:
+                result = Tensor(np.power(cast(x._data, dtype), cast(y._data, dtype)))
+            except ValueError:
+                check_broadcast(x, y)
+                raise
+        ctx.save_for_backward(x, y, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y, result = ctx.saved_tensors
+        grad_x = grad * y * x ** (y - 1) if ctx.needs_input_grad[0] else None
+        grad_y = None
+        if ctx.needs_input_grad[1]:
+            # where x == 0 and y >= 0 the derivative is 0, not nan (derivatives.yaml: pow_backward_exponent)
+            safe_log = Tensor(np.where((x._data == 0) & (y._data >= 0), 0.0, 1.0).astype(grad._data.dtype))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                grad_y = grad * result * (x + (1 - safe_log)).log() * safe_log
+        return grad_x, grad_y
+
+
+class PowScalarTensor(Function):
+    """c ** x for a number c.  d/dx = c**x * log(c)."""
+    node_name = "PowBackward2"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, base, x):
+        ctx.self = base
+        data = to_float(x._data) if isinstance(base, float) or x._data.dtype.kind == "f" else x._data
+        result = Tensor(np.power(np.array(base, dtype=data.dtype), data))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return None, grad * result * float(np.log(ctx.self))
+
+
+# ---------------------------------------------------------------------- unary
+class Neg(Function):
+    """-x."""
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return Tensor(np.negative(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Abs(Function):
+    """|x|.  d/dx = sign(x)."""
+    node_name = "AbsBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return Tensor(np.abs(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * Tensor(np.sign(x._data))
+
+
+class Exp(Function):
+    """e**x.  d/dx = e**x, so the *result* is saved, not x."""
+    node_name = "ExpBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = Tensor(np.exp(to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result
+
+
+class Log(Function):
+    """log(x).  d/dx = 1/x."""
+    node_name = "LogBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Tensor(np.log(to_float(x._data)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / x
+
+
+class Sqrt(Function):
+    """sqrt(x).  d/dx = 1 / (2 sqrt(x))."""
+    node_name = "SqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(invalid="ignore"):
+            result = Tensor(np.sqrt(to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad / (2 * result)
+
+
+class Tanh(Function):
+    """tanh(x).  d/dx = 1 - tanh(x)**2."""
+    node_name = "TanhBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = Tensor(np.tanh(to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (1 - result * result)
+
+
+class Sigmoid(Function):
+    """1 / (1 + e**-x).  d/dx = s (1 - s)."""
+    node_name = "SigmoidBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        data = to_float(x._data)
+        # Split by sign so that exp never overflows.
+        positive = data >= 0
+        exp_neg_abs = np.exp(-np.abs(data))
+        result = np.where(positive, 1 / (1 + exp_neg_abs), exp_neg_abs / (1 + exp_neg_abs))
+        result = Tensor(result.astype(data.dtype, copy=False))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result * (1 - result)
+
+
+class Relu(Function):
+    """max(x, 0).  d/dx = 1 where the result is positive, else 0."""
+    node_name = "ReluBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = Tensor(np.maximum(x._data, 0))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * Tensor(result._data > 0)
+
+
+class Reciprocal(Function):
+    """1/x.  d/dx = -1/x**2."""
+    node_name = "ReciprocalBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(divide="ignore"):
+            result = Tensor(np.reciprocal(to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -grad * result * result
+
+
+class ToCopy(Function):
+    """x.to(dtype).  The gradient goes back in the input's dtype."""
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        ctx.input_dtype = x.dtype
+        return Tensor(x._data.astype(dtype.numpy))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.input_dtype), None

@@ -1,0 +1,259 @@
+"""Shape operations: views of the same data (view, transpose, expand, ...) and clone.
+
+A view shares its base's memory and version counter, so an in-place change
+through one is seen (and counted) by the other, as in PyTorch.
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from .._tensor import Tensor
+from ._helpers import view_of, wrap_dim
+
+
+def _infer_shape(shape, numel):
+    """Resolve one ``-1`` and check the element count (PyTorch's infer_size)."""
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def _normalize_shape(shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+def _try_view(array, shape):
+    """The array reshaped without copying, or None when the strides make that impossible."""
+    view = array.view()
+    try:
+        view.shape = shape
+    except AttributeError:
+        return None
+    return view
+
+
+class View(Function):
+    """x.view(shape): same data, new shape.  The gradient is reshaped back."""
+    node_name = "ViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = tuple(x.shape)
+        array = _try_view(x._data, shape)
+        if array is None:
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
+                               "least one dimension spans across two contiguous subspaces). Use "
+                               ".reshape(...) instead.")
+        return view_of(x, array)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+class UnsafeView(Function):
+    """The reshape of a fresh copy (what ``reshape`` does when a view is impossible)."""
+    node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = tuple(x.shape)
+        return Tensor(x._data.reshape(shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+class Clone(Function):
+    """A copy with its own memory.  The gradient passes through unchanged."""
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return Tensor(x._data.copy())
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class Transpose(Function):
+    """x.transpose(d0, d1).  The gradient is transposed back."""
+    node_name = "TransposeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim0, dim1):
+        ctx.dim0, ctx.dim1 = dim0, dim1
+        return view_of(x, np.swapaxes(x._data, dim0, dim1))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(ctx.dim0, ctx.dim1), None, None
+
+
+class T(Function):
+    """x.t() for tensors of at most 2 dimensions."""
+    node_name = "TBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return view_of(x, x._data.T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.t()
+
+
+class Permute(Function):
+    """x.permute(dims) (also ``x.T``).  The gradient is permuted back with the inverse order."""
+    node_name = "PermuteBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.dims = dims
+        return view_of(x, np.transpose(x._data, dims))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.permute(tuple(np.argsort(ctx.dims).tolist())), None
+
+
+class Unsqueeze(Function):
+    """x.unsqueeze(dim): a new dimension of size 1."""
+    node_name = "UnsqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = dim
+        return view_of(x, np.expand_dims(x._data, dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.squeeze(ctx.dim), None
+
+
+class Squeeze(Function):
+    """x.squeeze(): drop every dimension of size 1."""
+    node_name = "SqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.self_sym_sizes = tuple(x.shape)
+        return view_of(x, x._data.squeeze(axis=dims))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+class SqueezeDim(Squeeze):
+    """x.squeeze(dim): drop that dimension if its size is 1."""
+    node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    """The squeeze ``matmul`` uses after multiplying a vector as a 1-row matrix."""
+    node_name = "SqueezeBackward4"
+
+
+class Expand(Function):
+    """x.expand(sizes): repeat size-1 dimensions without copying.  The gradient is summed back."""
+    node_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx, x, sizes):
+        ctx.self_sym_sizes = tuple(x.shape)
+        return view_of(x, np.broadcast_to(x._data, sizes))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from ..autograd.engine import sum_to
+        return sum_to(grad, ctx.self_sym_sizes), None
+
+
+def view(x, shape):
+    shape = _infer_shape(_normalize_shape(shape), x.numel())
+    return View.apply(x, shape)
+
+
+def reshape(x, shape):
+    """A view when the strides allow one, else a copy (PyTorch's reshape)."""
+    shape = _infer_shape(_normalize_shape(shape), x.numel())
+    if _try_view(x._data, shape) is not None:
+        return View.apply(x, shape)
+    return UnsafeView.apply(Clone.apply(x), shape)
+
+
+def clone(x):
+    return Clone.apply(x)
+
+
+def transpose(x, dim0, dim1):
+    dim0, dim1 = wrap_dim(dim0, x.ndim), wrap_dim(dim1, x.ndim)
+    return Transpose.apply(x, dim0, dim1)
+
+
+def t(x):
+    if x.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    return T.apply(x)
+
+
+def permute(x, dims):
+    dims = _normalize_shape(dims)
+    if len(dims) != x.ndim:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
+                           f"the length of the desired ordering of dimensions i.e. input.dim() = {x.ndim} "
+                           f"is not equal to len(dims) = {len(dims)}")
+    dims = tuple(wrap_dim(d, x.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(x, dims)
+
+
+def unsqueeze(x, dim):
+    return Unsqueeze.apply(x, wrap_dim(dim, x.ndim + 1))
+
+
+def squeeze(x, dim=None):
+    if dim is None:
+        return Squeeze.apply(x, tuple(i for i, s in enumerate(x.shape) if s == 1))
+    dim = wrap_dim(dim, x.ndim)
+    return SqueezeDim.apply(x, (dim,) if x.ndim and x.shape[dim] == 1 else ())
+
+
+def squeeze_for_matmul(x, dim):
+    return SqueezeDims.apply(x, (dim,))
+
+
+def expand(x, sizes):
+    sizes = _normalize_shape(sizes)
+    if len(sizes) < x.ndim:
+        raise RuntimeError(f"expand({x.dtype.name}{{{list(x.shape)}}}, size={list(sizes)}): the number of "
+                           f"sizes provided ({len(sizes)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({x.ndim})")
+    lead = len(sizes) - x.ndim
+    target = []
+    for i, size in enumerate(sizes):
+        current = x.shape[i - lead] if i >= lead else 1
+        if size == -1:
+            if i < lead:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            size = current
+        if current != size and current != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({size}) must match the existing size "
+                               f"({current}) at non-singleton dimension {i}.  Target sizes: "
+                               f"{list(sizes)}.  Tensor sizes: {list(x.shape)}")
+        target.append(int(size))
+    return Expand.apply(x, tuple(target))

@@ -74,7 +74,9 @@ class Tensor:
         self._wrapped_number = False  # a python scalar turned into a tensor by an op
         self._requires_grad = False
         if requires_grad:
-            self.requires_grad = True
+            if not self.dtype.is_floating_point:
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+            self._requires_grad = True
 
     # ------------------------------------------------------------------ data
     @property
@@ -183,19 +185,19 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
-        if self.grad_fn is not None:
-            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
-        if flag and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self._requires_grad = bool(flag)
+        self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
         if self.grad_fn is not None:
+            if requires_grad:
+                return self        # a non-leaf already requires grad: nothing to change
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
-        self.requires_grad = requires_grad
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
         return self
 
     @property
@@ -216,7 +218,9 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(new_grad).__name__}")
             if new_grad.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(new_grad.shape)}' to a "
+                                   f"tensor of size '{list(self.shape)}'. Please ensure that the gradient "
+                                   "and the tensor are the same size")
             if new_grad.dtype is not self.dtype:
                 raise RuntimeError("assigned grad has data of a different type")
         self._grad = new_grad
@@ -353,7 +357,16 @@ class Tensor:
     def permute(self, *dims): return ops.permute(self, dims)
     def t(self): return ops.t(self)
     @property
-    def T(self): return ops.permute(self, tuple(reversed(range(self.ndim))))
+    def T(self):
+        if self.ndim == 0:
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                          "these cases.", UserWarning, stacklevel=2)
+        elif self.ndim != 2:
+            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
+                          "is deprecated and it will throw an error in a future release. Consider `x.mT` "
+                          "to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, "
+                          "-1))` to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+        return ops.permute(self, tuple(reversed(range(self.ndim))))
     def unsqueeze(self, dim): return ops.unsqueeze(self, dim)
     def squeeze(self, dim=None): return ops.squeeze(self, dim)
     def expand(self, *sizes): return ops.expand(self, sizes)

@@ -4,6 +4,7 @@ PyTorch counterpart: torch/csrc/utils/tensor_new.cpp (``torch.tensor``: dtype
 inference, ragged-list errors) and the factory functions of ATen.
 """
 import numbers
+import warnings
 
 import numpy as np
 
@@ -66,6 +67,9 @@ def tensor(data, dtype=None, requires_grad=False):
         default = _dtype.from_numpy_dtype(data.dtype)
     dtype = _resolve_dtype(dtype, default)
     if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                      "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         array = data._data.astype(dtype.numpy, copy=True)
     else:
         array = np.array(_unwrap(data), dtype=dtype.numpy)

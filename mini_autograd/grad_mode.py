@@ -8,17 +8,23 @@ import functools
 import inspect
 import threading
 
-_state = threading.local()
+class _ThreadState(threading.local):
+    """The switches of one thread; every new thread starts from these defaults."""
+    grad_enabled = True
+    inference_mode = False
+
+
+_state = _ThreadState()
 
 
 def is_grad_enabled():
     """True when new operations are recorded in the graph (the default)."""
-    return getattr(_state, "grad_enabled", True)
+    return _state.grad_enabled
 
 
 def is_inference_mode_enabled():
     """True inside ``inference_mode()``."""
-    return getattr(_state, "inference_mode", False)
+    return _state.inference_mode
 
 
 def _set_grad_enabled(mode):

@@ -3,6 +3,8 @@
 PyTorch counterpart: torch/autograd/__init__.py (``backward``, ``grad``,
 ``_make_grads``), which hands over to the engine in C++; here to ``engine.py``.
 """
+import warnings
+
 from .._tensor import Tensor
 from .. import creation
 from . import engine, graph
@@ -59,6 +61,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         raise RuntimeError(f"got {len(grad_tensors)} tensors and {len(tensors)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph:
+        warnings.warn("Using backward() with create_graph=True will create a reference cycle between the "
+                      "parameter and its gradient which can cause a memory leak. We recommend using "
+                      "autograd.grad when creating the graph to avoid this. If you have to use this "
+                      "function, make sure to reset the .grad fields of your parameters to None after use "
+                      "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
     grads = _make_grads(tensors, grad_tensors)
     engine.run_backward(tensors, grads, retain_graph, create_graph, inputs,
                         allow_unused=True, accumulate_grad=True)

@@ -160,11 +160,12 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
     previous_mode = grad_mode.is_grad_enabled()
     grad_mode._set_grad_enabled(create_graph)   # backward formulas are recorded only for create_graph
     try:
-        while ready_queue:
-            node, input_buffer = ready_queue.pop()
-            if tracer is not None:
-                tracer.on_execute(node, input_buffer, graph_task, ready_queue)
-            evaluate_function(graph_task, node, input_buffer.buffer, ready_queue)
+        with np.errstate(all="ignore"):         # as in PyTorch: inf and nan appear without warnings
+            while ready_queue:
+                node, input_buffer = ready_queue.pop()
+                if tracer is not None:
+                    tracer.on_execute(node, input_buffer, graph_task, ready_queue)
+                evaluate_function(graph_task, node, input_buffer.buffer, ready_queue)
     finally:
         grad_mode._set_grad_enabled(previous_mode)
     if tracer is not None:
@@ -215,7 +216,7 @@ def call_tensor_pre_hooks(node, inputs):
         result = hook(inputs[output_nr])
         if result is not None:
             inputs[output_nr] = result
-    for output_nr, hook in node._retains_grad_hooks.items():
+    for output_nr, hook in (node._retains_grad_hooks or {}).items():
         hook(inputs[output_nr])
     return inputs
 
@@ -223,7 +224,7 @@ def call_tensor_pre_hooks(node, inputs):
 def call_function(graph_task, node, inputs):
     """Pre-hooks, the node's own backward, checks, post-hooks (engine.cpp: call_function)."""
     inputs = call_tensor_pre_hooks(node, inputs)
-    for hook in list(node._pre_hooks.values()):
+    for hook in list((node._pre_hooks or {}).values()):
         result = hook(tuple(inputs))
         if result is not None:
             inputs = list(result)
@@ -233,7 +234,7 @@ def call_function(graph_task, node, inputs):
         node.release_variables()
     outputs = validate_outputs(node, outputs)
 
-    for hook in list(node._post_hooks.values()):
+    for hook in list((node._post_hooks or {}).values()):
         result = hook(tuple(outputs), tuple(inputs))
         if result is not None:
             outputs = list(result)

@@ -134,26 +134,24 @@ class Function:
     @classmethod
     def apply(cls, *args):
         """Run forward; if any input requires grad (and grad mode is on), record a node."""
-        record = grad_mode.is_grad_enabled() and any(
-            isinstance(a, Tensor) and a.requires_grad for a in args)
+        needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        grad_enabled = grad_mode._state.grad_enabled
+        record = grad_enabled and True in needs_input_grad
         ctx = cls._backward_cls() if record else FunctionCtx()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx.needs_input_grad = needs_input_grad
 
-        previous_mode = grad_mode.is_grad_enabled()
-        grad_mode._set_grad_enabled(False)      # forward itself is never recorded
+        grad_mode._state.grad_enabled = False       # forward itself is never recorded
         try:
             outputs = cls.forward(ctx, *args)
         finally:
-            grad_mode._set_grad_enabled(previous_mode)
+            grad_mode._state.grad_enabled = grad_enabled
 
-        is_tuple = isinstance(outputs, tuple)
-        outputs = outputs if is_tuple else (outputs,)
+        if isinstance(outputs, Tensor):
+            return _record(ctx, args, (outputs,))[0] if record else outputs
         for out in outputs:
             if not isinstance(out, Tensor):
                 raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
-        if record:
-            outputs = _record(ctx, args, outputs)
-        return outputs if is_tuple else outputs[0]
+        return _record(ctx, args, outputs) if record else outputs
 
 
 def _record(node, args, outputs):
@@ -161,8 +159,8 @@ def _record(node, args, outputs):
 
     torch/csrc/autograd/python_function.cpp: _wrap_outputs and _save_variables.
     """
-    tensor_args = [a for a in args if isinstance(a, Tensor)]
     node._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+    tensor_args = [a for a in args if isinstance(a, Tensor)]
     node.next_functions = tuple(gradient_edge(a) for a in tensor_args)
 
     wrapped = []

@@ -43,14 +43,16 @@ class Node:
     torch/csrc/autograd/function.h: struct Node.
     """
 
+    # Hooks are rare: these stay None (shared class defaults) until one is registered.
+    _pre_hooks = None          # id -> fn(grad_outputs) -> new grad_outputs or None
+    _post_hooks = None         # id -> fn(grad_inputs, grad_outputs) -> new grad_inputs or None
+    _tensor_pre_hooks = None   # hooks of the tensors this node made: id -> (output_nr, {id: fn})
+    _retains_grad_hooks = None  # output_nr -> hook filling that tensor's .grad
+
     def __init__(self, sequence_nr=None):
         self._sequence_nr = next(_sequence_numbers) if sequence_nr is None else sequence_nr
         self.next_functions = ()      # one (node, input_nr) edge per forward input; (None, 0) if no grad
         self._input_metadata = ()     # (shape, dtype) of each forward output: what grads must look like
-        self._pre_hooks = {}          # fn(grad_outputs) -> grad_outputs or None
-        self._post_hooks = {}         # fn(grad_inputs, grad_outputs) -> grad_inputs or None
-        self._tensor_pre_hooks = {}   # hooks of the tensors this node made: id -> (output_nr, fn)
-        self._retains_grad_hooks = {}  # output_nr -> hook filling that tensor's .grad
 
     def name(self):
         return type(self).__name__
@@ -72,23 +74,33 @@ class Node:
     # hooks -------------------------------------------------------------
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = {}
         return RemovableHandle(self._post_hooks, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
         return RemovableHandle(self._pre_hooks, fn)
 
     def _register_tensor_pre_hook(self, output_nr, fn):
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
         hooks = {}
         handle = RemovableHandle(hooks, fn)
         self._tensor_pre_hooks[handle.id] = (output_nr, hooks)
         return handle
 
     def _register_retains_grad_hook(self, tensor):
+        if self._retains_grad_hooks is None:
+            self._retains_grad_hooks = {}
         self._retains_grad_hooks[tensor._output_nr] = RetainGradHook(tensor)
 
     def tensor_pre_hooks(self):
         """The hooks registered with ``tensor.register_hook``, as (output_nr, fn), oldest first."""
+        if not self._tensor_pre_hooks:
+            return []
         return [(output_nr, fn) for output_nr, hooks in self._tensor_pre_hooks.values()
                 for fn in hooks.values()]
 
@@ -135,9 +147,15 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs):
         new_grad = grad_outputs[0]
         variable = self.variable
+        if not variable.requires_grad:
+            return ()                                      # requires_grad was switched off since
         if variable._grad is None:
-            # The first gradient: keep a private copy (or, building a graph, a recorded clone).
-            variable._grad = new_grad.clone() if is_grad_enabled() else Tensor(new_grad._data.copy())
+            # The first gradient: keep a private copy (or, building a graph, a recorded copy).
+            if is_grad_enabled():
+                from ..ops.shape import CopyForGrad
+                variable._grad = CopyForGrad.apply(new_grad)
+            else:
+                variable._grad = Tensor(new_grad._data.copy())
         elif not is_grad_enabled():
             variable._grad._data += new_grad._data        # accumulate in place
             variable._grad._bump_version()

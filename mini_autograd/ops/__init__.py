@@ -62,6 +62,8 @@ def pow(a, exponent):
         return PowTensorTensor.apply(a, exponent)
     if not isinstance(exponent, numbers.Real):
         raise TypeError(f"unsupported operand type(s) for ** or pow(): 'Tensor' and '{type(exponent).__name__}'")
+    if not a.dtype.is_floating_point and isinstance(exponent, numbers.Integral) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowTensorScalar.apply(a, exponent)
 
 

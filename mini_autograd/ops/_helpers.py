@@ -39,9 +39,16 @@ def _priority(t):
 
 def result_dtype(*tensors):
     """The numpy dtype PyTorch's type promotion gives for an op on these tensors."""
-    first = tensors[0]._data.dtype
-    if all(t._data.dtype == first and not t._wrapped_number for t in tensors):
-        return first
+    if len(tensors) == 2:
+        # The common cases first: equal dtypes, or a python number that does not widen the tensor.
+        a, b = tensors
+        da, db = a._data.dtype, b._data.dtype
+        if da == db and not (a._wrapped_number or b._wrapped_number):
+            return da
+        if b._wrapped_number and not a._wrapped_number and _CATEGORY[db] <= _CATEGORY[da]:
+            return da
+        if a._wrapped_number and not b._wrapped_number and _CATEGORY[da] <= _CATEGORY[db]:
+            return db
     category = max(_CATEGORY[t._data.dtype] for t in tensors)
     same_category = [t for t in tensors if _CATEGORY[t._data.dtype] == category]
     top = max(_priority(t) for t in same_category)

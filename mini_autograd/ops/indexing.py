@@ -129,6 +129,8 @@ def getitem(x, index):
 def setitem(x, index, value):
     """``x[index] = value`` in place; recorded graphs do not support it here."""
     from ..grad_mode import is_grad_enabled
+    if is_grad_enabled() and x.grad_fn is None and x._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     x._check_inplace()
     if is_grad_enabled() and (x.requires_grad or getattr(value, "requires_grad", False)):
         raise RuntimeError("mini_autograd supports x[index] = value only on tensors that do not "

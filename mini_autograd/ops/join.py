@@ -46,6 +46,8 @@ def _check_list(tensors, name):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}")
     if not tensors:
+        if name == "cat":
+            raise ValueError("torch.cat(): expected a non-empty list of Tensors")
         raise RuntimeError(f"{name} expects a non-empty TensorList")
     for t in tensors:
         check_tensor(t, name, "tensors")

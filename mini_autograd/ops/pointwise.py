@@ -216,7 +216,8 @@ class Exp(Function):
 
     @staticmethod
     def forward(ctx, x):
-        result = Tensor(np.exp(to_float(x._data)))
+        with np.errstate(over="ignore"):
+            result = Tensor(np.exp(to_float(x._data)))
         ctx.save_for_backward(result)
         return result
 
@@ -275,7 +276,23 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (1 - result * result)
+        return TanhBackward.apply(grad, result)
+
+
+class TanhBackward(Function):
+    """grad * (1 - y**2) as one op, so that a second backward names it as PyTorch does."""
+    node_name = "TanhBackwardBackward0"
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx, grad, result):
+        ctx.save_for_backward(grad, result)
+        return Tensor(grad._data * (1 - result._data * result._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_output, result = ctx.saved_tensors
+        return grad * (1 - result * result), -2 * grad * grad_output * result
 
 
 class Sigmoid(Function):
@@ -297,7 +314,23 @@ class Sigmoid(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * result * (1 - result)
+        return SigmoidBackward.apply(grad, result)
+
+
+class SigmoidBackward(Function):
+    """grad * y * (1 - y) as one op, so that a second backward names it as PyTorch does."""
+    node_name = "SigmoidBackwardBackward0"
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx, grad, result):
+        ctx.save_for_backward(grad, result)
+        return Tensor(grad._data * result._data * (1 - result._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_output, result = ctx.saved_tensors
+        return grad * result * (1 - result), grad * grad_output * (1 - 2 * result)
 
 
 class Relu(Function):

@@ -27,7 +27,8 @@ class Sum(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.self_sym_sizes = tuple(x.shape)
-        return Tensor(np.asarray(x._data.sum(dtype=_sum_dtype(x._data))))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(x._data.sum(dtype=_sum_dtype(x._data))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -41,7 +42,8 @@ class SumDim(Function):
     @staticmethod
     def forward(ctx, x, dims, keepdim):
         ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(x.shape), dims, keepdim
-        return Tensor(np.asarray(x._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x._data))))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(x._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x._data))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -55,7 +57,8 @@ class Mean(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.self_sym_sizes, ctx.self_sym_numel = tuple(x.shape), x.numel()
-        return Tensor(np.asarray(x._data.mean()))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(x._data.mean()))
 
     @staticmethod
     def backward(ctx, grad):
@@ -70,7 +73,8 @@ class MeanDim(Function):
     def forward(ctx, x, dims, keepdim):
         ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(x.shape), dims, keepdim
         ctx.self_sym_numel = x.numel()
-        return Tensor(np.asarray(x._data.mean(axis=dims, keepdims=keepdim)))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor(np.asarray(x._data.mean(axis=dims, keepdims=keepdim)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -133,6 +137,9 @@ class MaxResult(collections.namedtuple("max", ["values", "indices"])):
 
     def __repr__(self):
         return f"torch.return_types.max(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+MaxResult.__name__ = MaxResult.__qualname__ = "max"   # type(x.max(1)).__name__ == "max", as in PyTorch
 
 
 def sum(x, dim=None, keepdim=False):

@@ -87,6 +87,11 @@ class Clone(Function):
         return grad
 
 
+class CopyForGrad(Clone):
+    """The copy AccumulateGrad makes of a first gradient under ``create_graph=True``."""
+    node_name = "CopyBackwards"
+
+
 class Transpose(Function):
     """x.transpose(d0, d1).  The gradient is transposed back."""
     node_name = "TransposeBackward0"

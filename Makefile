@@ -1,0 +1,72 @@
+# make lab    open the course in JupyterLab
+# make test   unit tests + every notebook under strict nbval
+# make clean  remove .venv and caches
+# Both lab and test create .venv on first use (pip install -e '.[course,test]').
+
+PYTHON ?= python3
+VENV := .venv
+VENV_PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PYTEST_ARGS ?=
+# Notebooks in parallel, one whole notebook per worker (--dist loadfile keeps
+# a notebook's cells on one kernel). Serial run: make test XDIST=
+XDIST ?= -n 2 --dist loadfile
+# Only the folders that exist: pytest fails on a missing path.
+TEST_PATHS := $(wildcard tests notebooks)
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
+
+.PHONY: venv check-dot test lab clean
+
+venv: $(STAMP)
+
+$(VENV_PY):
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { \
+	  echo "Python 3.10 or newer is needed; '$(PYTHON)' is $$($(PYTHON) -V 2>&1)." >&2; \
+	  echo "Run e.g.: make PYTHON=python3.11 $(MAKECMDGOALS)" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Re-install only when pyproject.toml changed since the last install, or once
+# mini_autograd/__init__.py exists if the install was made before it did
+# (an editable install maps only the packages it found at install time).
+HAS_INIT := $(if $(wildcard mini_autograd/__init__.py),$(VENV)/.has-init)
+
+$(STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
+	$(VENV_PY) -m pip install -e '.[course,test]'
+	@touch $@
+
+$(VENV)/.has-init: | $(VENV_PY)
+	@touch $@
+
+check-dot:
+	@command -v dot >/dev/null 2>&1 || { \
+	  echo "The graphviz program 'dot' was not found on PATH." >&2; \
+	  echo "The course draws autograd graphs with it. Install graphviz:" >&2; \
+	  echo "  conda:          conda install -c conda-forge graphviz python-graphviz" >&2; \
+	  echo "                  (or use environment.yml, which includes it)" >&2; \
+	  echo "  Debian/Ubuntu:  sudo apt-get install graphviz" >&2; \
+	  echo "  macOS:          brew install graphviz" >&2; \
+	  echo "then run make again." >&2; \
+	  exit 1; }
+
+# pytest exit code 5 means "no tests collected": fine while the course is young.
+test: venv check-dot
+	@status=0; \
+	$(VENV_PY) -m pytest $(TEST_PATHS) --nbval --nbval-current-env \
+	  $(XDIST) -p no:cacheprovider $(PYTEST_ARGS) || status=$$?; \
+	if [ $$status -eq 5 ]; then echo "no tests collected yet"; exit 0; fi; \
+	exit $$status
+
+lab: venv check-dot
+	@mkdir -p $(LAB_SETTINGS) notebooks
+	@# No news or update pop-ups (schema: apputils-extension/notification.json).
+	@printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"checkForUpdates": false, "fetchNews": "false"}}' \
+	  > $(LAB_SETTINGS)/overrides.json
+	@set -- --notebook-dir=notebooks; \
+	if [ "$$(id -u)" = 0 ]; then set -- "$$@" --allow-root; fi; \
+	if [ -f notebooks/00_welcome.ipynb ]; then open=notebooks/00_welcome.ipynb; else open=notebooks; fi; \
+	exec $(VENV)/bin/jupyter lab "$$open" "$$@"
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts build dist *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

@@ -1,0 +1,32 @@
+"""Repository-wide pytest setup.
+
+- With --nbval (or --nbval-lax), nbval masks outputs that truly vary between
+  runs (memory addresses, timings, graphviz's SVG bytes) with the rules in
+  tests/nbval_sanitize.cfg. nbval opens the file given by
+  --nbval-sanitize-with relative to the current directory, so it is wired in
+  here by absolute path: `pytest --nbval` works from any directory.
+- Jupyter's .ipynb_checkpoints copies are never collected.
+"""
+
+from pathlib import Path
+
+SANITIZE_FILE = Path(__file__).resolve().parent / "tests" / "nbval_sanitize.cfg"
+
+
+def pytest_configure(config):
+    option = config.option
+    if not (getattr(option, "nbval", False) or getattr(option, "nbval_lax", False)):
+        return
+    # Respect a file given on the command line (also nbval's deprecated
+    # --sanitize-with alias, which nbval copies into nbval_sanitize_with).
+    if getattr(option, "nbval_sanitize_with", None) or getattr(option, "sanitize_with", None):
+        return
+    # nbval reads config.option.nbval_sanitize_with when it sets up each
+    # notebook (IPyNbFile.get_sanitize_files), after every pytest_configure.
+    option.nbval_sanitize_with = str(SANITIZE_FILE)
+
+
+def pytest_ignore_collect(collection_path, config):
+    if ".ipynb_checkpoints" in collection_path.parts:
+        return True
+    return None

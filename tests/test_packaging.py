@@ -1,0 +1,238 @@
+"""pyproject.toml and environment.yml must install the same packages.
+
+pip users get the course from pyproject.toml (`make lab`, `make test`), conda
+users from environment.yml. The two lists are written by hand, so this test
+keeps them in step. environment.yml is read with a tiny parser for the simple
+subset of YAML it uses, so the test needs no yaml library.
+"""
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# conda-forge name -> pip name, where they differ.
+CONDA_TO_PIP = {"python-graphviz": "graphviz"}
+# conda entries with no pip counterpart: the interpreter, pip itself, and
+# conda's `graphviz`, which is the `dot` program (pip can't install it).
+CONDA_ONLY = {"python", "pip", "graphviz"}
+
+
+def normalize(name):
+    """PEP 503 normalized project name: 'Pytest_XDist' -> 'pytest-xdist'."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirement_name(requirement):
+    """Project name of a pip requirement ('numpy>=1.24; python_version>"3"' -> 'numpy')."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    if not match:
+        raise ValueError(f"not a requirement: {requirement!r}")
+    return normalize(match.group(1))
+
+
+def conda_spec_name(spec):
+    """Package name of a conda match spec ('python=3.11' -> 'python')."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", spec)
+    if not match:
+        raise ValueError(f"not a conda package spec: {spec!r}")
+    return match.group(1).lower()
+
+
+def _strip_comment(line):
+    """Drop a YAML comment: a '#' at the start or after whitespace."""
+    return re.sub(r"(^|\s)#.*$", "", line).rstrip()
+
+
+def parse_environment_yml(text):
+    """Parse the YAML subset environment.yml uses.
+
+    Top-level `key: value` scalars and `key:` followed by a `- item` list;
+    a list item may itself be `name:` followed by a deeper `- item` list
+    (conda's `- pip:` section). Returns e.g.
+    {"name": "x", "channels": [...], "dependencies": ["numpy", {"pip": [...]}]}.
+    """
+    result = {}
+    current_list = None  # the top-level list being filled
+    nested_list = None  # the list under a `- name:` item
+    nested_indent = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = _strip_comment(raw)
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        content = line.strip()
+        if indent == 0:
+            key, sep, value = content.partition(":")
+            if not sep:
+                raise ValueError(f"line {lineno}: expected 'key: value': {raw!r}")
+            value = value.strip()
+            if value:
+                result[key.strip()] = value.strip("'\"")
+                current_list = None
+            else:
+                current_list = result[key.strip()] = []
+            nested_list = None
+            continue
+        if not content.startswith("- ") or current_list is None:
+            raise ValueError(f"line {lineno}: unsupported YAML: {raw!r}")
+        item = content[2:].strip()
+        if nested_list is not None and indent > nested_indent:
+            nested_list.append(item.strip("'\""))
+            continue
+        nested_list = None
+        if item.endswith(":"):
+            nested_list = []
+            nested_indent = indent
+            current_list.append({item[:-1].strip(): nested_list})
+        else:
+            current_list.append(item.strip("'\""))
+    return result
+
+
+def conda_packages_as_pip(dependencies):
+    """pip names of the conda packages in an environment's dependency list."""
+    names = set()
+    for entry in dependencies:
+        if isinstance(entry, dict):  # the `- pip:` section
+            continue
+        name = conda_spec_name(entry)
+        if name in CONDA_TO_PIP:
+            names.add(CONDA_TO_PIP[name])
+        elif name not in CONDA_ONLY:
+            names.add(normalize(name))
+    return names
+
+
+def pyproject_packages(pyproject):
+    """pip names of the runtime dependencies and of every extra."""
+    project = pyproject["project"]
+    requirements = list(project.get("dependencies", []))
+    for extra in project.get("optional-dependencies", {}).values():
+        requirements.extend(extra)
+    return {requirement_name(r) for r in requirements}
+
+
+def package_mismatch(conda_dependencies, pip_names):
+    """Packages listed on one side only: (only in conda, only in pip). Empty sets when in step."""
+    conda_names = conda_packages_as_pip(conda_dependencies)
+    return conda_names - pip_names, pip_names - conda_names
+
+
+@pytest.fixture(scope="module")
+def pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def environment():
+    return parse_environment_yml((ROOT / "environment.yml").read_text(encoding="utf-8"))
+
+
+# --- the helpers themselves ---------------------------------------------------
+
+EXAMPLE_YML = """\
+# a comment
+name: demo-env
+channels:
+  - conda-forge
+dependencies:
+  - python=3.11  # trailing comment
+  - numpy>=1.24
+  - python-graphviz
+  - graphviz
+  - pip
+  - pip:
+      - -e .
+      - rich
+"""
+
+
+def test_parser_reads_the_yaml_subset():
+    env = parse_environment_yml(EXAMPLE_YML)
+    assert env == {
+        "name": "demo-env",
+        "channels": ["conda-forge"],
+        "dependencies": [
+            "python=3.11",
+            "numpy>=1.24",
+            "python-graphviz",
+            "graphviz",
+            "pip",
+            {"pip": ["-e .", "rich"]},
+        ],
+    }
+
+
+def test_parser_rejects_what_it_does_not_understand():
+    with pytest.raises(ValueError, match="unsupported YAML"):
+        parse_environment_yml("dependencies:\n  numpy: 1\n")
+
+
+def test_name_helpers():
+    assert requirement_name("Pytest_XDist>=3; python_version>'3.9'") == "pytest-xdist"
+    assert requirement_name("graphviz[dev]") == "graphviz"
+    assert conda_spec_name("python=3.11") == "python"
+    assert conda_spec_name("numpy >=1.24") == "numpy"
+
+
+def test_conda_names_are_mapped_to_pip_names():
+    deps = parse_environment_yml(EXAMPLE_YML)["dependencies"]
+    # python, pip and the `dot` program drop out; python-graphviz is pip's graphviz
+    assert conda_packages_as_pip(deps) == {"numpy", "graphviz"}
+
+
+def test_mismatch_is_reported_both_ways():
+    deps = ["python=3.11", "numpy", "python-graphviz", "graphviz", "scipy"]
+    only_conda, only_pip = package_mismatch(deps, {"numpy", "graphviz", "pytest"})
+    assert only_conda == {"scipy"}
+    assert only_pip == {"pytest"}
+
+
+def test_conda_graphviz_alone_does_not_stand_for_the_python_binding():
+    # conda's `graphviz` is only the `dot` program: without python-graphviz
+    # the Python package `graphviz` is missing.
+    only_conda, only_pip = package_mismatch(["numpy", "graphviz"], {"numpy", "graphviz"})
+    assert only_conda == set()
+    assert only_pip == {"graphviz"}
+
+
+# --- the real files -----------------------------------------------------------
+
+
+def test_pyproject_and_environment_list_the_same_packages(pyproject, environment):
+    only_conda, only_pip = package_mismatch(
+        environment["dependencies"], pyproject_packages(pyproject)
+    )
+    assert not only_conda, f"in environment.yml but not in pyproject.toml: {sorted(only_conda)}"
+    assert not only_pip, f"in pyproject.toml but not in environment.yml: {sorted(only_pip)}"
+
+
+def test_environment_installs_the_project_and_the_dot_program(environment):
+    assert environment["name"] == "mini-autograd"
+    assert environment["channels"] == ["conda-forge"]
+    deps = environment["dependencies"]
+    names = [conda_spec_name(d) for d in deps if isinstance(d, str)]
+    assert "graphviz" in names, "conda's graphviz brings the `dot` program"
+    assert "pip" in names
+    pip_sections = [d["pip"] for d in deps if isinstance(d, dict) and "pip" in d]
+    assert pip_sections == [["-e ."]]
+
+
+def test_environment_python_satisfies_requires_python(pyproject, environment):
+    pins = [d for d in environment["dependencies"] if isinstance(d, str) and conda_spec_name(d) == "python"]
+    assert len(pins) == 1
+    env_version = tuple(int(p) for p in re.search(r"=\s*([\d.]+)", pins[0]).group(1).split("."))
+    minimum = re.fullmatch(r">=\s*([\d.]+)", pyproject["project"]["requires-python"]).group(1)
+    assert env_version >= tuple(int(p) for p in minimum.split("."))
+
+
+def test_torch_is_not_a_dependency(pyproject, environment):
+    # torch is only for the optional cross-check tests; installing it by
+    # default would download gigabytes.
+    assert "torch" not in pyproject_packages(pyproject)
+    assert "torch" not in conda_packages_as_pip(environment["dependencies"])
+    assert "pytorch" not in conda_packages_as_pip(environment["dependencies"])

@@ -1,0 +1,112 @@
+"""Build the course notebooks from their percent-format sources, and execute them.
+
+Each chapter is written as ``notebooks/src/NN_slug.py``: cells start with
+``# %%`` (code) or ``# %% [markdown]`` (markdown, every line prefixed with
+``# ``). This script turns a source into ``notebooks/NN_slug.ipynb``, runs it
+top to bottom in a fresh kernel (from the notebooks folder, as JupyterLab
+and nbval do) and stores the outputs.
+
+    python tools/nbbuild.py notebooks/src/01_first_gradient.py   # one chapter
+    python tools/nbbuild.py --all                                # every chapter
+    python tools/nbbuild.py --check                              # sources and notebooks agree?
+"""
+import argparse
+import pathlib
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SOURCES = NOTEBOOKS / "src"
+
+
+def parse_percent_source(text):
+    """Split a percent-format script into a list of (kind, source) cells."""
+    cells, kind, lines = [], None, []
+
+    def flush():
+        if kind is not None:
+            body = "\n".join(lines).strip("\n")
+            if kind == "markdown":
+                body = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
+                                 for line in body.split("\n"))
+            cells.append((kind, body))
+
+    for line in text.split("\n"):
+        if line.startswith("# %%"):
+            flush()
+            kind, lines = ("markdown" if "[markdown]" in line else "code"), []
+        elif kind is not None:
+            lines.append(line)
+    flush()
+    return cells
+
+
+def to_notebook(cells):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {
+        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    }
+    for kind, source in cells:
+        cell = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
+        nb.cells.append(cell)
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i:03d}"         # stable ids keep diffs small
+    return nb
+
+
+def build(source_path, execute=True, timeout=120):
+    source_path = pathlib.Path(source_path)
+    target = NOTEBOOKS / (source_path.stem + ".ipynb")
+    nb = to_notebook(parse_percent_source(source_path.read_text()))
+    seconds = 0.0
+    if execute:
+        start = time.perf_counter()
+        NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                       resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+        seconds = time.perf_counter() - start
+        for cell in nb.cells:               # keep stored notebooks free of per-run noise
+            cell.get("metadata", {}).pop("execution", None)
+    nbformat.write(nb, target)
+    return target, seconds
+
+
+def check_sources():
+    """Every notebook's cell sources equal what its source file gives."""
+    problems = []
+    for source_path in sorted(SOURCES.glob("[0-9][0-9]_*.py")):
+        target = NOTEBOOKS / (source_path.stem + ".ipynb")
+        if not target.exists():
+            problems.append(f"{target.name}: missing (run tools/nbbuild.py {source_path})")
+            continue
+        expected = [(k, s) for k, s in parse_percent_source(source_path.read_text())]
+        stored = [(c.cell_type, c.source) for c in nbformat.read(target, as_version=4).cells]
+        if expected != stored:
+            problems.append(f"{target.name}: differs from {source_path.name}; rebuild it")
+    return problems
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sources", nargs="*")
+    parser.add_argument("--all", action="store_true")
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--no-execute", action="store_true")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = check_sources()
+        print("\n".join(problems) or "all notebooks match their sources")
+        return 1 if problems else 0
+    sources = sorted(SOURCES.glob("[0-9][0-9]_*.py")) if args.all else args.sources
+    for source in sources:
+        target, seconds = build(source, execute=not args.no_execute)
+        print(f"{target.relative_to(ROOT)}: executed in {seconds:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

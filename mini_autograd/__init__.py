@@ -25,3 +25,5 @@ def is_tensor(obj):
 
 def numel(t):
     return t.numel()
+
+from . import nn, optim  # noqa: E402  (they build on everything above)

@@ -222,7 +222,14 @@ class Tensor:
                                    f"tensor of size '{list(self.shape)}'. Please ensure that the gradient "
                                    "and the tensor are the same size")
             if new_grad.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                names = {"float32": "Float", "float64": "double", "int64": "long int", "bool": "bool"}
+                raise RuntimeError(f"attempting to assign a gradient with dtype '{names[new_grad.dtype.name]}' "
+                                   f"to a tensor with grad_dtype '{names[self.dtype.name]}'. The gradient "
+                                   "must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
+                                   "can set the tensor's grad_dtype attribute with a specific dtype, or None "
+                                   "to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of "
+                                   "a tensor and its gradient may break downstream systems that assume they "
+                                   "match.")
         self._grad = new_grad
 
     @property

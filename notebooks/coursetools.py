@@ -33,6 +33,17 @@ def _values(x):
     return np.asarray(x, dtype=float)
 
 
+def _has_words(expected):
+    """A list or tuple holding strings or None somewhere (node names, say), not only numbers."""
+    return isinstance(expected, (list, tuple)) and any(
+        isinstance(e, (str, type(None))) or _has_words(e) for e in expected)
+
+
+def _as_tuples(x):
+    """Lists and tuples, nested, as tuples: ``[["a", 0]]`` and ``(("a", 0),)`` compare equal."""
+    return tuple(_as_tuples(e) for e in x) if isinstance(x, (list, tuple)) else x
+
+
 def check(condition, right, hint):
     """Print a verdict: ``right`` when ``condition`` holds, else ``hint``."""
     if condition:
@@ -49,6 +60,8 @@ def check_answer(answer, expected, *, right="", hint="", atol=1e-4):
         return False
     if isinstance(expected, (str, bool, type(None))):
         return check(answer == expected, right, f"{hint} (your answer: {answer!r})")
+    if _has_words(expected):              # e.g. ("MulBackward0", None): compare item by item
+        return check(_as_tuples(answer) == _as_tuples(expected), right, f"{hint} (your answer: {answer!r})")
     try:
         got, want = _values(answer), _values(expected)
     except (TypeError, ValueError):
@@ -61,7 +74,8 @@ def check_answer(answer, expected, *, right="", hint="", atol=1e-4):
 # ---------------------------------------------------------------- set-up check (chapter 00)
 
 GRAPHVIZ_INSTALL_HINT = """\
-Install Graphviz (the program, not only the Python package), then restart the kernel:
+Install Graphviz (the program, not only the Python package), then run the check again
+(if dot is still not found, restart JupyterLab from a terminal where `dot -V` works):
   conda:          conda install -c conda-forge graphviz python-graphviz
   Debian/Ubuntu:  sudo apt-get install graphviz
   macOS:          brew install graphviz"""
@@ -102,7 +116,7 @@ def print_versions():
             ("graphviz (Python package)", _package_version("graphviz") or "not installed")]
     path, version = _dot_version()
     rows.append(("dot (Graphviz program)",
-                 "not found" if path is None else f"found ({version or 'unknown version'})"))
+                 "not found" if path is None else f"found, version {version or 'unknown'}"))
     torch_version = _package_version("torch")
     rows.append(("PyTorch", "not installed (optional)" if torch_version is None
                  else f"installed ({torch_version.split('+')[0]})"))
@@ -112,27 +126,29 @@ def print_versions():
 
 
 def setup_check():
-    """Check that the course can run here: one verdict per requirement, and the fix when one fails.
+    """Check that the course can run here: one line per requirement, with the fix when one fails.
 
-    Returns True when everything required is in place. PyTorch is optional and not checked.
+    PyTorch is optional (chapter 12 compares with it when present), so it is not checked.
     """
     import sys
-    results = [check(sys.version_info >= (3, 10), "Python is 3.10 or newer.",
-                     f"Python {sys.version_info.major}.{sys.version_info.minor} is too old: "
-                     "the course needs Python 3.10 or newer.")]
+    ok = True
+
+    def verdict(condition, good, bad):
+        nonlocal ok
+        ok = ok and bool(condition)
+        print(f"✅ {good}" if condition else f"❌ {bad}")
+
+    verdict(sys.version_info >= (3, 10), "Python 3.10 or newer",
+            f"Python {sys.version_info.major}.{sys.version_info.minor} is too old: the course needs 3.10 or newer.")
     for name, purpose in [("numpy", "does the arithmetic"), ("matplotlib", "draws the plots"),
-                          ("graphviz", "lays out the graph pictures (with the dot program)")]:
-        results.append(check(_package_version(name) is not None,
-                             f"The {name} package is installed: it {purpose}.",
-                             f"The {name} package is missing: run `pip install -e '.[course]'` "
-                             "in the repository, or create the conda environment.yml."))
-    results.append(check(callable(getattr(mini_autograd, "tensor", None)),
-                         "mini_autograd imports (import mini_autograd as torch).",
-                         "mini_autograd did not import: install the repository with `pip install -e .`."))
+                          ("graphviz", "describes the graph pictures for dot")]:
+        verdict(_package_version(name) is not None, f"{name} is installed: it {purpose}",
+                f"{name} is missing: run `pip install -e '.[course]'` in the repository "
+                "(or create the conda environment from environment.yml).")
+    verdict(callable(getattr(mini_autograd, "tensor", None)), "mini_autograd imports",
+            "mini_autograd is broken: reinstall the repository with `pip install -e .`.")
     path, _ = _dot_version()
-    results.append(check(path is not None, "Graphviz's dot program is found: graph pictures will render.",
-                         "Graphviz's dot program was not found on PATH: graph pictures fall back to "
-                         "text.\n" + GRAPHVIZ_INSTALL_HINT))
-    ready = all(results)
-    print("\nAll set: the course can run here." if ready else "\nFix the lines marked ❌, then run this cell again.")
-    return ready
+    verdict(path is not None, "Graphviz's dot program is found: graph pictures will render",
+            "Graphviz's dot program was not found on PATH, so graph pictures fall back to text.\n"
+            + GRAPHVIZ_INSTALL_HINT)
+    print("\nAll set: the course can run here." if ok else "\nFix the lines marked ❌, then run this cell again.")

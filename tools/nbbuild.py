@@ -53,6 +53,8 @@ def to_notebook(cells):
     }
     for kind, source in cells:
         cell = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
+        if kind == "code" and "# NBVAL_RAISES_EXCEPTION" in source.split("\n"):
+            cell.metadata["tags"] = ["raises-exception"]   # the error is the lesson: keep executing
         nb.cells.append(cell)
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i:03d}"         # stable ids keep diffs small

@@ -16,7 +16,8 @@ def _binary(ufunc, a, b):
     """Apply a numpy ufunc with PyTorch's type promotion and PyTorch's broadcast error."""
     dtype = result_dtype(a, b)
     try:
-        return Tensor(ufunc(cast(a._data, dtype), cast(b._data, dtype)))
+        # dtype= makes numpy convert the inputs as it goes, without a converted copy of each
+        return Tensor(ufunc(a._data, b._data, dtype=dtype))
     except ValueError:
         check_broadcast(a, b)
         raise

@@ -1,0 +1,54 @@
+"""Activation layers: modules with no parameters that apply one elementwise function.
+
+PyTorch counterpart: torch/nn/modules/activation.py.
+"""
+from . import functional as F
+from .module import Module
+
+
+class ReLU(Module):
+    """max(x, 0)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        if inplace:
+            raise NotImplementedError("mini_autograd's ReLU has no in-place variant")
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.relu(input)
+
+
+class Tanh(Module):
+    """tanh(x)."""
+
+    def forward(self, input):
+        return F.tanh(input)
+
+
+class Sigmoid(Module):
+    """1 / (1 + exp(-x))."""
+
+    def forward(self, input):
+        return F.sigmoid(input)
+
+
+class Softmax(Module):
+    """exp(x) normalised along ``dim``."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmax(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    """log(softmax(x)) along ``dim``, computed stably."""
+
+    def forward(self, input):
+        return F.log_softmax(input, self.dim)

@@ -1,0 +1,84 @@
+"""Initialising parameters in place, from the generator ``manual_seed`` seeds.
+
+The values differ from PyTorch's for the same seed (a different random number
+generator) but follow the same distributions. Each function fills the tensor
+under ``no_grad`` and returns it, as in PyTorch.
+
+PyTorch counterpart: torch/nn/init.py.
+"""
+import math
+import warnings
+
+import numpy as np
+
+from .. import creation, grad_mode
+
+
+def _fill(tensor, values):
+    with grad_mode.no_grad():
+        tensor.copy_(np.asarray(values, dtype=tensor._data.dtype))
+    return tensor
+
+
+def uniform_(tensor, a=0.0, b=1.0):
+    """Fill with values drawn from U(a, b)."""
+    return _fill(tensor, creation._generator.uniform(a, b, tensor.shape))
+
+
+def normal_(tensor, mean=0.0, std=1.0):
+    """Fill with values drawn from N(mean, std**2)."""
+    return _fill(tensor, creation._generator.normal(mean, std, tensor.shape))
+
+
+def constant_(tensor, val):
+    return _fill(tensor, np.full(tensor.shape, val))
+
+
+def zeros_(tensor):
+    return constant_(tensor, 0.0)
+
+
+def ones_(tensor):
+    return constant_(tensor, 1.0)
+
+
+def calculate_gain(nonlinearity, param=None):
+    """The factor that keeps activations' variance steady through this nonlinearity."""
+    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid"):
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        negative_slope = 0.01 if param is None else param
+        return math.sqrt(2.0 / (1 + negative_slope ** 2))
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _calculate_fan_in_and_fan_out(tensor):
+    if tensor.dim() < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive_field = math.prod(tensor.shape[2:])
+    return tensor.shape[1] * receptive_field, tensor.shape[0] * receptive_field
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+    """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al., 2015).
+
+    ``nn.Linear`` uses ``a=sqrt(5)``, which makes the bound exactly ``1/sqrt(in_features)``.
+    """
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    fan = fan_in if mode == "fan_in" else fan_out
+    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    return uniform_(tensor, -bound, bound)
+
+
+def xavier_uniform_(tensor, gain=1.0):
+    """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    return uniform_(tensor, -bound, bound)

@@ -1,0 +1,341 @@
+"""``Module``: the base class of layers and models.
+
+A module keeps three ordered registries, filled by plain attribute assignment
+(``self.fc = Linear(2, 3)``, ``self.weight = Parameter(...)``), exactly as in
+PyTorch: ``_parameters``, ``_buffers`` and ``_modules``. Everything else
+(``parameters()``, ``state_dict()``, ``zero_grad()``, the repr) walks them.
+
+PyTorch counterpart: torch/nn/modules/module.py.
+"""
+import collections
+import collections.abc
+import itertools
+
+from .. import grad_mode
+from .._tensor import Tensor
+from .parameter import Parameter
+
+
+class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys that did not match."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _typename(value):
+    if isinstance(value, Tensor):
+        return f"torch.{ {'float32': 'Float', 'float64': 'Double', 'int64': 'Long', 'bool': 'Bool'}[value.dtype.name]}Tensor"
+    return type(value).__name__
+
+
+def _addindent(text, spaces):
+    """Indent every line but the first (how a child module's repr nests in its parent's)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join((" " * spaces + line) if line.strip() else "" for line in lines[1:])
+
+
+class Module:
+    """Base class for all layers and models: subclass it, assign parts in ``__init__``, write ``forward``.
+
+    ::
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)      # registered as a submodule
+
+            def forward(self, x):
+                return self.fc(x).relu()
+    """
+
+    def __init__(self):
+        # object.__setattr__: our own __setattr__ needs these dicts to exist first.
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_modules", {})
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # ------------------------------------------------------------ registration
+    def __setattr__(self, name, value):
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, keep=params)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            modules = self.__dict__.get("_modules")
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name, keep=modules)
+            modules[name] = value
+        elif name in self.__dict__.get("_modules", {}):
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            self._modules[name] = None
+        elif name in self.__dict__.get("_buffers", {}):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name, keep):
+        """Drop ``name`` from the other registries (in ``keep`` it is replaced, keeping its place)."""
+        for registry in (self.__dict__, self._parameters, self._buffers, self._modules):
+            if registry is not keep:
+                registry.pop(name, None)
+
+    def __getattr__(self, name):
+        # Called only when normal lookup fails: look in the registries.
+        for registry in ("_parameters", "_buffers", "_modules"):
+            entries = self.__dict__.get(registry)
+            if entries is not None and name in entries:
+                return entries[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for registry in (self._parameters, self._buffers, self._modules):
+            if name in registry:
+                del registry[name]
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
+
+    def register_parameter(self, name, param):
+        """Add a parameter (or None, a placeholder) under ``name``."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        self._check_name(name, "parameter", self._parameters)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
+                             f"be created explicitly. To express '{name}' as a function of another Tensor, "
+                             "compute the value in the forward() method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor):
+        """A tensor that is part of the module's state (``state_dict``) but is not trained."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        self._check_name(name, "buffer", self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+
+    def add_module(self, name, module):
+        """Add a child module under ``name`` (what ``self.name = module`` does)."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        self._check_name(name, "module", self._modules)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def _check_name(self, name, kind, registry):
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in registry:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    # --------------------------------------------------------------- walking
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """This module and all below it, each once, as (dotted name, module), depth first."""
+        memo = set() if memo is None else memo
+        if self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name,
+                                                remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        """The direct submodules, as (name, module)."""
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """Every parameter as (dotted name, parameter), e.g. ``('0.weight', Parameter ...)``.
+
+        A parameter shared by two layers is listed once (unless ``remove_duplicate=False``).
+        """
+        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse
+                   else [(prefix, self)])
+        seen = set()
+        for module_prefix, module in modules:
+            for name, param in module._parameters.items():
+                if param is None or (remove_duplicate and param in seen):
+                    continue
+                seen.add(param)
+                yield module_prefix + ("." if module_prefix else "") + name, param
+
+    def parameters(self, recurse=True):
+        """Every parameter: what you hand to an optimizer."""
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix="", recurse=True):
+        modules = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, buffer in module._buffers.items():
+                if buffer is not None:
+                    yield module_prefix + ("." if module_prefix else "") + name, buffer
+
+    def buffers(self, recurse=True):
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def apply(self, fn):
+        """Call ``fn`` on every submodule (children first) and on this module; returns self."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------- training
+    def train(self, mode=True):
+        """Set training mode (``self.training``) here and in every submodule; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self):
+        """Evaluation mode: ``train(False)``. It does not turn off autograd (``no_grad`` does)."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        """Forget every parameter's gradient: ``.grad = None`` (default), or fill it with zeros."""
+        for param in self.parameters():
+            if param._grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                grad = param._grad
+                if grad.grad_fn is not None:
+                    grad.detach_()
+                else:
+                    grad.requires_grad_(False)
+                with grad_mode.no_grad():
+                    grad.zero_()
+
+    # ----------------------------------------------------------------- state
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        """Every parameter and buffer by dotted name, detached (they share the module's data)."""
+        if destination is None:
+            destination = collections.OrderedDict()
+        for name, value in itertools.chain(self._parameters.items(), self._buffers.items()):
+            if value is not None:
+                destination[prefix + name] = value if keep_vars else value.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination, prefix + name + ".", keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Copy values from ``state_dict`` into the parameters and buffers, in place, under no_grad.
+
+        With ``strict`` a missing or unexpected key is an error; shapes must match.
+        """
+        if not isinstance(state_dict, collections.abc.Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, errors = [], []
+        own = self.state_dict(keep_vars=True)
+        for key, target in own.items():
+            if key not in state_dict:
+                missing.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
+                              f"Tensor-like object from checkpoint but received {type(value)}")
+            elif value.shape != target.shape:
+                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                              f"checkpoint, the shape in current model is {target.shape}.")
+            else:
+                with grad_mode.no_grad():
+                    target.copy_(value)
+        unexpected = [key for key in state_dict if key not in own]
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ----------------------------------------------------------------- repr
+    def extra_repr(self):
+        """The module's own settings, shown inside its parentheses (e.g. ``in_features=2``)."""
+        return ""
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        extra_lines = self.extra_repr().split("\n") if self.extra_repr() else []
+        child_lines = [f"({name}): {_addindent(repr(module), 2)}" for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"

@@ -1,0 +1,200 @@
+"""The operations ``mini_autograd.nn`` is built on: addmm, softmax, log_softmax, nll_loss, mse_loss.
+
+Each is a ``Function`` named after the node PyTorch records for it, with the
+backward formula of tools/autograd/derivatives.yaml written in Tensor
+operations, so ``create_graph=True`` can differentiate it again. The checks of
+the arguments (shapes, dtypes, target ranges) live in ``nn.functional``, which
+is what users call.
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from .._tensor import Tensor
+from ._helpers import cast, result_dtype
+
+# PyTorch's loss reductions as the integers its nodes keep (aten/src/ATen/core/Reduction.h).
+REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+class Addmm(Function):
+    """bias + mat1 @ mat2: one node for a whole ``nn.Linear`` on a batch (mat2 is ``weight.t()``).
+
+    d/dbias = grad (the engine sums it over the batch to the bias's shape),
+    d/dmat1 = grad @ mat2.T, d/dmat2 = mat1.T @ grad. Each matrix is saved only
+    when the *other* one needs a gradient: the input batch of the first layer
+    needs none, so ``mat2`` is not kept for it.
+
+    When mat2 is a transposed matrix (``weight.t()``), its gradient is computed
+    as ``(grad.T @ mat1).T``: the same numbers, laid out so that ``weight.grad``
+    comes out contiguous (PyTorch's ``mm_mat2_backward`` does the same).
+    """
+    node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+
+    @staticmethod
+    def forward(ctx, bias, mat1, mat2):
+        _, needs_mat1, needs_mat2 = ctx.needs_input_grad
+        ctx.save_for_backward(mat1 if needs_mat2 else None, mat2 if needs_mat1 else None)
+        ctx.alpha = ctx.beta = 1
+        ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = tuple(mat1.shape), tuple(mat2.shape)
+        flags = mat2._data.flags
+        ctx.mat2_is_transposed = flags.f_contiguous and not flags.c_contiguous
+        out = mat1._data @ mat2._data
+        out += bias._data        # in place on the fresh product: no second (batch, out) array
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        mat1, mat2 = ctx.saved_tensors
+        needs_bias, needs_mat1, needs_mat2 = ctx.needs_input_grad
+        grad_mat2 = None
+        if needs_mat2:
+            grad_mat2 = grad.t().mm(mat1).t() if ctx.mat2_is_transposed else mat1.t().mm(grad)
+        return (grad if needs_bias else None,
+                grad.mm(mat2.t()) if needs_mat1 else None,
+                grad_mat2)
+
+
+def _softmax_parts(data, dim):
+    """x - max(x) along ``dim`` (so exp cannot overflow) and the sum of its exponentials."""
+    with np.errstate(invalid="ignore", over="ignore"):      # rows of inf give nan, as in PyTorch
+        shifted = data - data.max(axis=dim, keepdims=True)
+        exp = np.exp(shifted)
+        return shifted, exp, exp.sum(axis=dim, keepdims=True)
+
+
+class Softmax(Function):
+    """exp(x) / sum(exp(x)) along ``dim``.  d/dx = result * (grad - sum(grad * result))."""
+    node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = dim
+        data = x._data.reshape(1) if x.ndim == 0 else x._data
+        _, exp, total = _softmax_parts(data, dim)
+        with np.errstate(invalid="ignore"):
+            exp /= total
+        result = Tensor(exp.reshape(x._data.shape))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        if result.ndim == 0:
+            return grad * 0, None
+        return result * (grad - (grad * result).sum(ctx.dim, keepdim=True)), None
+
+
+class LogSoftmax(Function):
+    """x - log(sum(exp(x))) along ``dim``, computed stably.  d/dx = grad - exp(result) * sum(grad)."""
+    node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = dim
+        data = x._data.reshape(1) if x.ndim == 0 else x._data
+        shifted, _, total = _softmax_parts(data, dim)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shifted -= np.log(total)
+        result = Tensor(shifted.reshape(x._data.shape))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        if result.ndim == 0:
+            return grad * 0, None
+        return grad - result.exp() * grad.sum(ctx.dim, keepdim=True), None
+
+
+class ClassTargets:
+    """The class indices (and optional class weights) of ``NllLoss``: data, not graph inputs.
+
+    Passed wrapped so that no edge is recorded for them: in PyTorch they are not
+    differentiable, and ``NllLossBackward0`` has a single edge, to its input.
+    """
+
+    def __init__(self, target, weight=None):
+        self.target, self.weight = target, weight
+
+
+class NllLoss(Function):
+    """The negative log-likelihood of class-index targets, given log-probabilities.
+
+    input (N, C) or (C,); target (N,) or () of class indices. Each picked
+    ``-input[i, target[i]]`` is weighted by ``weight[target[i]]`` (1 without
+    weights, 0 where ``target == ignore_index``); ``mean`` divides by the total
+    weight. The gradient is that same weighting, negated, at the picked places.
+    """
+    node_name = "NllLossBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, log_probs, targets, reduction, ignore_index):
+        ctx.reduction, ctx.ignore_index = REDUCTIONS[reduction], ignore_index
+        ctx.target, ctx.weight = targets.target, targets.weight
+        ctx.save_for_backward(log_probs)
+        data = log_probs._data.reshape(-1, log_probs.shape[-1])   # (N, C), also for a single sample
+        classes, picked_weight = _picked(ctx.target._data.reshape(-1), ctx.weight, ignore_index, data.dtype)
+        losses = -data[np.arange(len(classes)), classes] * picked_weight
+        ctx.total_weight = Tensor(np.asarray(picked_weight.sum(), dtype=data.dtype))
+        if reduction == "none":
+            return Tensor(losses.reshape(ctx.target.shape))
+        if reduction == "sum":
+            return Tensor(np.asarray(losses.sum()))
+        with np.errstate(invalid="ignore", divide="ignore"):       # all targets ignored: nan
+            return Tensor(np.asarray(losses.sum() / ctx.total_weight._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (log_probs,) = ctx.saved_tensors
+        dtype = grad._data.dtype
+        classes, picked_weight = _picked(ctx.target._data.reshape(-1), ctx.weight, ctx.ignore_index, dtype)
+        scale = np.zeros((len(classes), log_probs.shape[-1]), dtype=dtype)
+        scale[np.arange(len(classes)), classes] = -picked_weight
+        if ctx.reduction == REDUCTIONS["mean"]:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                scale /= ctx.total_weight._data
+        scale = Tensor(scale.reshape(log_probs.shape))
+        if ctx.reduction == REDUCTIONS["none"] and log_probs.ndim == 2:
+            grad = grad.unsqueeze(1)      # one gradient per sample, spread over its row
+        return grad * scale, None, None, None
+
+
+def _picked(classes, weight, ignore_index, dtype):
+    """Each sample's class (0 where ignored, so it can index) and weight (0 where ignored)."""
+    keep = classes != ignore_index
+    classes = np.where(keep, classes, 0)
+    picked_weight = np.ones(len(classes), dtype) if weight is None else weight._data[classes].astype(dtype)
+    return classes, np.where(keep, picked_weight, 0).astype(dtype, copy=False)
+
+
+class MseLoss(Function):
+    """(input - target)**2, then mean, sum or nothing.  d/dinput = 2 (input - target) grad [/ n]."""
+    node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, target, reduction):
+        ctx.reduction = REDUCTIONS[reduction]
+        ctx.save_for_backward(x, target)
+        dtype = result_dtype(x, target)
+        with np.errstate(over="ignore", invalid="ignore"):
+            squared = np.square(cast(x._data, dtype) - cast(target._data, dtype))
+        if reduction == "none":
+            return Tensor(squared)
+        return Tensor(np.asarray(squared.mean() if reduction == "mean" else squared.sum()))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target = ctx.saved_tensors
+        diff = x - target
+        norm = 2 / diff.numel() if ctx.reduction == REDUCTIONS["mean"] else 2
+        grad_input = diff * (grad * norm)
+        return (grad_input if ctx.needs_input_grad[0] else None,
+                -grad_input if ctx.needs_input_grad[1] else None,
+                None)

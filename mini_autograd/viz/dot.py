@@ -1,0 +1,253 @@
+"""Turn a graph description (``walk.py``) into graphviz DOT source.
+
+Counterpart: torchviz's ``make_dot`` (torchviz/dot.py), whose colours are kept
+so a reader who moves on to torchviz feels at home: leaf tensors light blue,
+outputs green, saved tensors orange, backward nodes grey. Two differences:
+
+- Arrows point the way gradients flow in ``backward()`` (output -> ... ->
+  leaves); torchviz draws them the way the forward pass went. A legend says so.
+- Tensors that ``retain_grad()`` are drawn too (yellow), beside the node whose
+  incoming gradient is copied into their ``.grad``.
+
+DOT node names are the stable ids of the walk (``n3``, ``leaf_n4``, ...), so the
+same graph always gives byte-identical DOT source.
+"""
+import html
+
+import graphviz
+
+from .picture import GraphPicture
+from .walk import describe, fit, walk
+
+FONT = "Helvetica,Arial,sans-serif"
+MONO = "DejaVu Sans Mono,Menlo,Consolas,monospace"
+
+COLORS = {
+    "output": "darkolivegreen1",   # torchviz: outputs
+    "leaf": "lightblue",           # torchviz: leaf tensors that require grad
+    "saved": "orange",             # torchviz: saved tensors
+    "retained": "#fff59d",         # tensors that retain_grad(): a soft yellow
+    "function": "lightgrey",       # torchviz: backward nodes
+    "accumulate": "#bdbdbd",       # AccumulateGrad: a darker grey
+    "freed": "#ffe0b2",            # a saved tensor after backward freed it
+}
+LEGEND_NAMES = {
+    "output": "output", "function": "grad_fn node", "accumulate": "AccumulateGrad",
+    "leaf": "leaf tensor", "retained": "retains grad", "saved": "saved tensor",
+}
+ARROW_NOTE = "\u2192 arrows: the direction gradients flow in backward()"
+
+# How each state of a node looks in a frame of the engine trace.
+FRAME_STYLES = {
+    "running": dict(color="#c62828", penwidth="3", fillcolor="#ffcdd2"),
+    "ready": dict(color="#1565c0", penwidth="2.5", style="rounded,filled,dashed"),
+    "waiting": dict(),
+    "done": dict(color="#bdbdbd", fontcolor="#9e9e9e", fillcolor="#f5f5f5"),
+}
+STATE_KEYS = [("runs now", FRAME_STYLES["running"]), ("ready", dict(color="#1565c0")),
+              ("waiting", {}), ("done", FRAME_STYLES["done"])]
+
+
+def new_digraph():
+    """An empty graph with the course's look: top to bottom, small sans-serif text."""
+    return graphviz.Digraph(
+        "backward_graph",
+        graph_attr=dict(rankdir="TB", fontname=FONT, fontsize="10", nodesep="0.3",
+                        ranksep="0.35", bgcolor="white", pad="0.15"),
+        node_attr=dict(shape="box", style="rounded,filled", fontname=FONT, fontsize="11",
+                       height="0.3", margin="0.12,0.05", color="#555555", penwidth="1"),
+        edge_attr=dict(color="#555555", arrowsize="0.7", penwidth="1.1"),
+    )
+
+
+def draw(outputs, params=None, show_saved=False, show_values=True, names=None, max_nodes=200):
+    """A picture of the backward graph behind ``outputs`` (one tensor or several).
+
+    params: names for leaf tensors, as a dict ``{name: tensor}``, ``(name, tensor)``
+        pairs such as ``model.named_parameters()``, or a module (as in torchviz).
+    show_saved: also draw what each node saved for backward (orange), marked once
+        a backward has freed it.
+    show_values: print the values (and ``.grad``) of tensors with at most 9 elements.
+    names: names for any other tensor: outputs, tensors that retain grad, saved ones.
+    max_nodes: above this many nodes, long chains of one operation become one box
+        ("MulBackward0 \u00d74998") and what is still too much is left out, so that even
+        a graph of thousands of nodes draws in a moment.
+
+    Returns a ``GraphPicture``: Jupyter shows the picture, ``print`` the graph in words.
+    """
+    graph = fit(walk(outputs, params, names, show_saved, show_values), max_nodes)
+    return GraphPicture(to_dot(graph), describe(graph), f"backward graph of {graph.title}")
+
+
+# --------------------------------------------------------------- labels
+def _text(value):
+    """Escape for an HTML-like label; keep leading spaces (used to align rows of values)."""
+    escaped = html.escape(value, quote=False)
+    stripped = escaped.lstrip(" ")
+    return "&#160;" * (len(escaped) - len(stripped)) + stripped
+
+
+def _values_rows(values):
+    """Rows of printed values in a monospace font, left aligned."""
+    lines = "".join(f'{_text(line)}<BR ALIGN="LEFT"/>' for line in values.splitlines())
+    return f'<FONT FACE="{MONO}" POINT-SIZE="9">{lines}</FONT>'
+
+
+def _table(rows):
+    cells = "".join(f'<TR><TD ALIGN="LEFT" BALIGN="LEFT">{row}</TD></TR>' for row in rows)
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{cells}</TABLE>>'
+
+
+def _small(text, color="#555555"):
+    return f'<FONT POINT-SIZE="9" COLOR="{color}">{_text(text)}</FONT>'
+
+
+def tensor_label(box, status=None):
+    """Name and shape; then its values and its .grad, when known; then a trace status."""
+    rows = [f"<B>{_text(box.label)}</B> {_small(box.shape)}"]
+    if box.value is not None:
+        rows.append(_values_rows(box.value))
+    if box.grad is not None:
+        rows.append(_small("grad"))
+        rows.append(_values_rows(box.grad))
+    if status is not None:
+        rows.append(_small(status))
+    return _table(rows)
+
+
+def saved_label(boxes):
+    """One box listing what a node saved for backward, one slot after the other."""
+    rows = [_small("saved for backward", "#5d4037")]
+    for box in boxes:
+        if box.freed:
+            rows.append(f"<B>{_text(box.label)}</B> {_small('freed')}")
+            continue
+        rows.append(f"<B>{_text(box.label)}</B> {_small(box.shape)}")
+        if box.value is not None:
+            rows.append(_values_rows(box.value))
+    return _table(rows)
+
+
+def node_label(node, status=None):
+    """``MulBackward0`` and its id; a collapsed chain says which ids it spans."""
+    ids = node.id if node.count == 1 else f"{node.id} \u2026 {node.last_id}"
+    rows = [f"<B>{_text(node.title)}</B> {_small(ids, '#757575')}"]
+    if status is not None:
+        rows.append(_small(status))
+    return _table(rows)
+
+
+def _swatch(text, fill, border="#777777", text_color="#222222"):
+    return f'<TD BGCOLOR="{fill}" BORDER="1" COLOR="{border}">{_small(text, text_color)}</TD>'
+
+
+def legend_label(kinds, notes, with_states=False):
+    """A small key: which way arrows point, the colours used, and (in a trace) the node states."""
+    rows = [[_swatch(LEGEND_NAMES[kind], COLORS[kind]) for kind in kinds]]
+    if with_states:
+        rows.append([_swatch(text, style.get("fillcolor", COLORS["function"]), style.get("color", "#555555"),
+                             style.get("fontcolor", "#222222"))
+                     for text, style in STATE_KEYS])
+    width = max(len(row) for row in rows)
+    lines = [ARROW_NOTE, *notes]
+    cells = [f'<TR><TD COLSPAN="{width}" ALIGN="LEFT">{_small(line, "#333333")}</TD></TR>' for line in lines]
+    cells += [f"<TR>{''.join(row)}</TR>" for row in rows]
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">{"".join(cells)}</TABLE>>'
+
+
+# ----------------------------------------------------------------- graph
+def to_dot(graph, frame=None):
+    """The DOT picture of ``graph``; with ``frame`` (a trace step), node states are drawn too.
+
+    ``frame`` is a mapping ``{"states": {id: (state, text)}, "leaf_states": {id: text},
+    "edges": {(id, index), ...}}`` as made by ``trace.py``.
+    """
+    dot = new_digraph()
+    states = frame["states"] if frame else {}
+    kinds_used = ["output"] if graph.outputs else []
+    if frame:
+        dot.node_attr.update(width="1.9")     # same sizes in every frame: the layout stays put
+
+    for index, (box, root) in enumerate(graph.outputs):
+        name = f"out{index}"
+        _add_tensor(dot, name, tensor_label(box), COLORS["output"])
+        if root is not None:
+            dot.edge(name, root)
+
+    for node in graph.nodes:
+        _add_node(dot, node, states.get(node.id), frame, kinds_used)
+
+    if graph.hidden:
+        more = _small(f"\u2026 {graph.hidden} more nodes not drawn")
+        dot.node("more", f"<{more}>", shape="plaintext", style="")
+    notes = []
+    if graph.collapsed:
+        notes.append("NAME \u00d7N: a chain of N nodes of the same operation, drawn as one box")
+    legend_kinds = [kind for kind in LEGEND_NAMES if kind in kinds_used]
+    dot.node("legend", legend_label(legend_kinds, notes, with_states=bool(frame)),
+             shape="plaintext", style="", width="0")
+    return dot
+
+
+def _add_node(dot, node, state, frame, kinds_used):
+    """A backward node (rounded box), its edges, and the tensors drawn with it."""
+    kind = "accumulate" if node.leaf is not None else "function"
+    _note_kind(kinds_used, kind)
+    attrs = dict(fillcolor=COLORS[kind])
+    if node.count > 1:
+        attrs["peripheries"] = "2"            # a collapsed chain: a box with a double border
+    if state is not None:
+        attrs.update(FRAME_STYLES[state[0]])
+    dot.node(node.id, node_label(node, state[1] if state else None), **attrs)
+
+    sent = frame["edges"] if frame else set()
+    for index, edge in enumerate(node.edges):
+        if edge is None:
+            continue                          # an input that needs no gradient: nothing to draw
+        if (node.id, index) in sent:
+            dot.edge(node.id, edge, color="#c62828", penwidth="2.5")
+        else:
+            dot.edge(node.id, edge)
+
+    if node.leaf is not None:
+        _note_kind(kinds_used, "leaf")
+        status = frame["leaf_states"].get(node.id) if frame else None
+        _add_tensor(dot, f"leaf_{node.id}", tensor_label(node.leaf, status), COLORS["leaf"])
+        dot.edge(node.id, f"leaf_{node.id}")  # AccumulateGrad writes the leaf's .grad
+    _add_beside(dot, node, kinds_used)
+
+
+def _add_tensor(dot, name, label, fill, **attrs):
+    """Tensors are square boxes; backward nodes are rounded."""
+    dot.node(name, label, style=attrs.pop("style", "filled"), fillcolor=fill, **attrs)
+
+
+def _add_beside(dot, node, kinds_used):
+    """Tensors that retain grad (yellow) and what the node saved (orange), on the node's row."""
+    beside = []
+    for index, box in enumerate(node.retained):
+        _note_kind(kinds_used, "retained")
+        name = f"retained_{node.id}_{index}"
+        _add_tensor(dot, name, tensor_label(box), COLORS["retained"])
+        dot.edge(node.id, name, style="dashed")   # the node's incoming gradient is copied to .grad
+        beside.append(name)
+
+    if node.saved:
+        _note_kind(kinds_used, "saved")
+        name = f"saved_{node.id}"
+        freed = all(box.freed for box in node.saved)
+        _add_tensor(dot, name, saved_label(node.saved), COLORS["freed"] if freed else COLORS["saved"],
+                    style="filled,dashed" if freed else "filled", fontsize="10")
+        dot.edge(node.id, name, style="dashed", dir="none", color="#ef6c00")
+        beside.append(name)
+
+    if beside:
+        with dot.subgraph() as row:
+            row.attr(rank="same")
+            for name in [node.id, *beside]:
+                row.node(name)
+
+
+def _note_kind(kinds_used, kind):
+    if kind not in kinds_used:
+        kinds_used.append(kind)

@@ -1,0 +1,336 @@
+"""Record one backward pass step by step, as the engine really runs it.
+
+Counterpart: torch/csrc/autograd/engine.cpp (``Engine::execute``,
+``evaluate_function``). ``trace_backward`` does not re-implement the engine: it
+calls ``autograd.engine.run_backward`` with a tracer, and the engine reports to
+it at three points (see ``engine.execute``):
+
+- ``on_execute(node, input_buffer, graph_task, ready_queue)``: a node was popped
+  from the ready queue and is about to run, with the gradients in its buffer;
+- ``on_outputs(node, outputs, graph_task)``: it ran and returned these gradients,
+  one per ``next_functions`` edge (an ``AccumulateGrad`` has just written ``.grad``);
+- ``on_finish(graph_task)``: the ready queue is empty; backward is over.
+
+Each frame of the trace is one step: the node that ran, what it received and
+sent, the ``.grad`` it wrote, and then the state the engine is left in: the
+ready queue (next to run first), the dependency count of every node still
+waiting, and the gradients already waiting in their input buffers.
+"""
+import html
+from dataclasses import dataclass, field
+
+from .. import autograd
+from .._tensor import Tensor
+from ..autograd.engine import run_backward
+from .dot import to_dot
+from .picture import GraphPicture
+from .walk import one_line, summary_text, walk
+
+MAX_WAITING_LINES = 12   # waiting nodes listed per step; a Frame keeps them all
+
+
+
+def ordinal(number):
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def gradient_text(grad):
+    """A gradient as printed values (or its shape when big); ``None`` when there is none."""
+    return "None" if grad is None else one_line(summary_text(grad._data, True))
+
+
+@dataclass
+class Frame:
+    """One step of a backward pass (step 0: the start, before any node ran)."""
+
+    step: int
+    node_id: str | None = None                  # the node that ran ("n2"); None at the start
+    received: list = field(default_factory=list)  # the gradients in its input buffer
+    sent: list = field(default_factory=list)      # (target "n3 AddBackward0" or "None", gradient)
+    edges: list = field(default_factory=list)     # (node id, edge index) that carried a gradient
+    writes: list = field(default_factory=list)    # "x.grad = ..." written by this step
+    ready: list = field(default_factory=list)     # ids in the ready queue after the step, next first
+    waiting: list = field(default_factory=list)   # (id, edges still to deliver, buffer texts)
+    done: list = field(default_factory=list)      # ids of the nodes that have run, this one included
+
+
+class Recorder:
+    """The tracer handed to the engine: turns its three reports into frames."""
+
+    def __init__(self, graph):
+        self.ids = graph.ids                                   # engine Node -> "n3"
+        self.boxes = {node.id: node for node in graph.nodes}   # "n3" -> NodeBox
+        self.frames = []
+        self._current = None
+        self._done = []
+
+    def name(self, node_id):
+        return f"{node_id} {self.boxes[node_id].name}"
+
+    def on_execute(self, node, input_buffer, graph_task, ready_queue):
+        received = [gradient_text(grad) for grad in input_buffer.buffer]
+        if self._current is None:             # the first pop: step 0 shows the seed gradient
+            self._current = Frame(0, received=received)
+        # The queue before this pop is the one the previous step left: this node, then the rest.
+        self._end_step(graph_task, [node] + ready_queue.snapshot())
+        self._current = Frame(len(self.frames), self.ids[node], received)
+
+    def on_outputs(self, node, outputs, graph_task):
+        frame = self._current
+        for index, ((next_node, _), grad) in enumerate(zip(node.next_functions, outputs)):
+            target = "None" if next_node is None else self.name(self.ids[next_node])
+            frame.sent.append((target, gradient_text(grad)))
+            if next_node is not None and grad is not None:
+                frame.edges.append((frame.node_id, index))
+        frame.writes = self._writes(node, self.boxes[frame.node_id])
+
+    def on_finish(self, graph_task):
+        self._end_step(graph_task, [])
+
+    def _writes(self, node, box):
+        """The ``.grad`` this step wrote: a leaf's (AccumulateGrad), or a retained tensor's."""
+        writes = []
+        if box.leaf is not None:
+            writes.append(_grad_write(box.leaf, node.variable._grad))
+        hooks = sorted((node._retains_grad_hooks or {}).items())
+        for (_, hook), retained in zip(hooks, box.retained):
+            tensor = hook.tensor_ref()
+            if tensor is not None:
+                writes.append(_grad_write(retained, tensor._grad))
+        return writes
+
+    def _end_step(self, graph_task, ready_nodes):
+        """Close the current frame with the state the engine is in now."""
+        frame = self._current
+        if frame.node_id is not None:
+            self._done.append(frame.node_id)
+        frame.done = list(self._done)
+        frame.ready = [self.ids[node] for node in ready_nodes]
+        waiting = []
+        for node, count in graph_task.dependencies.items():
+            buffer = graph_task.not_ready.get(node)
+            grads = [] if buffer is None else [gradient_text(grad) for grad in buffer.buffer]
+            waiting.append((self.ids[node], count, grads))
+        frame.waiting = sorted(waiting, key=lambda item: int(item[0][1:]))
+        self.frames.append(frame)
+
+
+def _grad_write(box, grad):
+    owner = f"{box.label}.grad" if box.named else f".grad of {box.label}"
+    return f"{owner} = {gradient_text(grad)}"
+
+
+def trace_backward(output, gradient=None, retain_graph=False, params=None, names=None):
+    """Run ``output.backward(gradient)`` and record every step the engine takes.
+
+    The backward is real (leaves' ``.grad`` are written, saved tensors freed unless
+    ``retain_graph``); ``params`` and ``names`` name tensors as in ``draw``.
+    Returns a ``BackwardTrace``: Jupyter shows one picture and table per step.
+    """
+    if not isinstance(output, Tensor):
+        raise TypeError(f"trace_backward() takes a tensor, not {type(output).__name__}")
+    graph = walk(output, params, names, show_saved=False, show_values=False)
+    for node in graph.nodes:          # the pictures show states; the tables show the numbers
+        if node.leaf is not None:
+            node.leaf.grad = None
+    for box, _ in graph.outputs:
+        box.grad = None
+    recorder = Recorder(graph)
+    grads = autograd._make_grads((output,), (gradient,))
+    run_backward((output,), grads, keep_graph=retain_graph, create_graph=False, tracer=recorder)
+    return BackwardTrace(graph, recorder.frames)
+
+
+# ------------------------------------------------------------------ display
+class BackwardTrace:
+    """The frames of one backward pass; ``trace[i]`` is a ``Frame``, ``trace.frame(i)`` its picture.
+
+    Jupyter shows every step, one below the other (a picture and a small table each),
+    so a stored notebook reads without a running kernel. ``print(trace)`` gives the steps
+    in words; ``trace.order`` the nodes in the order they ran.
+    """
+
+    max_frames = 40   # steps shown in a notebook; the rest stay reachable through .frame(i)
+    max_nodes = 100   # bigger graphs are shown in words only: a picture per step would be too much
+
+    def __init__(self, graph, frames):
+        self.graph = graph
+        self.frames = frames
+        self._names = {node.id: f"{node.id} {node.name}" for node in graph.nodes}
+
+    def __len__(self):
+        return len(self.frames)
+
+    def __getitem__(self, index):
+        return self.frames[index]
+
+    @property
+    def order(self):
+        """The nodes in the order the engine ran them, e.g. ``["n0 SumBackward0", ...]``."""
+        return [self._names[frame.node_id] for frame in self.frames[1:]]
+
+    def frame(self, index):
+        """Step ``index`` (0 is the start) as a picture with its table."""
+        frame = self.frames[index]
+        return FramePicture(to_dot(self.graph, overlay(self.graph, frame)),
+                            frame_text(frame, self._names), f"step {frame.step}", frame,
+                            self._names)
+
+    def _shown(self):
+        return range(min(len(self.frames), self.max_frames))
+
+    def _more_note(self):
+        hidden = len(self.frames) - self.max_frames
+        return f"... {hidden} more steps: see trace.frame(i)" if hidden > 0 else None
+
+    @property
+    def title(self):
+        steps = len(self.frames) - 1
+        return (f"backward trace of {self.graph.title}: {steps} step{'s' if steps != 1 else ''}, "
+                "in the engine's order")
+
+    def __repr__(self):
+        lines = [self.title]
+        lines += [frame_text(self.frames[i], self._names) for i in self._shown()]
+        if note := self._more_note():
+            lines.append(note)
+        return "\n".join(lines)
+
+    __str__ = __repr__
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self))
+
+    def _repr_html_(self):
+        if len(self.graph.nodes) > self.max_nodes:
+            return None        # too big to draw at every step: Jupyter shows the text form
+        blocks = [self.frame(i).html_block() for i in self._shown()]
+        if any(block is None for block in blocks):
+            return None        # no dot: Jupyter shows the text form
+        title = html.escape(self.title)
+        parts = [f'<div><p style="font-weight:bold;margin:4px 0">{title}</p>', *blocks]
+        if note := self._more_note():
+            parts.append(f"<p>{html.escape(note)}</p>")
+        parts.append("</div>")
+        return "".join(parts)
+
+
+class FramePicture(GraphPicture):
+    """One step of a trace: the graph with the node states, and the step's table beside it."""
+
+    def __init__(self, digraph, text, alt, frame, names):
+        super().__init__(digraph, text, alt)
+        self.frame = frame
+        self.names = names
+
+    def rows(self):
+        """The table: (heading, lines) pairs."""
+        return frame_rows(self.frame, self.names)
+
+    def html_block(self):
+        picture = self.html_picture()
+        if picture is None:
+            return None
+        cell = "text-align:left;vertical-align:top;padding:2px 8px"
+        body = "".join(
+            f'<tr><td style="{cell};font-weight:bold;white-space:nowrap">{html.escape(heading)}</td>'
+            f'<td style="{cell}"><code>{"<br>".join(html.escape(line) for line in lines)}</code></td></tr>'
+            for heading, lines in self.rows())
+        caption = html.escape(step_title(self.frame, self.names))
+        table = (f'<table style="border-collapse:collapse;font-size:12px;margin:0">'
+                 f'<caption style="text-align:left;font-weight:bold;padding:2px 8px">{caption}</caption>'
+                 f"{body}</table>")
+        return (f'<div style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;'
+                f'border-top:1px solid #ddd;padding:6px 0">{picture}{table}</div>')
+
+    def _repr_html_(self):
+        return self.html_block()
+
+    def file_digraph(self):
+        """A saved frame carries its table under the picture (a file has no HTML beside it)."""
+        digraph = self.digraph.copy()
+        digraph.graph_attr.update(label=table_label(step_title(self.frame, self.names), self.rows()),
+                                  labelloc="b", labeljust="l")
+        return digraph
+
+
+# --------------------------------------------------------------- frame words
+def step_title(frame, names):
+    if frame.node_id is None:
+        return "step 0: start (dependencies counted, the root is in the ready queue)"
+    return f"step {frame.step}: {names[frame.node_id]} runs"
+
+
+def frame_rows(frame, names):
+    """What happened in the step, and the state it left, as (heading, lines) pairs."""
+    rows = []
+    if frame.node_id is None:
+        rows.append(("seed gradient", frame.received))
+    else:
+        rows.append(("received", frame.received))
+        rows.append(("sent", [_sent_line(target, grad) for target, grad in frame.sent] or ["nothing"]))
+    if frame.writes:
+        rows.append(("wrote", frame.writes))
+    ready = [names[node_id] for node_id in frame.ready]
+    rows.append(("ready queue", ready or ["empty: backward is over"]))
+    waiting = [_waiting_line(names, *item) for item in frame.waiting[:MAX_WAITING_LINES]]
+    if len(frame.waiting) > MAX_WAITING_LINES:
+        waiting.append(f"... and {len(frame.waiting) - MAX_WAITING_LINES} more nodes")
+    rows.append(("waiting", waiting or ["nothing"]))
+    return rows
+
+
+def _sent_line(target, grad):
+    if target == "None":
+        return "-> None (this input needs no gradient)"
+    return f"-> {target}: {grad}"
+
+
+def _waiting_line(names, node_id, count, grads):
+    line = f"{names[node_id]}: {count} more to come"
+    arrived = [grad for grad in grads if grad != "None"]
+    if arrived:
+        line += f"; buffer holds {', '.join(grads)}"
+    return line
+
+
+def frame_text(frame, names):
+    lines = [step_title(frame, names)]
+    for heading, items in frame_rows(frame, names):
+        lines.append(f"  {heading + ':':<15}{items[0]}")
+        lines += [f"  {'':<15}{item}" for item in items[1:]]
+    return "\n".join(lines)
+
+
+def table_label(title, rows):
+    """The step's table as a graphviz HTML-like label (for saved files)."""
+    def cell(text, bold=False):
+        text = html.escape(text, quote=False)
+        return f"<B>{text}</B>" if bold else text
+    body = "".join(
+        f'<TR><TD ALIGN="LEFT" VALIGN="TOP">{cell(heading, True)}</TD>'
+        f'<TD ALIGN="LEFT" BALIGN="LEFT">{"<BR/>".join(cell(line) for line in lines)}</TD></TR>'
+        for heading, lines in rows)
+    return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3">'
+            f'<TR><TD COLSPAN="2" ALIGN="LEFT">{cell(title, True)}</TD></TR>{body}</TABLE>>')
+
+
+# ------------------------------------------------------------ frame picture
+def overlay(graph, frame):
+    """Each node's state in this frame, for ``dot.to_dot``."""
+    states = {}
+    for node in graph.nodes:
+        states[node.id] = ("waiting", "not reached")
+    for node_id, count, _ in frame.waiting:
+        states[node_id] = ("waiting", f"waits for {count} more")
+    for position, node_id in enumerate(frame.ready, start=1):
+        states[node_id] = ("ready", f"ready, {ordinal(position)} in queue")
+    for node_id in frame.done:
+        states[node_id] = ("done", "done")
+    if frame.node_id is not None:
+        states[frame.node_id] = ("running", "runs now")
+    leaf_states = {node.id: (".grad written" if node.id in frame.done else ".grad not written yet")
+                   for node in graph.nodes if node.leaf is not None}
+    return {"states": states, "leaf_states": leaf_states, "edges": set(frame.edges)}

@@ -1,0 +1,278 @@
+# %% [markdown]
+# # 00 — Welcome: how PyTorch's autograd works
+#
+# Every PyTorch training loop contains the line `loss.backward()`. This course opens that line up:
+# what is recorded while your model runs forward, what `backward()` does with the record, where the
+# gradients end up, and why they sometimes do not. Each chapter runs a small example, draws its
+# graph, explains it, then opens the source code that did the work.
+#
+# **In this chapter you will**
+#
+# - learn the few notebook moves the course needs (run a cell, run all, restart)
+# - check that your set-up can run the course (Python, numpy, Graphviz, ...)
+# - run your first gradient with `import mini_autograd as torch`, and see how `mini_autograd` relates to PyTorch;
+# - get the map of the chapters and a short English/Chinese glossary.
+#
+# **Seed articles.** The course follows two Chinese articles on autograd: `003` (a gentle
+# introduction) and `000` (a deep dive in 13 sections). This chapter follows no section of
+# them; it gets you ready. From chapter 01 on, every chapter names the sections it covers and runs
+# their examples with the same numbers.
+#
+# **`mini_autograd` pieces introduced:** the package itself, used as `import mini_autograd as torch`.
+#
+# **Time:** about 10 minutes.
+
+# %% [markdown]
+# ## Notebooks in two minutes
+#
+# A notebook is a list of **cells**. Text cells like this one explain; **code cells** (the grey
+# boxes with `[ ]:` on their left) hold Python that you run. All cells of a notebook share one
+# running Python process, the **kernel**.
+#
+# - **Shift+Enter** runs the selected cell and moves to the next one. Try it on the cell below.
+# - The number in `[1]:` says in which order cells ran. An empty `[ ]` has not run yet; `[*]` is running.
+# - The value of a cell's **last line** is displayed under it (no `print` needed), labelled `Out`.
+
+# %%
+print("Hello from the kernel.")
+meaning = 6 * 7
+
+# %% [markdown]
+# The cell printed a line and created a variable. The kernel remembers it, so the next cell can use it;
+# because `meaning` is the last line, its value is displayed:
+
+# %%
+meaning
+
+# %% [markdown]
+# Three menu commands are worth knowing:
+#
+# - **Run → Run All Cells** runs the whole notebook from top to bottom. Do this when you open a chapter
+#   and just want to read it with fresh results.
+# - **Kernel → Restart Kernel and Run All Cells...** forgets every variable and runs everything again in
+#   order. Use it whenever things look odd: cells run out of order can leave stale variables behind
+#   (for example an `x` from a later cell). Every chapter is written to run cleanly from top to bottom.
+# - **Kernel → Interrupt Kernel** (or press `I` twice in command mode) stops a cell that runs too long.
+#
+# Editing is encouraged: change a number, run the cell again, see what changes. To get help on
+# a function, put the cursor on it and press **Shift+Tab**, or run a cell with `torch.tensor?`.
+#
+# **Exercises.** Each chapter ends with two or three. An exercise cell starts with `# Exercise N.k` and
+# holds a placeholder `answer = None`; replace it with your answer and run it. The cell right
+# after it checks your answer and says why not if it is wrong; as shipped it says the exercise is not
+# answered yet. A **Show solution** box follows, closed, for when you are stuck.
+
+# %% [markdown]
+# ## Set-up check
+#
+# The course needs Python 3.10 or newer, numpy (it does the arithmetic), matplotlib (plots),
+# the `graphviz` Python package and Graphviz's **`dot` program** (together they draw the graphs), and
+# `mini_autograd`, the package embedded in this repository. Real PyTorch is optional: if it is
+# installed, chapter 12 runs the same code under both and shows the outputs side by side.
+#
+# The helpers come from `coursetools.py`, a small file beside the notebooks.
+
+# %%
+import mini_autograd as torch
+from mini_autograd import viz
+from coursetools import check_answer, print_versions, setup_check
+
+# %% [markdown]
+# First, what is installed. These versions come from your machine, so yours may differ from the ones stored in
+# this notebook; that is fine as long as the check after it passes.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the line above tells the course's automated test to skip this output: versions differ between machines)
+print_versions()
+
+# %% [markdown]
+# Now the verdict, one line per requirement:
+
+# %%
+setup_check()
+
+# %% [markdown]
+# If a line shows ❌, follow the instructions printed under it. The usual one is the `dot` program:
+# the `graphviz` Python package only *describes* a graph; the separate `dot` program lays it out
+# and draws it, and `pip` cannot install it. Install it with one of
+#
+# - conda: `conda install -c conda-forge graphviz python-graphviz` (the repository's `environment.yml` already has both)
+# - Debian/Ubuntu: `sudo apt-get install graphviz`;
+# - macOS with Homebrew: `brew install graphviz`;
+#
+# then run the check again. If it still says ❌, start JupyterLab again from a terminal in which
+# `dot -V` works: the kernel looks for `dot` on the `PATH` it was started with. Without `dot` the course still
+# runs, but graphs are shown as text instead of pictures.
+
+# %% [markdown]
+# ## A first taste: the 30-second example
+#
+# Here is the first example of seed article 003. The code is the article's; only the import line differs. Run it:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.tensor(3.0, requires_grad=True)
+
+z = x ** 2 + y * 3   # z = x² + 3y
+z.backward()
+
+print(x.grad)  # dz/dx = 2x = 4
+print(y.grad)  # dz/dy = 3
+
+# %% [markdown]
+# Three steps: create the inputs with `requires_grad=True`, compute with them as usual, call
+# `backward()` on the result. The derivatives are then waiting in `.grad`: $\partial z/\partial x = 2x = 4$
+# and $\partial z/\partial y = 3$, the same as by hand. Chapter 01 takes this apart.
+#
+# While `z` was computed, `mini_autograd` recorded how it was made: that record is the
+# **computation graph**, and `backward()` walks it from `z` back to `x` and `y`. Here it is. If the
+# `dot` program works you see a picture; otherwise a text description of the same graph.
+
+# %%
+viz.draw(z, params={"x": x, "y": y}, names={"z": z})
+
+# %% [markdown]
+# Read it from the top. The green box is the result `z`. Each grey box is one recorded step, named as
+# PyTorch names it (`PowBackward0` for `**`, `MulBackward0` for `*`, `AddBackward0` for `+`). The darker
+# `AccumulateGrad` boxes deliver the gradients into the blue boxes, the inputs `x` and `y`, which show
+# their values and the gradients just computed. The arrows show the way gradients travel, from `z` down to
+# the inputs. Chapter 02 explains every part of this picture.
+
+# %% [markdown]
+# ## `mini_autograd` and PyTorch
+#
+# `mini_autograd` is a small autograd engine written in Python on top of numpy, embedded in this
+# repository so that you can read every line of it. It copies PyTorch's interface for a subset of
+# PyTorch: tensors and their autograd attributes (`requires_grad`, `grad`, `grad_fn`, `is_leaf`),
+# the usual arithmetic, `backward()`, `no_grad()`, `detach()`, `autograd.Function`, `nn`, `optim`.
+# That is why every chapter starts with
+#
+# ```python
+# import mini_autograd as torch
+# ```
+#
+# and the PyTorch code of the seed articles then runs unchanged and prints exactly what PyTorch
+# prints: the same `tensor(4.)`, the same node names such as `AddBackward0`, the same error messages.
+# The tests of this repository check that against real PyTorch.
+#
+# It is also built the way PyTorch is built inside, only smaller: a graph of backward nodes recorded during
+# the forward pass, and an engine that runs them with a ready queue and dependency counts, as
+# PyTorch's C++ engine does. What it leaves out: GPUs, most of PyTorch's operations, speed.
+# When the course opens `mini_autograd`'s source, it also names the PyTorch file that does the same job:
+#
+# | `mini_autograd` module | what it holds | PyTorch counterpart |
+# |---|---|---|
+# | `_tensor.py` | `Tensor`: data plus `requires_grad`, `grad`, `grad_fn` | `torch/_tensor.py`, `torch/csrc/autograd/variable.h` |
+# | `autograd/function.py` | `Function.apply`: where each operation is recorded | `torch/autograd/function.py`, `torch/csrc/autograd/python_function.cpp` |
+# | `autograd/graph.py` | `Node`, `AccumulateGrad`, saved tensors | `torch/csrc/autograd/function.h`, `functions/accumulate_grad.h`, `saved_variable.h` |
+# | `autograd/engine.py` | the backward engine: `GraphTask`, `ReadyQueue` | `torch/csrc/autograd/engine.cpp` |
+# | `ops/` | the operations and their derivatives | `tools/autograd/derivatives.yaml` |
+# | `grad_mode.py` | `no_grad`, `inference_mode` | `torch/autograd/grad_mode.py` |
+# | `nn/`, `optim/` | layers, losses, optimizers | `torch/nn/`, `torch/optim/` |
+# | `viz/` | the graph pictures | (none: a course tool) |
+#
+# Once you are done with the course, replace the import line with `import torch` and the same code runs on
+# PyTorch.
+
+# %% [markdown]
+# ## Exercise: try the exercise mechanics
+#
+# A warm-up to see how exercises work. In the 30-second example, change `x` from 2 to 5 (keep `y` at 3).
+# What does `x.grad` become? Work it out by hand or run the example with the new value, then write the number in
+# the cell below and run it, and then run the check cell.
+
+# %%
+# Exercise 0.1
+answer = None  # your answer here: x.grad when x = 5
+
+# %%
+x5 = 5.0
+_ = check_answer(answer, 2 * x5,  # dz/dx = 2x
+                 right="dz/dx = 2x, so at x = 5 the gradient is 10.",
+                 hint="z = x**2 + 3*y, so dz/dx = 2x; evaluate it at x = 5.")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# x = torch.tensor(5.0, requires_grad=True)
+# y = torch.tensor(3.0, requires_grad=True)
+# z = x ** 2 + y * 3
+# z.backward()
+# answer = x.grad          # tensor(10.); typing answer = 10 works too
+# ```
+#
+# The derivative of $x^2$ is $2x$, which is $10$ at $x = 5$. The term $3y$ does not depend on `x`, so it adds nothing.
+# </details>
+
+# %% [markdown]
+# ## The chapters
+#
+# Read them in order: each builds on the one before. The last column names the sections of the seed articles each chapter follows.
+#
+# | # | chapter | what it shows | seed sections |
+# |---|---|---|---|
+# | 00 | [Welcome](00_welcome.ipynb) | this page: notebooks, set-up, the map | — |
+# | 01 | [Your first gradient](01_first_gradient.ipynb) | `requires_grad`, `backward()`, `.grad`; derivative by hand vs autograd | 003 "30-second example"; 000 §1–3 |
+# | 02 | [The computation graph](02_computation_graph.ipynb) | `grad_fn`, `next_functions`, define-by-run | 003 "computation graph"; 000 §4 |
+# | 03 | [backward()](03_backward.ipynb) | the chain rule, vector-Jacobian products, why backward needs a scalar | 003 "backward()", "non-scalars"; 000 §6 |
+# | 04 | [Leaves](04_leaves.ipynb) | leaf and non-leaf tensors, `retain_grad()` | 000 §5 |
+# | 05 | [Accumulation](05_accumulation.ipynb) | gradients add up; `zero_grad()`; gradient accumulation | 000 §10; 003 |
+# | 06 | [no_grad and detach](06_no_grad_detach.ipynb) | `no_grad`, `inference_mode`, `detach`, `retain_graph`, `zero_grad` compared | 000 §3, §9; 003 "two memory savers" |
+# | 07 | [Saved tensors](07_saved_tensors.ipynb) | what backward keeps, and what that costs in memory | 000 §8 |
+# | 08 | [The engine](08_engine.ipynb) | from `backward()` to the engine: `GraphTask`, `ReadyQueue`, `AccumulateGrad` | 000 §7, §12 |
+# | 09 | [Dynamic graphs](09_dynamic_graphs.ipynb) | a new graph every forward: `if`, `for`, recursion | 000 §11; 003 "dynamic" |
+# | 10 | [The training loop](10_training_loop.ipynb) | zero_grad, forward, loss, backward, step: a classifier trained | 000 §6, §10; 003 |
+# | 11 | [Extending autograd](11_extending.ipynb) | custom `Function`, `gradcheck`, hooks, higher-order gradients | beyond the seeds |
+# | 12 | [Summary](12_summary.ipynb) | the whole picture, a cheat sheet, moving on to PyTorch | 000 §13 |
+
+# %% [markdown]
+# ## Glossary (English / 中文)
+#
+# The seed articles are in Chinese; this table maps their terms to the English ones used here.
+#
+# | English | 中文 | meaning | chapter |
+# |---|---|---|---|
+# | tensor | 张量 | an n-dimensional array of numbers | 01 |
+# | gradient | 梯度 | the derivatives of a result with respect to each input: which way, and how fast, it changes | 01 |
+# | automatic differentiation (autograd) | 自动微分 / 自动求导 | computing derivatives from a record of the operations, not from formulas you write | 01 |
+# | forward pass | 前向传播 / 前向计算 | running the model on the data to get predictions and the loss | 01 |
+# | loss | 损失 | one number saying how wrong the model is | 01 |
+# | backward pass | 反向传播 | walking the record backwards to get gradients | 01, 03 |
+# | `requires_grad` | 需要梯度 (the switch, 开关) | the flag that makes autograd record a tensor's operations | 01 |
+# | computation graph | 计算图 | the record: which operation made which tensor from which inputs | 02 |
+# | grad_fn (backward function) | 反向函数 | the node that made a tensor, and knows how to pass its gradient back | 02 |
+# | define-by-run | 边运行边建图 | the graph is recorded while the code runs, anew each forward | 02, 09 |
+# | dynamic graph | 动态图 | a graph built by define-by-run | 02, 09 |
+# | chain rule | 链式法则 | the derivative of a composition is the product of the derivatives of its steps | 03 |
+# | scalar | 标量 | a tensor holding a single number | 03 |
+# | leaf tensor | 叶子节点 / 叶子张量 | a tensor autograd did not make (an input or a parameter); it has no `grad_fn` | 04 |
+# | non-leaf tensor | 非叶子节点 | a tensor made by a recorded operation; it has a `grad_fn` | 04 |
+# | gradient accumulation | 梯度累加 | new gradients are added to `.grad`, not written over it | 05 |
+# | detach | 分离 (`detach`) | a tensor with the same data, cut off from the graph | 06 |
+# | inference | 推理 | using a trained model, without gradients | 06 |
+# | saved tensors | 保存的张量 | values that the forward pass keeps because backward needs them | 07 |
+# | GPU memory | 显存 | what saved tensors cost on a GPU | 07 |
+# | gradient checkpointing | 梯度检查点 | saving less and recomputing during backward | 07 |
+# | engine | 引擎 | the code that runs the backward graph | 08 |
+# | parameter | 参数 | a tensor the optimizer changes during training | 10 |
+# | optimizer | 优化器 | updates the parameters from their gradients (`optimizer.step()`) | 10 |
+#
+# The articles also use three pictures, kept in this course: the **ledger** (账本) that the forward pass writes and
+# `backward()` reads in reverse (chapter 01); the **scratch paper** (草稿纸) on which every operation jots down
+# a line (chapter 02); and **building blocks** (积木), each with its **disassembly instructions** (拆解说明), the
+# `grad_fn` (chapter 02).
+
+# %% [markdown]
+# ## Recap
+#
+# - Run a cell with **Shift+Enter**; **Run → Run All Cells** runs a chapter; when variables get mixed up,
+#   **Kernel → Restart Kernel and Run All Cells...**
+# - The set-up check above tells you whether your machine is ready; the one outside requirement is
+#   Graphviz's `dot` program.
+# - `import mini_autograd as torch` gives a small, readable engine with PyTorch's interface: PyTorch code runs
+#   unchanged and prints what PyTorch prints.
+# - Three steps give a gradient: `requires_grad=True`, compute, `backward()`; the result is in `.grad`.
+#
+# [Next: 01 — Your first gradient](01_first_gradient.ipynb)

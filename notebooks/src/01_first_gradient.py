@@ -1,0 +1,480 @@
+# %% [markdown]
+# # 01 — Your first gradient
+#
+# **In this chapter you will**
+#
+# - see what autograd is for: of the three jobs in a training step, it does exactly one;
+# - switch gradient tracking on with `requires_grad=True`, call `backward()`, and read `.grad`;
+# - check autograd against derivatives worked out by hand, at single points and over a whole range (with a plot)
+# - learn when an operation's result is recorded, and when it is not;
+# - build a tiny `Value` class that records how it was made, and compare it with `mini_autograd`'s `Tensor`.
+#
+# **Seed sections:** article 003, "the 30-second example" (30 秒的例子); article 000, §1 (autograd in plain words: a ledger),
+# §2 (what autograd solves), §3 (`requires_grad`, the switch).
+#
+# **`mini_autograd` pieces introduced:** `Tensor` and its autograd fields (`requires_grad`, `grad`, `grad_fn`),
+# the creation functions `tensor` and `linspace`, and `Tensor.backward()` used from the outside (chapter 03 opens it).
+#
+# **Time:** about 25 minutes.
+
+# %%
+import numpy as np
+import matplotlib.pyplot as plt
+
+import mini_autograd as torch
+from mini_autograd import viz
+from coursetools import show_source, check_answer, check
+
+# %% [markdown]
+# ## The 30-second example
+#
+# Seed article 003 opens with this example. Run it:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.tensor(3.0, requires_grad=True)
+
+z = x ** 2 + y * 3   # z = x² + 3y
+z.backward()
+
+print(x.grad)
+print(y.grad)
+
+# %% [markdown]
+# By hand: $z = x^2 + 3y$, so $\partial z/\partial x = 2x = 4$ at $x = 2$, and $\partial z/\partial y = 3$.
+# Autograd gives the same numbers, and you wrote no derivative at all. It took three steps:
+#
+# 1. create the inputs with `requires_grad=True`;
+# 2. compute with them as with any numbers;
+# 3. call `backward()` on the result. The gradients then sit in each input's `.grad`.
+#
+# The printed form `tensor(4.)` is how PyTorch prints a tensor holding the single number 4.0 (a 0-dimensional tensor,
+# or *scalar*). `mini_autograd` prints the same.
+
+# %% [markdown]
+# ## Why gradients, and why a ledger
+#
+# Training a model comes down to one question, asked over and over: *in which direction should each
+# parameter move so that the loss goes down?* That direction is the **gradient** (梯度). For a model
+# with millions of parameters and dozens of layers, deriving it by hand is hopeless. PyTorch's answer:
+# you write only the forward computation, and the gradient is worked out for you.
+#
+# The seed article's image for how this works is a **ledger** (an account book). During the forward computation, every step
+# writes an entry: which values took part, what came out, and how to pass a gradient back through
+# this step. When you call `backward()`, autograd starts at the last entry (the loss) and reads the
+# ledger in reverse, entry by entry, turning each one into a step of the chain rule.
+#
+# Here is the ledger written while computing seed article 000's example $y = x \cdot x + 3x$ at $x = 2$:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x * x + 3 * x
+viz.draw(y, params={"x": x}, names={"y": y})
+
+# %% [markdown]
+# Each grey box is one entry, named after the operation it undoes: `MulBackward0` for the two
+# multiplications, `AddBackward0` for the final sum. The arrows point the way `backward()` reads:
+# from `y` at the top down to `x`. The first `MulBackward0` (for `x * x`) has two arrows to `x`, one
+# per factor; the second (for `3 * x`) has only one, because the number 3 needs no gradient. The darker
+# `AccumulateGrad` box at the bottom is where `x`'s gradient is collected into `x.grad`. Chapter 02 reads
+# such pictures in detail. (Below the picture, or instead of it when `dot` is missing, the same graph is
+# written out in words.)
+
+# %% [markdown]
+# ## What autograd does, and what it does not
+#
+# A training step has three jobs:
+#
+# 1. **forward**: run the model on the data to get a prediction;
+# 2. **loss**: measure how wrong the prediction is, as one number;
+# 3. **backward**: work out how each parameter should change to lower the loss.
+#
+# Autograd does the third job and only that one. It does not design the model, and it does not change
+# the parameters: that is the optimizer's job (`optimizer.step()`, chapter 10). A one-parameter model
+# shows the split: the prediction is $w \cdot \text{input}$, the loss is the squared error.
+
+# %%
+w = torch.tensor(0.5, requires_grad=True)     # the parameter
+inp, target = 2.0, 3.0                        # one data point
+
+pred = w * inp                                # 1. forward
+loss = (pred - target) ** 2                   # 2. loss
+loss.backward()                               # 3. backward
+
+print(pred, loss)
+print(w.grad)
+print(w)
+
+# %% [markdown]
+# The loss is $(0.5 \cdot 2 - 3)^2 = 4$, and its derivative is
+# $\partial\,\text{loss}/\partial w = 2(w \cdot \text{input} - \text{target}) \cdot \text{input} = 2 \cdot (-2) \cdot 2 = -8$.
+# The negative sign says: increase `w` to lower the loss. But `w` is still `0.5`: `backward()` only
+# computed the direction. Moving `w` (say to `w - 0.1 * w.grad`) is a separate step.
+#
+# (The `grad_fn=<...>` parts of the first line are the ledger entries that made `pred` and `loss`; chapter 02.)
+
+# %% [markdown]
+# ## `requires_grad`: the switch
+#
+# A tensor is, by default, just data. Nothing is recorded about it, and it has no gradient:
+
+# %%
+a = torch.tensor(2.0)
+print(a, a.requires_grad, a.grad)
+
+# %% [markdown]
+# To have autograd track the operations a tensor takes part in, switch on `requires_grad`. This is
+# seed article 000's example: $y = x \cdot x + 3x$ at $x = 2$.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = x * x + 3 * x
+y.backward()
+print(x.grad)
+
+# %% [markdown]
+# By hand, $dy/dx = 2x + 3$, which is $7$ at $x = 2$. Again, no derivative was written.
+#
+# Which results get recorded? The rule: **if at least one input of an operation requires grad, the
+# result requires grad too**, and the operation is written into the graph. Plain tensors and Python numbers do
+# not count.
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+a = torch.tensor(2.0)
+
+print((a * 3).requires_grad)    # no input requires grad
+print((x * 3).requires_grad)    # x does
+print((a + x).requires_grad)    # one of the two is enough
+print(a + x)
+
+# %% [markdown]
+# The seed article says "usually" recorded, for good reason: a result that cannot have a gradient is never
+# recorded, even when its input requires grad. A comparison gives `True` or `False`, and a boolean has no derivative:
+
+# %%
+print(x > 1, (x > 1).requires_grad)
+
+# %% [markdown]
+# There is a second switch, for a whole block of code: inside `with torch.no_grad():` (or
+# `torch.inference_mode()`) nothing is recorded, whatever the inputs. That is what you want when you only
+# use a model, not train it. Chapter 06 covers both in depth; for now just note the effect:
+
+# %%
+with torch.no_grad():
+    b = x * 3
+with torch.inference_mode():
+    c = x * 3
+print(b, b.requires_grad)
+print(c, c.requires_grad)
+
+# %% [markdown]
+# Same inputs and the same numbers as `x * 3` above, but no ledger entry: `b` and `c` do not require grad, and
+# nothing could flow back from them to `x`.
+
+# %% [markdown]
+# ## By hand vs autograd, point by point
+#
+# A gradient at one point is one number. To compare autograd with the hand derivative of
+# $f(x) = x^2 + 3x$, namely $f'(x) = 2x + 3$, make a fresh `x` at each point and run one `backward()` each:
+
+# %%
+def f(x):
+    return x * x + 3 * x
+
+def f_prime_by_hand(x):
+    return 2 * x + 3
+
+for x0 in [-3.0, -1.5, 0.0, 1.0, 2.0]:
+    x = torch.tensor(x0, requires_grad=True)
+    f(x).backward()
+    print(f"x = {x0:5.1f}   by hand: {f_prime_by_hand(x0):5.1f}   autograd: {x.grad.item():5.1f}")
+
+# %% [markdown]
+# The two columns agree at every point, including $x = 2$ with $7$. A fresh `x` each time matters:
+# gradients *add up* in `.grad` when you call `backward()` again on the same tensor (chapter 05).
+
+# %% [markdown]
+# ## A whole curve with one `backward()`
+#
+# Point by point works, but a curve of 121 points would take 121 backward passes. There is a shortcut: put all
+# the points in one tensor, compute $f$ elementwise, **sum** the results, and call `backward()` once on the sum.
+#
+# Why does summing work? Let $s = \sum_j f(x_j)$. Each term $f(x_j)$ depends on its own $x_j$ only, so
+# $\partial s/\partial x_i = f'(x_i)$: all the other terms have derivative zero with respect to $x_i$.
+# So `x.grad[i]` ends up holding $f'(x_i)$, for every $i$ at once. (`backward()` needs a single number to start
+# from; chapter 03 explains why, and what happens without the sum.)
+#
+# Let's try it on two functions: the seed's $f(x) = x^2 + 3x$, and $g(x) = x \tanh(x)$, whose derivative takes both the product rule and the
+# chain rule: $g'(x) = \tanh(x) + x\,(1 - \tanh^2 x)$.
+
+# %%
+def g(x):
+    return x * torch.tanh(x)
+
+def g_prime_by_hand(x):                       # x: a numpy array
+    return np.tanh(x) + x * (1 - np.tanh(x) ** 2)
+
+xf = torch.linspace(-3, 3, 121, requires_grad=True)
+f(xf).sum().backward()
+
+xg = torch.linspace(-3, 3, 121, requires_grad=True)
+g(xg).sum().backward()
+
+print(xf.shape, xf.grad.shape)
+print(xf.grad[80])    # the point x = 1: f'(1) = 5
+
+# %% [markdown]
+# One backward pass gave 121 derivatives. Point 80 of the grid is $x = -3 + 80 \cdot 0.05 = 1$, where $f'(1) = 5$.
+# Now compare the whole curves with the hand derivatives:
+
+# %%
+grid = xf.detach().numpy()                    # detach(): the numbers without the graph (chapter 06)
+print(np.allclose(xf.grad.numpy(), f_prime_by_hand(grid), atol=1e-5))
+print(np.allclose(xg.grad.numpy(), g_prime_by_hand(grid), atol=1e-5))
+
+# %% [markdown]
+# Autograd matches both hand derivatives at every point. The plot shows each function (solid), its autograd derivative (solid, lighter) and
+# the hand derivative (dots on top):
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+for ax, fn, xs, by_hand, title in [(axes[0], f, xf, f_prime_by_hand, "f(x) = x² + 3x"),
+                                   (axes[1], g, xg, g_prime_by_hand, "g(x) = x·tanh(x)")]:
+    with torch.no_grad():
+        values = fn(xs).numpy()
+    ax.plot(grid, values, label="function", color="C0")
+    ax.plot(grid, xs.grad.numpy(), label="derivative by autograd", color="C1", linewidth=3, alpha=0.5)
+    ax.plot(grid[::8], by_hand(grid[::8]), "k.", label="derivative by hand")
+    ax.axhline(0, color="grey", linewidth=0.5)
+    ax.set_xlabel("x")
+    ax.set_title(title)
+axes[0].plot([2], [7], "ro")
+axes[0].annotate("x = 2: slope 7", (2, 7), textcoords="offset points", xytext=(-90, 5))
+axes[0].legend(loc="upper left", fontsize=8)
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# On the left, the derivative of $x^2 + 3x$ is the straight line $2x + 3$; the red dot is the seed example's
+# gradient, $7$ at $x = 2$. It crosses zero at $x = -1.5$, exactly where $f$ has its minimum. On the right, the
+# derivative of $x\tanh(x)$ rises from about $-1$ to about $1$ (overshooting a little on the way) and crosses zero at
+# $x = 0$, where $g$ has its minimum. Where a function falls its derivative is negative; where it rises, positive.
+# That sign is what tells a training loop which way to move.
+
+# %% [markdown]
+# ## Build it: a value that remembers how it was made
+#
+# What does `requires_grad=True` actually switch on? A tensor that requires grad makes every
+# operation it takes part in leave a note: the inputs, and how the result changes with each of them
+# (the *local derivative*). `backward()` then follows the notes back. Here is that idea for single
+# numbers, in about twenty lines. It handles `+` and `*`, and its `backward` is deliberately naive: it
+# follows every path from the result back to the inputs and multiplies the local derivatives along the way
+# (the chain rule).
+
+# %%
+class Value:
+    """A number that remembers how it was made, if it requires grad."""
+
+    def __init__(self, data, requires_grad=False, parents=()):
+        self.data, self.requires_grad, self.grad = data, requires_grad, None
+        self.parents = parents if requires_grad else ()   # the ledger entry: ((input, local derivative), ...)
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, self.requires_grad or other.requires_grad,
+                     ((self, 1.0), (other, 1.0)))                 # d(a+b)/da = 1, d(a+b)/db = 1
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, self.requires_grad or other.requires_grad,
+                     ((self, other.data), (other, self.data)))    # d(ab)/da = b, d(ab)/db = a
+
+    __radd__, __rmul__ = __add__, __mul__                         # so that 3 * x works too
+
+    def backward(self, grad=1.0):
+        if not self.parents:                       # an input: keep what arrives, adding it up
+            self.grad = (self.grad or 0.0) + grad
+        for parent, local in self.parents:         # chain rule, one path at a time
+            if parent.requires_grad:
+                parent.backward(grad * local)
+
+# %% [markdown]
+# The same example as before, $y = x \cdot x + 3x$ at $x = 2$:
+
+# %%
+x = Value(2.0, requires_grad=True)
+y = x * x + 3 * x
+y.backward()
+print(y.data, x.grad)
+print(len(y.parents), (3 * Value(2.0)).parents)
+
+# %% [markdown]
+# It gives $7$, like `mini_autograd`. Follow it: `y` was made by `+` from `x*x` and `3*x`, each with local
+# derivative 1. `x*x` sends $1 \cdot 2$ to `x` along each of its two paths (once as the left
+# factor, once as the right); `3*x` sends $1 \cdot 3$. In total $2 + 2 + 3 = 7$. The second line shows the
+# switch at work: a product of plain values recorded nothing (`()`).
+#
+# The switch decides whether a result gets a ledger entry: `parents` stays empty unless some input requires grad.
+# The real thing is organised differently, for good reasons you will meet along the way:
+#
+# - the note is not a list of `(input, number)` pairs but a **node** object, the tensor's `grad_fn`, which knows
+#   how to compute the local derivatives when backward needs them (chapter 02)
+# - backward does not follow every path separately, which would take exponential time once paths share pieces; an
+#   **engine** visits each node once, in the right order (chapters 03 and 08)
+# - only tensors created by you (leaves) keep their gradient (chapter 04).
+#
+# ## Open the hood: `Tensor`
+#
+# `mini_autograd`'s `Tensor` keeps the same bookkeeping as `Value`, beside a numpy array. Its constructor:
+
+# %%
+show_source(torch.Tensor.__init__)
+
+# %% [markdown]
+# The numbers live in `_data` (a numpy array). Next to them: the `requires_grad` switch, `_grad`
+# (filled by backward), and `grad_fn`, the node that made this tensor (`None` for tensors you create
+# yourself). The rest serves later chapters: `_version_counter` (chapter 07), `_grad_accumulator` (chapter 04),
+# `_hooks` (chapter 11). Note the check that only floating-point tensors may require grad: integers have no
+# derivative. The public `requires_grad` is a property, and it is true for a tensor that either had the switch
+# turned on or was made by a recorded operation:
+
+# %%
+show_source(torch.Tensor.requires_grad.fget)
+
+# %% [markdown]
+# **In PyTorch** the same fields live in C++: `torch/csrc/autograd/variable.h` defines `struct AutogradMeta`
+# (with `requires_grad_`, `grad_`, `grad_fn_`, `output_nr_`), attached to every tensor that takes part in autograd.
+# The Python attributes you use are getters in `torch/csrc/autograd/python_variable.cpp`
+# (`THPVariable_get_requires_grad`, `THPVariable_get_grad_fn`, ...), and the Python class `torch.Tensor`
+# lives in `torch/_tensor.py`.
+
+# %% [markdown]
+# ## Exercises
+#
+# ### Exercise 1.1: a gradient at a point
+#
+# Use `mini_autograd` to compute both partial derivatives of $z = x^3 - 2xy$ at $x = 1.5$, $y = -0.5$.
+# Set `answer` to the pair `(x.grad, y.grad)`. Before running it, work out the derivatives by hand: do they agree?
+
+# %%
+# Exercise 1.1
+answer = None  # your answer here: (x.grad, y.grad)
+
+# %%
+x0, y0 = 1.5, -0.5
+by_hand = (3 * x0**2 - 2 * y0, -2 * x0)        # dz/dx = 3x² - 2y, dz/dy = -2x
+_ = check_answer(answer, by_hand,
+                 right="dz/dx = 3x² - 2y = 7.75 and dz/dy = -2x = -3, as autograd says.",
+                 hint="Create x and y with requires_grad=True, compute z = x**3 - 2*x*y, call z.backward(), "
+                      "then answer = (x.grad, y.grad).")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 1.1
+# x = torch.tensor(1.5, requires_grad=True)
+# y = torch.tensor(-0.5, requires_grad=True)
+# z = x**3 - 2 * x * y
+# z.backward()
+# answer = (x.grad, y.grad)      # (tensor(7.7500), tensor(-3.))
+# ```
+#
+# By hand: $\partial z/\partial x = 3x^2 - 2y = 6.75 + 1 = 7.75$ and $\partial z/\partial y = -2x = -3$.
+# </details>
+
+# %% [markdown]
+# ### Exercise 1.2: which results are recorded?
+#
+# Predict, without running it, which of `c`, `d`, `e`, `n` require grad after this code:
+#
+# ```python
+# p = torch.tensor(1.0, requires_grad=True)
+# q = torch.tensor(2.0)
+# c = p * q
+# d = q * 3
+# e = d + c
+# with torch.no_grad():
+#     n = p * 2
+# ```
+#
+# Answer with four booleans, `(c.requires_grad, d.requires_grad, e.requires_grad, n.requires_grad)`.
+# The check cell runs the code and compares.
+
+# %%
+# Exercise 1.2
+answer = None  # your answer here, e.g. (True, True, False, False)
+
+# %%
+p = torch.tensor(1.0, requires_grad=True)
+q = torch.tensor(2.0)
+c = p * q
+d = q * 3
+e = d + c
+with torch.no_grad():
+    n = p * 2
+_ = check_answer(answer, (c.requires_grad, d.requires_grad, e.requires_grad, n.requires_grad),
+                 right="One input that requires grad is enough (c, and e through c); none gives none (d); "
+                       "no_grad records nothing (n).",
+                 hint="A result requires grad when at least one input does and recording is on; "
+                      "inside no_grad() nothing is recorded.")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 1.2
+# answer = (True, False, True, False)
+# ```
+#
+# `c` has the input `p`, which requires grad. `d` is made from `q` and a number: neither requires grad.
+# `e` has `c` as an input, which requires grad, so it does too. `n` is computed inside `no_grad()`, where nothing is recorded.
+# </details>
+
+# %% [markdown]
+# ### Exercise 1.3: many derivatives, one backward
+#
+# With a single call to `backward()`, compute the derivative of $h(x) = x^3 - x$ at the four points
+# $x = 0, 1, 2, 3$. Set `answer` to the tensor holding the four derivatives.
+
+# %%
+# Exercise 1.3
+answer = None  # your answer here: a tensor of 4 derivatives
+
+# %%
+points = np.array([0.0, 1.0, 2.0, 3.0])
+_ = check_answer(answer, 3 * points**2 - 1,                 # h'(x) = 3x² - 1
+                 right="h'(x) = 3x² - 1 gives -1, 2, 11, 26: one backward on the sum computed all four.",
+                 hint="Put the four points in one tensor with requires_grad=True, compute h elementwise, "
+                      "call .sum().backward() and read x.grad.")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 1.3
+# x = torch.tensor([0.0, 1.0, 2.0, 3.0], requires_grad=True)
+# h = x**3 - x
+# h.sum().backward()
+# answer = x.grad                 # tensor([-1.,  2., 11., 26.])
+# ```
+#
+# Each $h(x_i)$ depends only on its own $x_i$, so the derivative of the sum with respect to $x_i$ is $h'(x_i) = 3x_i^2 - 1$.
+# </details>
+
+# %% [markdown]
+# ## Recap
+#
+# - Autograd does one job of the three in a training step: given the forward computation, it computes the
+#   gradient. It does not update parameters.
+# - `requires_grad=True` is the switch: operations on such tensors are written into a ledger (the graph), and
+#   `backward()` reads it in reverse, leaving the gradients in `.grad`.
+# - A result is recorded when at least one input requires grad, unless it cannot have a gradient (booleans)
+#   or recording is off (`no_grad`, `inference_mode`: chapter 06).
+# - Autograd's derivatives match the ones by hand: at single points, and over a whole range with one
+#   `backward()` on a sum of independent terms.
+# - `mini_autograd`'s `Tensor` keeps `requires_grad`, `grad` and `grad_fn` beside a numpy array, as PyTorch's
+#   `AutogradMeta` does beside its storage.
+#
+# [Next: 02 — The computation graph](02_computation_graph.ipynb)

@@ -1,0 +1,632 @@
+# %% [markdown]
+# # 03 — backward(): reading the graph in reverse
+#
+# Chapter 02 showed that every operation leaves a note behind: the `grad_fn` node, linked to the
+# nodes before it through `next_functions`. This chapter calls `backward()` on that graph and
+# follows what happens, step by step.
+#
+# **What you will learn**
+#
+# - what `loss.backward()` does, and what it does not do: it does not run the model again; it
+#   starts at the loss, walks the graph backwards, runs each node's backward formula and adds
+#   the results into the leaves' `.grad`
+# - the chain rule as the engine applies it: one local derivative per node, multiplied in turn
+# - the vector-Jacobian product, and what the `gradient=` argument of `backward()` means
+#   ("the gradient arriving from upstream")
+# - why `backward()` without arguments needs a scalar, and the two ways around it
+# - how to write a tiny backward yourself, and why PyTorch's engine is a loop rather than a recursion
+#
+# **Seed sections:** article 003, "backward()：从结果往回推" (backward works from the result back)
+# and "非标量怎么处理" (what to do with non-scalar results); article 000 §6,
+# "backward() 到底做了什么" (what backward() really does).
+#
+# **mini_autograd pieces introduced:** `Tensor.backward`, `autograd.backward` and its
+# `_make_grads` (where the scalar rule lives), and a first look at the engine
+# (`autograd/engine.py`: `run_backward`, `execute`, `evaluate_function`). Chapter 08 takes the
+# engine apart line by line.
+#
+# **Time:** about 30 minutes.
+
+# %%
+import inspect
+import time
+
+import numpy as np
+
+import mini_autograd as torch
+from mini_autograd import viz
+from coursetools import show_source, check_answer, check
+
+# %% [markdown]
+# ## 1. The classic example
+#
+# The same four lines as in chapter 02, plus one call: `out.backward()`.
+
+# %%
+x = torch.ones(2, 2, requires_grad=True)
+y = x + 2
+z = y * y * 3
+out = z.mean()
+out.backward()
+print(x.grad)
+
+# %% [markdown]
+# Every entry of `x.grad` is 4.5. Check it by hand. Written out in one formula,
+#
+# $$\text{out} = \frac{1}{4}\sum_{i,j} 3\,(x_{ij}+2)^2 ,$$
+#
+# so the derivative with respect to one entry is
+#
+# $$\frac{\partial\,\text{out}}{\partial x_{ij}} = \frac{1}{4}\cdot 6\,(x_{ij}+2) = \frac{3}{2}\,(x_{ij}+2),$$
+#
+# which at $x_{ij}=1$ is $\frac{3}{2}\cdot 3 = 4.5$. The same formula, evaluated with plain numpy:
+
+# %%
+by_hand = 1.5 * (x.detach().numpy() + 2)
+print(by_hand)
+print("autograd agrees with the hand derivation:", np.allclose(x.grad.numpy(), by_hand))
+
+# %% [markdown]
+# ## 2. The graph after backward
+#
+# Here is the graph `out` was built on, with the leaf `x` named. Since `backward()` has run,
+# the leaf box also shows `x.grad`.
+
+# %%
+viz.draw(out, params={"x": x})
+
+# %% [markdown]
+# Read the picture (or its text) from top to bottom: that is the order in which backward
+# visits the nodes. `MeanBackward0` is the root, the node that made `out`. The gradient goes
+# through the two `MulBackward0` nodes (`* 3`, then `y * y`), then `AddBackward0` (`x + 2`),
+# and ends in `AccumulateGrad`, which writes `x.grad`. The double arrow into `AddBackward0`
+# is `y` used twice in `y * y`. The `None` entries in the text are the constants 2 and 3:
+# nothing needs their gradient, so the picture draws no edge for them.
+#
+# Article 000 compares autograd to an **account book** (a ledger, 账本): during the forward
+# pass every operation is booked as one entry — who took part, what came out, and how to hand
+# the gradient back. `backward()` opens the book at the last page and reads it in reverse, entry
+# by entry, to the first.
+
+# %% [markdown]
+# ## 3. What `backward()` does — and what it does not do
+#
+# A common misconception is that `loss.backward()` "runs the model backwards", or runs it
+# again. It does neither. The forward pass has already run; what `backward()` has is the
+# ledger. To see that no forward operation runs again, put a `print` in a small model:
+
+# %%
+def model(x):
+    print("  forward: computing y, z and out")
+    y = x + 2
+    z = y * y * 3
+    return z.mean()
+
+
+x = torch.ones(2, 2, requires_grad=True)
+print("calling the model:")
+out = model(x)
+print("calling out.backward():")
+out.backward()
+print("x.grad:", x.grad.tolist())
+
+# %% [markdown]
+# The model's code ran once, during the forward pass. `backward()` did four things, all on
+# the graph:
+#
+# 1. **Start at the root.** The root is `out.grad_fn`, and the gradient it starts with is
+#    $\partial\,\text{out} / \partial\,\text{out} = 1$.
+# 2. **Walk the graph backwards**, along `next_functions`, from the loss towards the leaves.
+# 3. **At each node, run that node's backward logic**: it takes the gradient arriving at the
+#    node's output and returns one gradient per input of the forward operation.
+# 4. **At the leaves, accumulate**: the `AccumulateGrad` node adds the gradient into `.grad`
+#    (*adds*, not overwrites; chapter 05 is about this).
+#
+# ## 4. The chain rule, one node at a time
+#
+# Step 3 is the chain rule. Each node knows only its *local* derivative: how its output changes
+# with its inputs. The gradient arriving from above is multiplied by that local derivative and
+# passed on. For the classic example, with $g$ the gradient arriving at each stage:
+#
+# | node (forward operation) | gradient arriving | local derivative | gradient sent on |
+# |---|---|---|---|
+# | `MeanBackward0` (out = mean of z, 4 entries) | $g=1$ | $\partial\,\text{out}/\partial z_{ij} = 1/4$ | $0.25$ |
+# | `MulBackward0` (z = u · 3, with u = y·y) | $0.25$ | $\partial z/\partial u = 3$ | $0.75$ |
+# | `MulBackward0` (u = y · y) | $0.75$ | $\partial u/\partial y = y$ for each factor | $0.75 \cdot 3 = 2.25$, twice |
+# | `AddBackward0` (y = x + 2) | $2.25 + 2.25 = 4.5$ | $\partial y/\partial x = 1$ | $4.5$ |
+# | `AccumulateGrad` (x) | $4.5$ | — | `x.grad += 4.5` |
+#
+# Two details matter. First, `y * y` uses `y` twice, so two gradients arrive at `AddBackward0`
+# and are **summed**: that is the multivariable chain rule. Second, nothing here ever builds
+# the full formula $\frac{3}{2}(x+2)$: the engine only multiplies numbers that flow through
+# the graph.
+#
+# ## 5. The vector-Jacobian product: what `gradient=` means
+#
+# With tensors, the "local derivative" of a node is a **Jacobian** matrix: for an output
+# $\mathbf{y}$ with $m$ entries and an input $\mathbf{x}$ with $n$ entries, $J_{ij} =
+# \partial y_i / \partial x_j$. A node never builds $J$. It receives a vector $\mathbf{v}$
+# shaped like its output — the gradient of the final loss with respect to that output, *the
+# gradient arriving from upstream* — and returns
+#
+# $$\mathbf{v}^\top J \;=\; \Big(\sum_i v_i \,\frac{\partial y_i}{\partial x_j}\Big)_j ,$$
+#
+# the gradient of the loss with respect to its input. That is a **vector-Jacobian product**
+# (VJP), and every backward formula is one.
+#
+# For a scalar loss the very first $\mathbf{v}$ is just the number 1, and `backward()` fills it
+# in. For a result with several entries, there is no single obvious starting vector, so
+# `backward()` refuses to guess:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.backward()
+
+# %% [markdown]
+# `grad can be implicitly created only for scalar outputs`: "implicitly created" is the
+# starting gradient that `backward()` would have made up for you. For a vector you pass it
+# yourself, as the `gradient=` argument, shaped like `y`. Article 003's example:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.backward(torch.ones_like(y))
+print(x.grad)
+
+# %% [markdown]
+# The result is $2x$ = `[2., 4., 6.]`. Here $J$ is diagonal ($\partial y_i/\partial x_j = 2x_i$
+# when $i=j$, else 0) and $\mathbf{v}$ is all ones, so $\mathbf{v}^\top J = 2x$. The same
+# product in numpy, Jacobian and all — exactly what the engine avoids building:
+
+# %%
+x_values = np.array([1.0, 2.0, 3.0])
+J = np.diag(2 * x_values)          # the Jacobian of y = x**2
+v = np.ones(3)                     # the gradient arriving from upstream
+print("J =\n", J)
+print("v @ J =", v @ J)
+
+# %% [markdown]
+# Passing `gradient=v` means: "pretend the final loss was $L = \sum_i v_i\,y_i$". With all
+# ones, that $L$ is just `y.sum()`. So the other way around the scalar rule is to reduce the
+# result to a scalar first — in practice a loss is always a `sum()` or `mean()` of something:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.sum().backward()
+print(x.grad)
+
+# %% [markdown]
+# The same `[2., 4., 6.]`. Other vectors weight the entries differently:
+# `y.backward(torch.tensor([1.0, 0.5, 2.0]))` computes the gradient of
+# $1\cdot y_0 + 0.5\cdot y_1 + 2\cdot y_2$:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.backward(torch.tensor([1.0, 0.5, 2.0]))
+print(x.grad)
+
+# %% [markdown]
+# As article 003 says, you will rarely need `gradient=` as a beginner: remember "for a
+# non-scalar, either pass a gradient or `sum()` it first". The idea behind it — every node
+# receives the gradient from upstream and hands on a vector-Jacobian product — is how the whole
+# engine works.
+
+# %% [markdown]
+# ## 6. Open the hood: from `Tensor.backward` to the engine
+#
+# `Tensor.backward` itself does almost nothing: it hands its arguments to `autograd.backward`.
+# In PyTorch this is `torch/_tensor.py: Tensor.backward`.
+
+# %%
+show_source(torch.Tensor.backward)
+
+# %% [markdown]
+# `autograd.backward` prepares the starting gradients. Here is where the scalar rule lives
+# (PyTorch: `torch/autograd/__init__.py: _make_grads`): when no gradient is given, a tensor of
+# ones is created for a one-element output, and anything bigger raises the error you saw above.
+
+# %%
+show_source(torch.autograd._make_grads)
+
+# %% [markdown]
+# Then the engine takes over. To see the whole chain of calls at the moment a gradient reaches
+# a leaf, register a *hook* on `x` — a function the engine calls with `x`'s gradient
+# (chapter 11 covers hooks) — and let it print the call stack, keeping only the frames that
+# are in `mini_autograd`:
+
+# %%
+def print_call_chain(grad):
+    frames = [f for f in inspect.stack() if "mini_autograd" in f.filename]
+    for depth, frame in enumerate(reversed(frames)):
+        where = frame.filename.split("mini_autograd", 1)[1].lstrip("/\\")
+        print(f"{'  ' * depth}{where}: {frame.function}")
+
+
+x = torch.tensor(2.0, requires_grad=True)
+x.register_hook(print_call_chain)
+(x * x).backward()
+
+# %% [markdown]
+# Read from the top: `Tensor.backward` → `autograd.backward` → `engine.run_backward` (where
+# PyTorch crosses from Python into C++: `torch/csrc/autograd/python_engine.cpp:
+# THPEngine_run_backward`) → `execute` (PyTorch: `torch/csrc/autograd/engine.cpp:
+# Engine::execute`) → `evaluate_function` for each node (`Engine::evaluate_function`) →
+# `call_function`, which runs the node's hooks and its backward formula.
+#
+# `execute` holds the main loop. It counts how many gradients each node must wait for
+# (`compute_dependencies`), puts the root in a ready queue, and then pops and runs nodes until
+# the queue is empty:
+
+# %%
+show_source(torch.autograd.engine.execute)
+
+# %% [markdown]
+# `evaluate_function` runs one node, then hands each gradient it produced to the next node
+# along `next_functions`, adding it into that node's input buffer. A node joins the ready
+# queue only when every gradient it is waiting for has arrived (its dependency count reaches 0):
+
+# %%
+show_source(torch.autograd.engine.evaluate_function)
+
+# %% [markdown]
+# That is all of `backward()`: no recursion, one loop over a queue. Chapter 08 follows this
+# loop frame by frame on a graph where two paths meet.
+
+# %% [markdown]
+# ## 7. Build it: a tiny backward of your own
+#
+# Now write a backward yourself, over mini_autograd's own graph, with a small table of
+# backward formulas. Each formula is a vector-Jacobian product written in numpy: given the node
+# and the gradient `g` arriving at its output, return one gradient per `next_functions` entry.
+# The nodes keep what their formula needs from the forward pass; PyTorch exposes it as
+# `_saved_*` attributes (chapter 07 is about these saved tensors), and so does mini_autograd.
+
+# %%
+def value(tensor):
+    """The numbers of a tensor, as a numpy array."""
+    return tensor.detach().numpy()
+
+
+def add_backward(node, g):       # out = a + b:  d/da = 1, d/db = 1
+    return [g, g]
+
+
+def mul_backward(node, g):       # out = a * b:  d/da = b, d/db = a
+    a, b = node._saved_self, node._saved_other    # None where that gradient is not needed
+    return [None if b is None else g * value(b),
+            None if a is None else g * value(a)]
+
+
+def mean_backward(node, g):      # out = mean of n entries: each entry gets g / n
+    return [np.broadcast_to(g, node._saved_self_sym_sizes) / node._saved_self_sym_numel]
+
+
+def pow_backward(node, g):       # out = a ** c:  d/da = c * a ** (c - 1)
+    c = node._saved_exponent
+    return [g * c * value(node._saved_self) ** (c - 1)]
+
+
+FORMULAS = {"AddBackward0": add_backward, "MulBackward0": mul_backward,
+            "MeanBackward0": mean_backward, "PowBackward0": pow_backward}
+
+# %% [markdown]
+# The backward itself has two parts. First, an order: every node must run after all the nodes
+# that send it a gradient. A depth-first search gives one (a node is listed after everything
+# below it; read in reverse, the root comes first). Then one pass in that order: look up the
+# node's formula, and add each gradient it returns into the gradient of the next node. At an
+# `AccumulateGrad` node, add the gradient into the leaf's `.grad`.
+
+# %%
+def topological_order(node, order, seen):
+    """Depth-first: append `node` after every node below it (a recursive function)."""
+    if node is None or node in seen:
+        return order
+    seen.add(node)
+    for next_node, _ in node.next_functions:
+        topological_order(next_node, order, seen)
+    order.append(node)
+    return order
+
+
+def tiny_backward(root, verbose=False):
+    order = topological_order(root.grad_fn, [], set())
+    grads = {root.grad_fn: np.ones(root.shape, dtype=np.float32)}    # d root / d root = 1
+    for node in reversed(order):                                       # the root first
+        g = grads.pop(node)
+        if node.name() == "torch::autograd::AccumulateGrad":           # a leaf: add into .grad
+            leaf = node.variable
+            new = torch.tensor(g, dtype=leaf.dtype)
+            leaf.grad = new if leaf.grad is None else leaf.grad + new
+            if verbose:
+                print(f"AccumulateGrad  adds {np.round(g, 4).tolist()} into the leaf's .grad")
+            continue
+        grads_out = FORMULAS[node.name()](node, g)
+        if verbose:
+            sent = [None if s is None else np.round(s, 4).tolist() for s in grads_out]
+            print(f"{node.name():15} gets {np.round(g, 4).tolist()}, sends {sent}")
+        for (next_node, _), grad in zip(node.next_functions, grads_out):
+            if next_node is not None:                                  # sum where paths meet
+                grads[next_node] = grads[next_node] + grad if next_node in grads else grad
+
+# %% [markdown]
+# Run it on the classic example, printing what each node receives and sends:
+
+# %%
+x = torch.ones(2, 2, requires_grad=True)
+y = x + 2
+z = y * y * 3
+out = z.mean()
+tiny_backward(out, verbose=True)
+print()
+print("tiny_backward:", x.grad)
+
+# %% [markdown]
+# The trace is the table of section 4, printed by running code: 1 at the root, 0.25 after
+# the mean, 0.75 after `* 3`, 2.25 sent twice by `y * y` and summed to 4.5 at `AddBackward0`,
+# and finally 4.5 in `x.grad`. It agrees with the real engine on the same graph, and also on
+# article 003's `y = x ** 2` with `y.sum()` (here `y.mean() * 3`, to use only formulas from our
+# table):
+
+# %%
+x2 = torch.ones(2, 2, requires_grad=True)
+((x2 + 2) * (x2 + 2) * 3).mean().backward()
+print("real engine:  ", x2.grad.tolist())
+print("tiny_backward:", x.grad.tolist())
+
+x3 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+tiny_backward((x3 ** 2).mean() * 3)
+print("d(3·mean(x**2))/dx:", x3.grad, "= 2x")
+
+# %% [markdown]
+# ## 8. Why the real engine is a loop, not a recursion
+#
+# Our `topological_order` calls itself once per node along a path. Python allows only a
+# limited depth of nested calls (about a thousand by default), so a graph that is a long
+# chain breaks it. A chain of 10,000 multiplications is not exotic: it is what an RNN unrolled
+# over many time steps looks like.
+
+# %%
+def long_chain(n, factor):
+    x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+    h = x
+    for _ in range(n):
+        h = h * factor
+    return x, h
+
+
+x, h = long_chain(10_000, 1.0001)
+try:
+    tiny_backward(h)
+except RecursionError as error:
+    print(f"tiny_backward failed: {type(error).__name__}: {str(error)[:32]}")
+
+# %% [markdown]
+# The same graph through mini_autograd's engine. $h = x \cdot 1.0001^{10000}$, so
+# $dh/dx = 1.0001^{10000} \approx e$:
+
+# %%
+x, h = long_chain(10_000, 1.0001)
+start = time.perf_counter()
+h.backward()
+seconds = time.perf_counter() - start
+print("x.grad:", x.grad, " expected:", round(1.0001 ** 10_000, 4))
+print(f"backward through 10,000 nodes took {seconds * 1e3:.1f} ms")
+
+# %% [markdown]
+# And ten times longer, 100,000 nodes ($1.00001^{100000} \approx e$ again):
+
+# %%
+x, h = long_chain(100_000, 1.00001)
+start = time.perf_counter()
+h.backward()
+seconds = time.perf_counter() - start
+print("x.grad:", x.grad, " expected:", round(1.00001 ** 100_000, 4))
+print(f"backward through 100,000 nodes took {seconds * 1e3:.1f} ms")
+del x, h
+
+# %% [markdown]
+# No recursion limit is involved, because the engine never calls itself: it keeps its own
+# stack and queue in ordinary Python lists. Counting the dependencies, for instance, walks the
+# graph with an explicit stack:
+
+# %%
+show_source(torch.autograd.engine.compute_dependencies)
+
+# %% [markdown]
+# PyTorch's C++ engine does the same for the same reason (`compute_dependencies` in
+# `torch/csrc/autograd/engine.cpp` uses a `std::vector` as its stack): a recursive walk would
+# overflow the C++ stack on deep graphs. As article 000 §7 says, autograd is not a simple
+# recursion but an execution engine, with task scheduling, dependency analysis, ready queues
+# served by worker threads, and gradient accumulation.
+
+# %% [markdown]
+# ## 9. backward() in a training step
+#
+# Article 000 §6 places `backward()` inside the typical training fragment:
+#
+# ```python
+# optimizer.zero_grad()     # clear the gradients of the previous round
+# pred = model(x)           # forward: builds the graph
+# loss = loss_fn(pred, y)   # the loss: the root of the graph
+# loss.backward()           # backward: computes the gradients
+# optimizer.step()          # update: the optimizer changes the parameters
+# ```
+#
+# The division of labour is strict: `backward()` **only computes** gradients; it changes no
+# parameter. `optimizer.step()` updates the parameters, and `optimizer.zero_grad()` clears the
+# old gradients. mini_autograd has `nn` and `optim`, so the fragment runs as it is:
+
+# %%
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+loss_fn = torch.nn.MSELoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+y = torch.randn(8, 1)
+
+optimizer.zero_grad()
+pred = model(x)
+loss = loss_fn(pred, y)
+weight_before = model.weight.detach().numpy().copy()
+print("before backward, weight.grad is", model.weight.grad)
+
+loss.backward()
+print("after backward:  weight.grad has shape", list(model.weight.grad.shape),
+      "| weight changed:", not np.array_equal(model.weight.detach().numpy(), weight_before))
+
+optimizer.step()
+print("after step:      weight changed:", not np.array_equal(model.weight.detach().numpy(), weight_before))
+
+# %% [markdown]
+# `backward()` filled `weight.grad` and left the weight alone; `step()` moved it. Chapter 10
+# trains a real model with this loop.
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 3.1.** Let `x = [1., 2., 3.]` and `out = (x ** 3).mean()`. Work out `x.grad` by
+# hand (no code), and write it as a list.
+
+# %%
+# Exercise 3.1
+answer = None  # your answer here, e.g. [0.0, 0.0, 0.0]
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x ** 3).mean().backward()
+_ = check_answer(answer, x.grad,
+                 right="d/dx_i of (x_1³ + x_2³ + x_3³)/3 is 3x_i²/3 = x_i².",
+                 hint="The mean divides by 3, and d(x³)/dx = 3x². Combine the two for each entry.")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 3.1
+# answer = [1.0, 4.0, 9.0]
+# ```
+#
+# $\text{out} = \frac{1}{3}(x_1^3 + x_2^3 + x_3^3)$, so $\partial\,\text{out}/\partial x_i =
+# \frac{1}{3}\cdot 3x_i^2 = x_i^2$: `[1., 4., 9.]`. The engine gets the same from
+# `MeanBackward0` (each entry gets 1/3) followed by `PowBackward0` (times $3x^2$).
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 3.2.** With `x = [1., 2., 3.]` and `y = x ** 2`, you want `x.grad` to hold the
+# gradient of the weighted sum $L = 2\,y_0 + y_1 - y_2$ — without building `L`, by calling
+# `y.backward(v)`. Which tensor `v` do you pass?
+
+# %%
+# Exercise 3.2
+v = None  # your answer here: a tensor shaped like y
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+(2 * y[0] + y[1] - y[2]).backward()
+expected = x.grad.clone()                       # the gradient of L, built the long way
+
+x.grad = None
+hint = "v holds the weight of each y_i in L: y.backward(v) computes the gradient of sum(v * y)."
+if v is None:
+    check_answer(v, expected, hint=hint)
+else:
+    try:
+        (x ** 2).backward(v)
+        check_answer(x.grad, expected, right="y.backward(v) is the gradient of sum(v * y), "
+                     "here 2·y0 + y1 − y2: x.grad = v · 2x = [4., 4., -6.].", hint=hint)
+    except (RuntimeError, TypeError) as error:
+        check(False, "", f"{hint} (backward raised: {error})")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 3.2
+# v = torch.tensor([2.0, 1.0, -1.0])
+# ```
+#
+# The `gradient=` argument is the gradient arriving from upstream: $\partial L/\partial y$.
+# For $L = 2y_0 + y_1 - y_2$ that is `[2, 1, -1]`. The vector-Jacobian product with the
+# diagonal Jacobian $2x$ then gives `x.grad = [4., 4., -6.]`.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 3.3.** Predict, without running them, which of these three results can call
+# `.backward()` with no argument. Answer with a tuple of three booleans, e.g.
+# `(True, False, False)`.
+#
+# ```python
+# x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+# a = x.sum()          # shape []
+# b = x[0:1] * 2       # shape [1]
+# c = x * 2            # shape [3]
+# ```
+
+# %%
+# Exercise 3.3
+answer = None  # your answer here: (a works?, b works?, c works?)
+
+# %%
+def backward_works(make):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    try:
+        make(x).backward()
+        return True
+    except RuntimeError:
+        return False
+
+
+expected = (backward_works(lambda x: x.sum()),
+            backward_works(lambda x: x[0:1] * 2),
+            backward_works(lambda x: x * 2))
+hint = "Look at how _make_grads decides: it checks out.numel(), the number of elements."
+if answer is None:
+    check_answer(answer, expected, hint=hint)
+else:
+    check(tuple(answer) == expected,
+          right="The rule counts elements, not dimensions: one element is enough.",
+          hint=f"{hint} (your answer: {answer})")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 3.3
+# answer = (True, True, False)
+# ```
+#
+# `_make_grads` raises only when `out.numel() != 1`. `a` is a 0-d scalar and `b` has shape
+# `[1]`: both hold a single number, so a starting gradient of 1 is unambiguous. `c` has three
+# entries: `backward()` raises `grad can be implicitly created only for scalar outputs`.
+#
+# </details>
+
+# %% [markdown]
+# ## Recap
+#
+# - `loss.backward()` does not rerun the model. It starts at the root (`loss.grad_fn`) with
+#   gradient 1, walks the graph backwards, runs each node's backward formula and accumulates
+#   the results into the leaves' `.grad` — the ledger read from the last entry to the first.
+# - Each node applies the chain rule locally: gradient arriving × local derivative. Where two
+#   paths meet, the gradients are summed.
+# - Every backward formula is a vector-Jacobian product: the node receives $\mathbf{v}$, the
+#   gradient from upstream, and returns $\mathbf{v}^\top J$ without building $J$.
+# - `backward()` with no argument needs a one-element output
+#   (`grad can be implicitly created only for scalar outputs`). Otherwise pass `gradient=`
+#   (shaped like the output; `y.backward(v)` is the gradient of `(v * y).sum()`), or reduce
+#   first with `sum()` / `mean()`.
+# - The call chain: `Tensor.backward` → `autograd.backward` → `engine.run_backward` →
+#   `execute` → `evaluate_function` (PyTorch: `torch/csrc/autograd/engine.cpp`). The engine is
+#   a loop over a ready queue, so a 100,000-node chain is no problem; a recursive backward
+#   hits Python's recursion limit.
+# - `backward()` only computes gradients; `optimizer.step()` updates the parameters and
+#   `optimizer.zero_grad()` clears the old gradients.
+#
+# [Next: 04 — Leaves](04_leaves.ipynb)

@@ -1,0 +1,395 @@
+# %% [markdown]
+# # 04 — Leaves: why some tensors get a `.grad` and others don't
+#
+# After `backward()`, some tensors have a gradient in `.grad` and others show `None`. This
+# is not random: it depends on whether the tensor is a **leaf** of the graph.
+#
+# **What you will learn**
+#
+# - what a leaf tensor (叶子张量 / 叶子节点) is: a tensor that autograd did not make, so
+#   `grad_fn is None` and `is_leaf` is `True`
+# - which tensors are leaves: the ones you create (model parameters are the typical case),
+#   results made under `no_grad`, results of `detach()` — and which are not: results of
+#   recorded operations
+# - why only leaves get `.grad`: autograd computes every intermediate gradient, but keeps
+#   only the leaves' by default
+# - the warning you get when you read a non-leaf's `.grad`, and `retain_grad()` to keep it
+# - `requires_grad_()` works only on leaves, and only floating-point tensors can require grad
+# - how each leaf is tied to its `AccumulateGrad` node, and how `retain_grad()` is built on
+#   a hook
+#
+# **Seed section:** article 000 §5, "叶子节点和非叶子节点" (leaf and non-leaf nodes); article
+# 003's "计算图" section introduces leaves as the starting points of the graph.
+#
+# **mini_autograd pieces introduced:** `Tensor.is_leaf`, the `Tensor.grad` property (and its
+# warning), `Tensor.requires_grad_`, `Tensor.retain_grad` with `RetainGradHook`, and
+# `AccumulateGrad` (`mini_autograd/autograd/graph.py`).
+#
+# **Time:** about 25 minutes.
+
+# %%
+import warnings
+
+import mini_autograd as torch
+from mini_autograd import viz
+from coursetools import show_source, check_answer, check
+
+# %% [markdown]
+# ## 1. Who is a leaf?
+#
+# A small model-like computation: `w` is a parameter (we want its gradient), `x` is data
+# (we don't). Then a few ways of making new tensors from them.
+
+# %%
+w = torch.tensor([0.5, -1.0], requires_grad=True)   # created by you, to be optimized
+x = torch.tensor([1.0, 2.0])                         # created by you: data
+h = w * x                                            # made by a recorded operation
+with torch.no_grad():
+    h_no_grad = w * x                                # made while recording was off
+h_detached = h.detach()                              # cut off from the graph
+c = x * 2                                            # an operation on tensors needing no grad
+
+for name, t in [("w", w), ("x", x), ("h", h), ("h_no_grad", h_no_grad),
+                ("h_detached", h_detached), ("c", c)]:
+    grad_fn = None if t.grad_fn is None else t.grad_fn.name()
+    print(f"{name:10}  is_leaf={t.is_leaf!s:5}  requires_grad={t.requires_grad!s:5}  grad_fn={grad_fn}")
+
+# %% [markdown]
+# Only `h` is not a leaf. The rule is one line: **a tensor is a leaf exactly when
+# `grad_fn is None`**, that is, when no recorded operation made it. So:
+#
+# - tensors you create yourself are leaves, with or without `requires_grad`;
+# - a result made under `no_grad()` is a leaf: nothing was recorded, so it has no `grad_fn`
+#   (chapter 06);
+# - `detach()` returns a leaf that shares the data but has no history;
+# - `x * 2` is a leaf too: neither input requires grad, so there was nothing to record.
+#
+# Here is mini_autograd's definition. PyTorch's is the same one-liner, in C++
+# (`torch/csrc/autograd/python_variable.cpp: THPVariable_is_leaf` returns `!grad_fn()`):
+
+# %%
+show_source(torch.Tensor.is_leaf.fget)
+
+# %% [markdown]
+# Among the leaves, the ones that matter for training are those with `requires_grad=True`:
+# the parameters. Every parameter of a layer is one:
+
+# %%
+layer = torch.nn.Linear(2, 1)
+output = layer(torch.ones(1, 2))
+print("weight is a leaf:", layer.weight.is_leaf, "| requires_grad:", layer.weight.requires_grad)
+print("bias is a leaf:  ", layer.bias.is_leaf, "| requires_grad:", layer.bias.requires_grad)
+print("output is a leaf:", output.is_leaf, "| grad_fn:", output.grad_fn.name())
+
+# %% [markdown]
+# ## 2. Who gets a `.grad`?
+#
+# Back to `w`, `x` and `h`. Build a loss on top of `h` and call `backward()`:
+
+# %%
+loss = (h ** 2).sum()
+loss.backward()
+print("w.grad:", w.grad)
+print("x.grad:", x.grad)
+
+# %% [markdown]
+# `w` is a leaf that requires grad: it gets its gradient, $\partial\,\text{loss}/\partial w =
+# 2h \cdot x = 2\cdot[0.5, -2]\cdot[1, 2] = [1, -8]$. `x` is a leaf too, but it does not require
+# grad, so nothing is computed for it: `None`.
+#
+# And `h`? Its gradient was certainly computed — the chain rule passes through it on the way
+# to `w` ($\partial\,\text{loss}/\partial h = 2h = [1, -4]$). But reading `h.grad` gives
+# `None`, with a warning. We catch the warning here to print its opening sentences (shown
+# raw, it also prints a file name and line number):
+
+# %%
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print("h.grad:", h.grad)
+
+message = str(caught[0].message)
+print(f"{caught[0].category.__name__}: {'. '.join(message.split('. ')[:2])}.")
+
+# %% [markdown]
+# This is the one line to remember from article 000 §5: **autograd computes the gradients of
+# intermediate tensors, but by default it keeps only the leaves' gradients** in `.grad`. The
+# intermediate ones are used once, to pass the gradient on, and then dropped. Keeping them all
+# would cost memory for every intermediate result of every layer — and the optimizer only
+# needs the parameters' gradients anyway.
+#
+# Here is the graph. Leaves appear at the bottom (light blue), each under its
+# `AccumulateGrad` node; `x` does not appear at all, because no gradient flows to it (its edge
+# from `MulBackward0` is `None`):
+
+# %%
+viz.draw(loss, params={"w": w, "x": x}, names={"loss": loss})
+
+# %% [markdown]
+# ## 3. Keeping an intermediate gradient: `retain_grad()`
+#
+# When you do want an intermediate gradient — to debug, or to look at what flows through a
+# layer — call `retain_grad()` on that tensor **before** `backward()`:
+
+# %%
+w = torch.tensor([0.5, -1.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
+h = w * x
+h.retain_grad()
+loss = (h ** 2).sum()
+loss.backward()
+
+print("h.retains_grad:", h.retains_grad, "| w.retains_grad:", w.retains_grad)
+print("h.grad:", h.grad, "  (= 2h)")
+print("w.grad:", w.grad, "  (= 2h * x)")
+
+# %% [markdown]
+# `h.grad` is $2h = [1, -4]$, with no warning this time, and `w.grad` is unchanged: keeping
+# `h`'s gradient costs memory, not correctness. `retains_grad` tells whether a tensor will keep
+# its gradient; it stays `False` for leaves, which keep theirs anyway.
+#
+# In the picture, a tensor that retains its gradient is drawn beside the node that made it
+# (yellow): the gradient arriving at that node is the tensor's gradient.
+
+# %%
+viz.draw(loss, params={"w": w}, names={"h": h, "loss": loss})
+
+# %% [markdown]
+# ## 4. `requires_grad` can be switched only on leaves
+#
+# `requires_grad_()` turns gradient tracking on for a tensor you created:
+
+# %%
+a = torch.tensor([1.0, 2.0])
+a.requires_grad_()
+print(a, "| is_leaf:", a.is_leaf)
+
+# %% [markdown]
+# On a non-leaf it cannot be switched off: the tensor's `grad_fn` already ties it into the
+# graph. PyTorch's error says what to do instead — `detach()`:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+b = a * 2
+b.requires_grad_(False)
+
+# %% [markdown]
+# (Switching it *on* for a non-leaf, `b.requires_grad_(True)`, is allowed and changes nothing:
+# `b` already requires grad.)
+#
+# And only floating-point tensors can require gradients. A gradient describes how the output
+# changes when the input moves a tiny bit, and an integer cannot move a tiny bit:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+torch.tensor([1, 2, 3], requires_grad=True)
+
+# %% [markdown]
+# ## 5. Open the hood: each leaf has an `AccumulateGrad` node
+#
+# The graph's last stop before a leaf is an `AccumulateGrad` node. It is found in the
+# `next_functions` of the node that used the leaf, and its `variable` attribute is the leaf
+# itself:
+
+# %%
+w = torch.tensor([0.5, -1.0], requires_grad=True)
+x = torch.tensor([1.0, 2.0])
+h = w * x
+print(h.grad_fn.next_functions)
+accumulate = h.grad_fn.next_functions[0][0]
+print(accumulate.name())
+print("accumulate.variable is w:", accumulate.variable is w)
+print("edge for x:", h.grad_fn.next_functions[1])
+
+# %% [markdown]
+# The first edge of `MulBackward0` leads to `w`'s `AccumulateGrad`; the second is
+# `(None, 0)`: `x` needs no gradient, so there is no node for it. A leaf has at most one
+# `AccumulateGrad`, shared by every operation that uses it, so all its gradients meet in one
+# place:
+
+# %%
+uses_1 = w * 2
+uses_2 = w + 1
+print("same AccumulateGrad node:",
+      uses_1.grad_fn.next_functions[0][0] is uses_2.grad_fn.next_functions[0][0])
+
+# %% [markdown]
+# `AccumulateGrad` is the only node whose backward writes into a tensor. Its `apply` receives
+# the gradient arriving at the leaf and adds it into `.grad` (chapter 05 looks at that adding
+# closely). PyTorch's version is `torch/csrc/autograd/functions/accumulate_grad.h` (and `.cpp`):
+
+# %%
+show_source(torch.autograd.graph.AccumulateGrad)
+
+# %% [markdown]
+# The docstring mentions a detail of the link: the node holds its leaf strongly, while the
+# leaf holds its node only weakly (mini_autograd's `Tensor._get_grad_accumulator`; in PyTorch,
+# the tensor's `AutogradMeta` keeps `grad_accumulator_` as a `std::weak_ptr`, in
+# `torch/csrc/autograd/variable.h`). Otherwise leaf and node would keep each other alive
+# forever. The node's name, `torch::autograd::AccumulateGrad`, is PyTorch's too: it includes
+# the C++ namespace, unlike `MulBackward0` and friends.
+#
+# ## 6. Open the hood: `retain_grad()` is a hook
+#
+# How does `retain_grad()` make the engine keep a gradient it would otherwise drop? It
+# registers a small hook on the node that made the tensor. The engine calls that hook with the
+# gradient arriving at the node — which is the tensor's gradient — and the hook stores a copy in
+# `.grad`. PyTorch does the same: `torch/csrc/autograd/variable.cpp: VariableHooks::retain_grad`
+# installs a hook that fills `.grad`.
+
+# %%
+show_source(torch.Tensor.retain_grad)
+
+# %%
+show_source(torch.autograd.graph.RetainGradHook)
+
+# %% [markdown]
+# And the error messages explain themselves now: `retain_grad()` on a tensor that does not
+# require grad fails (`can't retain_grad on Tensor that has requires_grad=False`), and on a
+# leaf it does nothing, since the leaf's `AccumulateGrad` fills `.grad` anyway. Finally, the
+# warning of section 2 comes from the `.grad` property itself, which checks for a non-leaf that
+# does not retain its gradient (PyTorch warns in `aten/src/ATen/core/TensorBody.h:
+# Tensor::grad()`, as the tail of its warning message says):
+
+# %%
+show_source(torch.Tensor.grad.fget)
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 4.1.** Which of these tensors are leaves? Answer with a set of names, e.g.
+# `{"p", "q"}`.
+
+# %%
+p = torch.tensor([1.0, 2.0], requires_grad=True)
+q = p * 3
+r = q.detach()
+s = torch.tensor([4.0, 5.0]) + 1
+t = r * p
+
+# %%
+# Exercise 4.1
+answer = None  # your answer here: a set of names
+
+# %%
+tensors = {"p": p, "q": q, "r": r, "s": s, "t": t}
+expected = {name for name, tensor in tensors.items() if tensor.is_leaf}
+hint = "A leaf is a tensor with grad_fn None: not made by an operation that was recorded."
+if answer is None:
+    check_answer(answer, expected, hint=hint)
+else:
+    check(set(answer) == expected,
+          right="p was created by you; r is detached; s was made from tensors needing no grad.",
+          hint=f"{hint} (your answer: {sorted(answer)})")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 4.1
+# answer = {"p", "r", "s"}
+# ```
+#
+# `p` is created by you. `q = p * 3` is recorded (`p` requires grad), so it has a `grad_fn`.
+# `r = q.detach()` is cut from the graph: a leaf. `s` comes from tensors that need no grad,
+# so nothing was recorded. `t = r * p` is recorded because `p` requires grad (even though `r`
+# does not): not a leaf.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 4.2.** Get the gradient of `loss` with respect to the intermediate tensor `u`.
+# Edit the cell: add one line before `backward()`, and set `answer`.
+
+# %%
+# Exercise 4.2
+w = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+x = torch.tensor([2.0, 1.0, 0.5])
+u = w * x + 1
+loss = (u ** 2).mean()
+loss.backward()
+answer = None  # your answer here: the gradient of loss with respect to u
+
+# %%
+_ = check_answer(answer, 2 * u.detach() / u.numel(),
+                 right="u.retain_grad() before backward() keeps d loss / d u = 2u / 3 in u.grad.",
+                 hint="u is not a leaf, so u.grad stays None unless you ask autograd to keep it "
+                      "before calling backward().")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 4.2
+# w = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+# x = torch.tensor([2.0, 1.0, 0.5])
+# u = w * x + 1
+# u.retain_grad()
+# loss = (u ** 2).mean()
+# loss.backward()
+# answer = u.grad
+# ```
+#
+# `u = [3, -1, 2.5]` and `loss = (u₀² + u₁² + u₂²)/3`, so `u.grad = 2u/3 = [2.0, -0.6667,
+# 1.6667]`. Without `u.retain_grad()`, `u.grad` is `None` (with the warning): the engine
+# computed that gradient on its way to `w` but did not keep it.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 4.3.** A classic bug: the line below is meant to create a small random parameter,
+# but `w_buggy` is not a leaf, so after `backward()` its `.grad` is `None`. Write a `w` that
+# holds the same kind of numbers (random, scaled by 0.1) and *is* a leaf that requires grad.
+
+# %%
+# Exercise 4.3
+torch.manual_seed(0)
+w_buggy = torch.randn(3, requires_grad=True) * 0.1   # the bug: this is the result of `* 0.1`
+w = None  # your answer here: a leaf tensor of small random numbers that requires grad
+
+# %%
+hint = ("Do the scaling first, on a tensor that does not require grad, then switch requires_grad "
+        "on for the result.")
+if w is None:
+    check_answer(w, 0.0, hint=hint)
+else:
+    (w * 2).sum().backward()
+    check(w.is_leaf and w.requires_grad and w.grad is not None and float(w.abs().max()) < 1,
+          right="w is a leaf that requires grad, so backward() filled w.grad.",
+          hint=f"{hint} (is_leaf={w.is_leaf}, requires_grad={w.requires_grad})")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 4.3
+# torch.manual_seed(0)
+# w = (torch.randn(3) * 0.1).requires_grad_()
+# ```
+#
+# `torch.randn(3, requires_grad=True) * 0.1` is the result of a recorded multiplication, so
+# its `grad_fn` is `MulBackward0`: the gradient would go to the unscaled tensor behind it,
+# which you no longer hold. Scaling first and then calling `requires_grad_()` makes the scaled
+# tensor itself the leaf. (`torch.randn(3) * 0.1` followed by `.requires_grad_()` is also how
+# `nn.init` functions work: they change parameters under `no_grad`.)
+#
+# </details>
+
+# %% [markdown]
+# ## Recap
+#
+# - A tensor is a **leaf** when `grad_fn is None`: you created it, or it was made under
+#   `no_grad()`, by `detach()`, or from tensors that need no grad. Results of recorded
+#   operations are not leaves. Model parameters are the typical leaves.
+# - After `backward()`, only leaves with `requires_grad=True` have `.grad`. Intermediate
+#   gradients are computed and passed on, then dropped; reading a non-leaf's `.grad` gives
+#   `None` and a `UserWarning`.
+# - `t.retain_grad()` (before `backward()`) keeps an intermediate gradient; `t.retains_grad`
+#   says whether it will. It is built on a hook the engine calls with the tensor's gradient
+#   (PyTorch: `VariableHooks::retain_grad`).
+# - `requires_grad_()` changes only leaves (use `detach()` for a non-leaf), and only
+#   floating-point tensors can require grad.
+# - Each leaf that requires grad has one `AccumulateGrad` node (`node.variable is leaf`), the
+#   end of every path to that leaf; it writes `.grad` (PyTorch:
+#   `torch/csrc/autograd/functions/accumulate_grad.h`).
+#
+# [Next: 05 — Gradients accumulate](05_accumulation.ipynb)

@@ -5,6 +5,7 @@ PyTorch counterpart: ``torch.Tensor`` (torch/_tensor.py) and its
 ``grad_fn``, ``output_nr``, the version counter and the weak link to the
 leaf's ``AccumulateGrad`` node.
 """
+import numbers
 import warnings
 import weakref
 
@@ -185,6 +186,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if flag and self.grad_fn is None and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
@@ -197,6 +200,8 @@ class Tensor:
                 "var_no_grad = var.detach().")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._is_inference and not is_inference_mode_enabled():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -281,6 +286,7 @@ class Tensor:
         """The same data, cut from the graph: a new leaf sharing data and version counter."""
         out = Tensor(self._data)
         out._version_counter = self._version_counter
+        out._is_inference = self._is_inference
         return out
 
     def detach_(self):
@@ -308,18 +314,19 @@ class Tensor:
         self._version_counter.value += 1
 
     # The operators and methods below all defer to ``ops``, where each is a Function.
-    def __add__(self, other): return ops.add(self, other)
-    def __radd__(self, other): return ops.add(self, other)
-    def __sub__(self, other): return ops.sub(self, other)
-    def __rsub__(self, other): return ops.rsub(self, other)
-    def __mul__(self, other): return ops.mul(self, other)
-    def __rmul__(self, other): return ops.mul(self, other)
-    def __truediv__(self, other): return ops.div(self, other)
-    def __rtruediv__(self, other): return ops.rdiv(self, other)
-    def __pow__(self, other): return ops.pow(self, other)
-    def __rpow__(self, other): return ops.rpow(self, other)
-    def __matmul__(self, other): return ops.matmul(self, other)
-    def __rmatmul__(self, other): return ops.matmul(other, self)
+    # Operators return NotImplemented for other types, so Python raises its usual TypeError.
+    def __add__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented
+    def __radd__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented
+    def __sub__(self, other): return ops.sub(self, other) if _is_operand(other) else NotImplemented
+    def __rsub__(self, other): return ops.rsub(self, other) if _is_operand(other) else NotImplemented
+    def __mul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented
+    def __rmul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented
+    def __truediv__(self, other): return ops.div(self, other) if _is_operand(other) else NotImplemented
+    def __rtruediv__(self, other): return ops.rdiv(self, other) if _is_operand(other) else NotImplemented
+    def __pow__(self, other): return ops.pow(self, other) if _is_operand(other) else NotImplemented
+    def __rpow__(self, other): return ops.rpow(self, other) if _is_operand(other) else NotImplemented
+    def __matmul__(self, other): return ops.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+    def __rmatmul__(self, other): return ops.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
     def __neg__(self): return ops.neg(self)
     def __pos__(self): return self
     def __abs__(self): return ops.abs(self)
@@ -410,6 +417,11 @@ class Tensor:
         self._data[...] = src._data if isinstance(src, Tensor) else src
         self._bump_version()
         return self
+
+
+def _is_operand(value):
+    """Tensors, python numbers and numpy arrays can meet a Tensor in + - * / **."""
+    return isinstance(value, (Tensor, numbers.Number, np.ndarray, np.generic))
 
 
 def _wrap_dim(dim, ndim):

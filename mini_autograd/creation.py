@@ -33,7 +33,7 @@ def _infer_dtype(data, path=()):
     """Walk nested lists like torch.tensor: check they are rectangular, find the widest type."""
     if isinstance(data, Tensor):
         return data.dtype.name, data.shape
-    if isinstance(data, np.ndarray):
+    if isinstance(data, (np.ndarray, np.generic)):
         return _dtype.from_numpy_dtype(data.dtype).name, data.shape
     if isinstance(data, bool) or isinstance(data, np.bool_):
         return "bool", ()
@@ -45,6 +45,11 @@ def _infer_dtype(data, path=()):
         if len(data) == 0:
             return "float", (0,)
         kinds, shapes = zip(*(_infer_dtype(item, path + (i,)) for i, item in enumerate(data)))
+        for shape in shapes[1:]:
+            if shapes[0] and not shape:
+                raise TypeError("not a sequence")          # [[1], 2]: torch's words
+            if shape and not shapes[0]:
+                raise TypeError("'list' object cannot be interpreted as an integer")   # [1, [2]]
         for i, shape in enumerate(shapes):
             if len(shape) != len(shapes[0]):
                 raise ValueError(f"expected sequence of length {shapes[0][0] if shapes[0] else 0} at "
@@ -55,7 +60,9 @@ def _infer_dtype(data, path=()):
                                  f"{len(path) + 1 + dim} (got {shape[dim]})")
         order = ["bool", "int64", "float32", "float64", "float"]
         return max(kinds, key=order.index), (len(data),) + tuple(shapes[0])
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    if isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
 def tensor(data, dtype=None, requires_grad=False):
@@ -93,23 +100,24 @@ def from_numpy(array):
     return Tensor(array)
 
 
-def _shape(size):
+def _shape(size, name="zeros"):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
-        if not isinstance(s, (int, np.integer)):
-            raise TypeError(f"size must be a tuple of ints, but got an element of type {type(s).__name__}")
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{type(s).__name__}")
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
     return tuple(int(s) for s in size)
 
 
 def zeros(*size, dtype=None, requires_grad=False):
-    return Tensor(np.zeros(_shape(size), _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
+    return Tensor(np.zeros(_shape(size, "zeros"), _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
 
 
 def ones(*size, dtype=None, requires_grad=False):
-    return Tensor(np.ones(_shape(size), _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
+    return Tensor(np.ones(_shape(size, "ones"), _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False):
@@ -146,13 +154,13 @@ def linspace(start, end, steps, dtype=None, requires_grad=False):
 def rand(*size, dtype=None, requires_grad=False):
     """Uniform on [0, 1), from the generator seeded by ``manual_seed``."""
     dtype = _resolve_dtype(dtype, _dtype.float32)
-    return Tensor(_generator.random(_shape(size)).astype(dtype.numpy), requires_grad)
+    return Tensor(_generator.random(_shape(size, "rand")).astype(dtype.numpy), requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False):
     """Standard normal, from the generator seeded by ``manual_seed``."""
     dtype = _resolve_dtype(dtype, _dtype.float32)
-    return Tensor(_generator.standard_normal(_shape(size)).astype(dtype.numpy), requires_grad)
+    return Tensor(_generator.standard_normal(_shape(size, "randn")).astype(dtype.numpy), requires_grad)
 
 
 def randint(low, high=None, size=(), dtype=None):

@@ -45,7 +45,18 @@ class _DecoratorContextManager:
 
     def __call__(self, func):
         if inspect.isgeneratorfunction(func):
-            raise TypeError("mini_autograd's grad modes do not decorate generator functions")
+            @functools.wraps(func)
+            def decorated_generator(*args, **kwargs):
+                generator = func(*args, **kwargs)
+                while True:
+                    with self.clone():               # the mode holds while the generator runs
+                        try:
+                            value = next(generator)
+                        except StopIteration as stop:
+                            return stop.value
+                    yield value
+
+            return decorated_generator
 
         @functools.wraps(func)
         def decorated(*args, **kwargs):
@@ -88,6 +99,10 @@ class set_grad_enabled(_DecoratorContextManager):
     def clone(self):
         return self.__class__(self.mode)
 
+    def __call__(self, func):
+        _set_grad_enabled(self.prev)   # as a decorator, the mode applies only inside the calls
+        return super().__call__(func)
+
     def __enter__(self):
         pass
 
@@ -111,8 +126,7 @@ class inference_mode(_DecoratorContextManager):
     def __enter__(self):
         self.prev = (is_grad_enabled(), is_inference_mode_enabled())
         _state.inference_mode = self.mode
-        if self.mode:
-            _set_grad_enabled(False)
+        _set_grad_enabled(not self.mode)
 
     def __exit__(self, *exc):
         _set_grad_enabled(self.prev[0])

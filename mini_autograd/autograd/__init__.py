@@ -53,12 +53,15 @@ def _make_grads(outputs, grads):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulate the gradients of ``tensors`` into the ``.grad`` of the graph's leaves."""
     if inputs is not None and len(_as_tuple(inputs)) == 0:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = _as_tuple(tensors)
     inputs = _as_tuple(inputs)
     grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    for grad in grad_tensors:
+        if grad is not None and not isinstance(grad, Tensor):
+            raise TypeError("gradients can be either Tensors or None, but got " + type(grad).__name__)
     if len(grad_tensors) != len(tensors):
-        raise RuntimeError(f"got {len(grad_tensors)} tensors and {len(tensors)} gradients")
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grad_tensors)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:

@@ -74,6 +74,8 @@ class BackwardFunction(Node, FunctionCtx):
                 saved.release()
 
     def apply(self, grad_outputs):
+        if self._forward_cls._is_builtin and all(g is None for g in grad_outputs):
+            return (None,) * len(self.next_functions)   # nothing arrived: pass "no gradient" on
         if self.materialize_grads:
             grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None else g
                             for g, (shape, dtype) in zip(grad_outputs, self._input_metadata)]
@@ -119,6 +121,9 @@ class Function:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
+        # PyTorch's built-in nodes pass a missing gradient on as "none"; custom Functions
+        # get zeros instead (ctx.materialize_grads). Built-in here = defined inside mini_autograd.
+        cls._is_builtin = cls.__module__.startswith("mini_autograd.")
         cls._backward_cls = type(name, (BackwardFunction,), {"_forward_cls": cls,
                                                               "__module__": cls.__module__})
 
@@ -136,7 +141,7 @@ class Function:
         """Run forward; if any input requires grad (and grad mode is on), record a node."""
         needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         grad_enabled = grad_mode._state.grad_enabled
-        record = grad_enabled and True in needs_input_grad
+        record = grad_enabled and True in needs_input_grad and not grad_mode._state.inference_mode
         ctx = cls._backward_cls() if record else FunctionCtx()
         ctx.needs_input_grad = needs_input_grad
 

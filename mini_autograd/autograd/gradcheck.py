@@ -10,7 +10,6 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
-from .. import grad_mode
 
 
 class GradcheckError(RuntimeError):
@@ -23,18 +22,16 @@ def _as_tuple(x):
 
 def numerical_jacobian(func, inputs, input_index, output_index, eps):
     """Column j: (f(x + eps e_j) - f(x - eps e_j)) / 2 eps, for one input and one output."""
-    x = inputs[input_index]
-    flat = x._data.reshape(-1)          # a view: nudging it nudges x
+    data = inputs[input_index]._data
     columns = []
-    with grad_mode.no_grad():
-        for j in range(flat.size):
-            original = flat[j]
-            flat[j] = original + eps
-            plus = _as_tuple(func(*inputs))[output_index]._data.astype(np.float64).copy()
-            flat[j] = original - eps
-            minus = _as_tuple(func(*inputs))[output_index]._data.astype(np.float64).copy()
-            flat[j] = original
-            columns.append(((plus - minus) / (2 * eps)).reshape(-1))
+    for index in np.ndindex(data.shape):   # nudge x itself, element by element, in place
+        original = data[index]
+        data[index] = original + eps
+        plus = _as_tuple(func(*inputs))[output_index]._data.astype(np.float64)
+        data[index] = original - eps
+        minus = _as_tuple(func(*inputs))[output_index]._data.astype(np.float64)
+        data[index] = original
+        columns.append(((plus - minus) / (2 * eps)).reshape(-1))
     return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
 
 
@@ -61,7 +58,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     differentiable = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not differentiable:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but none "
-                         "of the them have requires_grad=True.")
+                         "of them have requires_grad=True.")
     for i in differentiable:
         if inputs[i].dtype is not _dtype.float64:
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point "

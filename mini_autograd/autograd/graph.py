@@ -147,8 +147,8 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs):
         new_grad = grad_outputs[0]
         variable = self.variable
-        if not variable.requires_grad:
-            return ()                                      # requires_grad was switched off since
+        if new_grad is None or not variable.requires_grad:
+            return ()          # no gradient arrived, or requires_grad was switched off since
         if variable._grad is None:
             # The first gradient: keep a private copy (or, building a graph, a recorded copy).
             if is_grad_enabled():

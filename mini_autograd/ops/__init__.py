@@ -155,6 +155,11 @@ def inplace(op, tensor, other):
     tensor._bump_version()
     if recording:
         node = result.grad_fn
+        if tensor._retains_grad and tensor.grad_fn is not None:   # the .grad hook moves to the new node
+            tensor.grad_fn._retains_grad_hooks.pop(tensor._output_nr, None)
+            tensor._retains_grad = False
+            tensor.grad_fn, tensor._output_nr = node, 0
+            tensor.retain_grad()
         tensor.grad_fn, tensor._output_nr = node, 0
         for saved in node._saved:
             if saved is not None and saved.is_output:   # the node's output now lives in ``tensor``

@@ -83,6 +83,7 @@ def view_of(base, array):
     """A tensor over ``array``, a view into ``base``'s data: it shares base's version counter."""
     out = Tensor(array)
     out._version_counter = base._version_counter
+    out._is_inference = base._is_inference
     out._base = base if base._base is None else base._base
     return out
 
@@ -99,14 +100,16 @@ def wrap_dim(dim, ndim):
 
 def dims_tuple(dim, ndim):
     """Normalise ``dim`` (an int, a tuple of ints, or None for all) to a sorted tuple."""
-    if dim is None:
-        return tuple(range(ndim))
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        return tuple(range(ndim))          # no dims given: reduce over all, as PyTorch does
     if isinstance(dim, (list, tuple)):
         return tuple(sorted(wrap_dim(d, ndim) for d in dim))
     return (wrap_dim(dim, ndim),)
 
 
-def check_tensor(value, op_name, arg="input"):
+def check_tensor(value, op_name, arg="input", position=1):
+    """PyTorch's error for a non-tensor argument, e.g. ``exp(): argument 'input' (position 1) ...``."""
     if not isinstance(value, Tensor):
-        raise TypeError(f"{op_name}(): argument '{arg}' must be Tensor, not {type(value).__name__}")
+        raise TypeError(f"{op_name}(): argument '{arg}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
     return value

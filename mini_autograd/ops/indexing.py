@@ -66,17 +66,30 @@ class IndexBackwardScatter(Function):
         return Index.apply(grad, ctx.key), None, None
 
 
-def _index_array(index, size, dim):
-    """A list, numpy array or Tensor of ints/bools as a numpy index, range-checked."""
-    array = index._data if isinstance(index, Tensor) else np.asarray(index)
+def _as_index_array(index):
+    return index._data if isinstance(index, Tensor) else np.asarray(index)
+
+
+def _index_arrays(index, shape, dim):
+    """A list/array/Tensor index as numpy integer arrays, checked: one per dimension it covers.
+
+    An integer index covers one dimension; a boolean mask covers as many as it has.
+    """
+    array = _as_index_array(index)
     if array.dtype == np.bool_:
-        return array
+        covered = shape[dim:dim + array.ndim]
+        if tuple(array.shape) != tuple(covered):
+            bad = next(i for i, (a, b) in enumerate(zip(array.shape, covered)) if a != b)
+            raise IndexError(f"The shape of the mask {list(array.shape)} at index {bad} does not match "
+                             f"the shape of the indexed tensor {list(shape)} at index {dim + bad}")
+        return np.nonzero(array)
     if array.dtype.kind not in "iu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    size = shape[dim]
     bad = array[(array >= size) | (array < -size)]
     if bad.size:
         raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} with size {size}")
-    return array
+    return (array,)
 
 
 def getitem(x, index):
@@ -85,7 +98,8 @@ def getitem(x, index):
     n_ellipsis = sum(i is Ellipsis for i in index)
     if n_ellipsis > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    consumed = sum(1 for i in index if i is not None and i is not Ellipsis)
+    consumed = sum(_as_index_array(i).ndim if _is_mask(i) else 1
+                   for i in index if i is not None and i is not Ellipsis)
     if consumed > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
     if n_ellipsis:
@@ -114,16 +128,22 @@ def getitem(x, index):
             dim += 1
         elif isinstance(item, (list, np.ndarray, Tensor)):
             advanced.append((dim, item))
-            dim += 1
+            dim += _as_index_array(item).ndim if _is_mask(item) else 1
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                              "Variables are valid indices (got " + type(item).__name__ + ")")
     if advanced:
-        key = [slice(None)] * result.ndim
-        for d, item in advanced:
-            key[d] = _index_array(item, result.shape[d], d)
+        key, d, at = [], 0, dict(advanced)
+        while d < result.ndim:
+            arrays = _index_arrays(at[d], result.shape, d) if d in at else (slice(None),)
+            key.extend(arrays)
+            d += len(arrays)
         result = Index.apply(result, tuple(key))
     return result
+
+
+def _is_mask(item):
+    return isinstance(item, (list, np.ndarray, Tensor)) and _as_index_array(item).dtype == np.bool_
 
 
 def setitem(x, index, value):

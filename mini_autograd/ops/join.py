@@ -3,7 +3,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import cast, check_tensor, result_dtype, wrap_dim
+from ._helpers import cast, result_dtype, wrap_dim
 
 
 class Cat(Function):
@@ -44,13 +44,15 @@ class Stack(Function):
 
 def _check_list(tensors, name):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}")
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
     if not tensors:
         if name == "cat":
             raise ValueError("torch.cat(): expected a non-empty list of Tensors")
         raise RuntimeError(f"{name} expects a non-empty TensorList")
-    for t in tensors:
-        check_tensor(t, name, "tensors")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
 
 
 def cat(tensors, dim=0):

@@ -68,7 +68,7 @@ class Dot(Function):
 
 
 def mm(a, b):
-    check_tensor(a, "mm", "input"), check_tensor(b, "mm", "mat2")
+    check_tensor(a, "mm", "input"), check_tensor(b, "mm", "mat2", 2)
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
@@ -81,7 +81,7 @@ def mm(a, b):
 
 
 def mv(a, v):
-    check_tensor(a, "mv", "input"), check_tensor(v, "mv", "vec")
+    check_tensor(a, "mv", "input"), check_tensor(v, "mv", "vec", 2)
     if a.ndim != 2 or v.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
     if a.shape[1] != v.shape[0]:
@@ -92,7 +92,7 @@ def mv(a, v):
 
 
 def dot(u, v):
-    check_tensor(u, "dot", "input"), check_tensor(v, "dot", "tensor")
+    check_tensor(u, "dot", "input"), check_tensor(v, "dot", "tensor", 2)
     if u.ndim != 1 or v.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {u.ndim}D and {v.ndim}D tensors")
     if u.shape[0] != v.shape[0]:
@@ -105,7 +105,7 @@ def dot(u, v):
 
 def matmul(a, b):
     """The product PyTorch's ``matmul`` picks by dimensions (aten/src/ATen/native/LinearAlgebra.cpp)."""
-    check_tensor(a, "matmul", "input"), check_tensor(b, "matmul", "other")
+    check_tensor(a, "matmul", "input"), check_tensor(b, "matmul", "other", 2)
     if a.ndim == 1 and b.ndim == 1:
         return dot(a, b)
     if a.ndim == 2 and b.ndim == 1:

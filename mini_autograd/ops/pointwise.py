@@ -110,6 +110,24 @@ class Div(Function):
                 -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
 
 
+class Maximum(Function):
+    """The larger of a and b, elementwise: the gradient goes to the larger (half each on ties)."""
+    node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _binary(np.maximum, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        share_of_a = np.where(a._data > b._data, 1.0, np.where(a._data == b._data, 0.5, 0.0))
+        share_of_a = Tensor(share_of_a.astype(grad._data.dtype))
+        return grad * share_of_a, grad * (1 - share_of_a)
+
+
 class PowTensorScalar(Function):
     """x ** c for a number c.  d/dx = c * x**(c-1)."""
     node_name = "PowBackward0"

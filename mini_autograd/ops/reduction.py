@@ -5,7 +5,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor, Size
-from ._helpers import dims_tuple, wrap_dim
+from ._helpers import check_tensor, dims_tuple, wrap_dim
 
 
 def _unsqueeze_dims(grad, dims, keepdim):
@@ -57,6 +57,8 @@ class Mean(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.self_sym_sizes, ctx.self_sym_numel = tuple(x.shape), x.numel()
+        if x.numel() == 0:
+            return Tensor(np.array(np.nan, dtype=x._data.dtype))   # numpy would warn; PyTorch does not
         with np.errstate(invalid="ignore", over="ignore"):
             return Tensor(np.asarray(x._data.mean()))
 
@@ -143,12 +145,14 @@ MaxResult.__name__ = MaxResult.__qualname__ = "max"   # type(x.max(1)).__name__ 
 
 
 def sum(x, dim=None, keepdim=False):
+    check_tensor(x, "sum")
     if dim is None:
         return Sum.apply(x)
     return SumDim.apply(x, dims_tuple(dim, x.ndim), keepdim)
 
 
 def mean(x, dim=None, keepdim=False):
+    check_tensor(x, "mean")
     if not x.dtype.is_floating_point:
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {_dtype_word(x)}")
@@ -158,9 +162,10 @@ def mean(x, dim=None, keepdim=False):
 
 
 def max(x, dim=None, keepdim=False):
+    check_tensor(x, "max")
     if isinstance(dim, Tensor):
-        from .pointwise import _binary
-        return _binary(np.maximum, x, dim)
+        from .pointwise import Maximum
+        return Maximum.apply(x, dim)
     if dim is None:
         return Max.apply(x)
     values, indices = MaxDim.apply(x, wrap_dim(dim, x.ndim), keepdim)

@@ -56,7 +56,7 @@ class ReadyQueue:
         self._arrival = itertools.count()
 
     def push(self, node, input_buffer):
-        heapq.heappush(self._heap, (-node._sequence_nr, next(self._arrival), node, input_buffer))
+        heapq.heappush(self._heap, (-node._sequence_number, next(self._arrival), node, input_buffer))
 
     def pop(self):
         _, _, node, input_buffer = heapq.heappop(self._heap)

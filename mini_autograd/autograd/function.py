@@ -64,6 +64,12 @@ class BackwardFunction(Node, FunctionCtx):
         self._arg_is_tensor = ()
         self.needs_input_grad = ()
 
+    def __repr__(self):
+        if self._forward_cls._is_builtin:
+            return super().__repr__()
+        # custom Functions' nodes print with their Python module, as in PyTorch
+        return f"<torch.autograd.function.{type(self).__name__} object at {id(self):#x}>"
+
     @property
     def saved_tensors(self):
         return tuple(None if s is None else s.unpack(self) for s in self._saved)
@@ -92,6 +98,8 @@ class BackwardFunction(Node, FunctionCtx):
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(f"function {self.name()} returned a gradient of type "
                                 f"{type(g).__name__}; backward must return Tensors or None")
+        if len(self.next_functions) == expected:     # every argument was a tensor: nothing to drop
+            return grads
         return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor) if is_tensor)
 
     def __getattr__(self, name):

@@ -10,7 +10,6 @@ sends along ``next_functions`` (one per input of the forward operation).
 """
 import itertools
 import re
-import sys
 
 import numpy as np
 
@@ -19,8 +18,8 @@ from ..grad_mode import is_grad_enabled
 
 _sequence_numbers = itertools.count()
 
-# Nodes made without a sequence number run as soon as they are ready (function.h).
-MAX_SEQUENCE_NR = sys.maxsize
+# Nodes made without a sequence number run as soon as they are ready (function.h: UINT64_MAX).
+MAX_SEQUENCE_NR = 2**64 - 1
 
 
 class RemovableHandle:
@@ -50,12 +49,16 @@ class Node:
     _retains_grad_hooks = None  # output_nr -> hook filling that tensor's .grad
 
     def __init__(self, sequence_nr=None):
-        self._sequence_nr = next(_sequence_numbers) if sequence_nr is None else sequence_nr
+        self._sequence_number = next(_sequence_numbers) if sequence_nr is None else sequence_nr
         self.next_functions = ()      # one (node, input_nr) edge per forward input; (None, 0) if no grad
         self._input_metadata = ()     # (shape, dtype) of each forward output: what grads must look like
 
     def name(self):
         return type(self).__name__
+
+    def _sequence_nr(self):
+        """The order of creation: the engine runs newer nodes first (PyTorch's ``_sequence_nr()``)."""
+        return self._sequence_number
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"

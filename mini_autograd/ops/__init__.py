@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import grad_mode
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, check_tensor
+from ._helpers import as_tensor_operand, check_tensor, result_dtype
 from .pointwise import (Abs, Add, Div, Exp, Log, Mul, Neg, PowScalarTensor, PowTensorScalar,
                         PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid, Sqrt, Sub, Tanh, ToCopy)
 from .reduction import argmax, max, mean, sum
@@ -135,6 +135,8 @@ def inplace(op, tensor, other):
     tensor._check_inplace()
     recording = grad_mode.is_grad_enabled() and (
         tensor.requires_grad or (isinstance(other, Tensor) and other.requires_grad))
+    if not recording and op in _UFUNC_OF and _write_in_place(_UFUNC_OF[op], tensor, other):
+        return tensor
     if recording:
         old = Tensor(tensor._data)                       # the value before the change, for the graph
         old._version_counter = tensor._version_counter
@@ -166,3 +168,25 @@ def inplace(op, tensor, other):
                 saved.data, saved.version_counter = tensor._data, tensor._version_counter
                 saved.saved_version = tensor._version_counter.value
     return tensor
+
+
+def _write_in_place(ufunc, tensor, other):
+    """Nothing to record: numpy writes the result straight into the tensor's memory (no copy).
+
+    Only when the result already has the tensor's dtype and shape; ``inplace`` handles (and
+    reports) every other case. Returns whether the update was done.
+    """
+    other = as_tensor_operand(other, ufunc.__name__)
+    if result_dtype(tensor, other) != tensor._data.dtype:
+        return False
+    try:
+        if np.broadcast_shapes(tensor._data.shape, other._data.shape) != tensor._data.shape:
+            return False
+    except ValueError:
+        return False
+    ufunc(tensor._data, other._data, out=tensor._data, dtype=tensor._data.dtype)
+    tensor._bump_version()
+    return True
+
+
+_UFUNC_OF = {add: np.add, sub: np.subtract, mul: np.multiply}   # the in-place ops numpy can do directly

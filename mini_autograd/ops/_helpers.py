@@ -11,11 +11,17 @@ _CATEGORY = {np.dtype(np.bool_): 0, np.dtype(np.int64): 1, np.dtype(np.float32):
 _DEFAULT_FOR_CATEGORY = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
 
 
+# The dtype each plain python number type is wrapped with.
+_PYTHON_NUMBERS = {bool: np.bool_, int: np.int64, float: np.float64}
+
+
 def as_tensor_operand(value, op_name):
     """A python number becomes a 0-d "wrapped number" tensor, as PyTorch wraps scalars."""
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (bool, np.bool_)):
+    if type(value) in _PYTHON_NUMBERS:     # the common case first: the numbers.* checks are slow
+        array = np.array(value, dtype=_PYTHON_NUMBERS[type(value)])
+    elif isinstance(value, (bool, np.bool_)):
         array = np.array(value, dtype=np.bool_)
     elif isinstance(value, numbers.Integral):
         array = np.array(value, dtype=np.int64)

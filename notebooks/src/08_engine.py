@@ -1,0 +1,724 @@
+# %% [markdown]
+# # 08 — The engine: what really runs when you call `loss.backward()`
+#
+# Chapter 03 followed `backward()` from the outside: start at the loss, run each node's
+# backward formula, add the results into the leaves' `.grad`. This chapter opens the machine
+# that does it. `loss.backward()` is one line, but behind it sits a small execution engine,
+# with a task object, dependency counting, a priority queue, per-node input buffers and, at
+# the end of every path, the node that writes `.grad`.
+#
+# **What you will learn**
+#
+# - the two layers of autograd: a Python API for convenience, and an engine (in PyTorch, C++)
+#   that executes the graph; and the exact chain of calls from `Tensor.backward()` into it
+# - the core objects, as the source names them: `Tensor`, `Node`, `Edge`, `GraphTask`,
+#   `ReadyQueue`, `InputBuffer`, `AccumulateGrad`
+# - how the engine decides *when* a node may run (dependency counts) and *which* ready node
+#   runs next (the newest, by sequence number), and why a valid order falls out of counting
+# - how two gradients for the same tensor meet in an input buffer and are summed before the
+#   node runs
+# - the engine at work, frame by frame, on a graph where two paths meet — and the same order
+#   recorded from real PyTorch
+# - where each piece lives in PyTorch's source (`torch/csrc/autograd/engine.cpp` and friends)
+#
+# **Seed sections:** article 000 §7, "从 Python 进入 C++ Engine" (from Python into the C++
+# engine), and §12, "从源码角度看 Autograd 的核心对象" (the core objects of autograd, seen from
+# the source).
+#
+# **mini_autograd pieces introduced:** the whole of `autograd/engine.py` — `run_backward`,
+# `execute`, `GraphTask`, `compute_dependencies`, `ReadyQueue`, `InputBuffer`,
+# `evaluate_function`, `call_function`, `validate_outputs` — and again `AccumulateGrad`
+# (`autograd/graph.py`), now as the last step of the engine.
+#
+# **Time:** about 40 minutes.
+
+# %%
+import mini_autograd as torch
+from mini_autograd import viz
+from mini_autograd.autograd import engine
+from mini_autograd.autograd.engine import GraphTask, ReadyQueue, InputBuffer, compute_dependencies
+from mini_autograd.autograd.graph import AccumulateGrad
+import numpy as np
+from coursetools import show_source, check_answer, check
+
+# %% [markdown]
+# ## 1. Two layers: a Python API and an engine
+#
+# Autograd, as article 000 describes it, has two layers. On top sits the **Python API**:
+# `loss.backward()`, `torch.autograd.backward()`, `torch.autograd.grad()`. It exists to be
+# convenient: it accepts a tensor or a list, fills in missing arguments, checks them. Below sits
+# the **autograd engine** (引擎), which actually executes the backward graph. In PyTorch the
+# engine is C++; in mini_autograd it is the Python module `autograd/engine.py`, built the same
+# way and with the same names.
+#
+# Follow one call down. `Tensor.backward` does nothing itself; it passes its arguments on
+# (PyTorch: `torch/_tensor.py: Tensor.backward`):
+
+# %%
+show_source(torch.Tensor.backward)
+
+# %% [markdown]
+# `autograd.backward` (PyTorch: `torch/autograd/__init__.py: backward`) gathers what the
+# engine needs: the output tensors as a tuple, one starting gradient per output (made by
+# `_make_grads`: a `1` for a scalar, the error from chapter 03 otherwise), and the flags.
+# Note `retain_graph`: left at `None`, it becomes `create_graph`, which is `False` by default —
+# that is why a graph is freed after one backward unless you ask otherwise (chapter 07).
+
+# %%
+show_source(torch.autograd.backward)
+
+# %% [markdown]
+# `engine.run_backward` is the doorway. In PyTorch this is the moment Python hands over to
+# C++: `torch/autograd/graph.py: _engine_run_backward` calls
+# `Variable._execution_engine.run_backward(...)`, a function written in C++
+# (`torch/csrc/autograd/python_engine.cpp: THPEngine_run_backward`). Its job is small but
+# essential: turn each output *tensor* into an *edge* of the graph — the node a gradient for that
+# tensor must enter — and call `execute`. From here on, the engine sees only nodes and
+# edges, never tensors.
+
+# %%
+show_source(engine.run_backward)
+
+# %% [markdown]
+# So the chain is:
+#
+# | step | mini_autograd | PyTorch |
+# |---|---|---|
+# | 1 | `Tensor.backward` | `torch/_tensor.py: Tensor.backward` |
+# | 2 | `autograd.backward`, `_make_grads` | `torch/autograd/__init__.py: backward`, `_make_grads` |
+# | 3 | `engine.run_backward` | `torch/autograd/graph.py: _engine_run_backward` → **C++**: `python_engine.cpp: THPEngine_run_backward` |
+# | 4 | `engine.execute` | `engine.cpp: Engine::execute` (creates the `GraphTask`, counts dependencies, seeds the ready queue) |
+# | 5 | `evaluate_function`, once per node | `engine.cpp: Engine::evaluate_function`, called by worker threads (`Engine::thread_main`) |
+# | 6 | `AccumulateGrad.apply` at each leaf | `functions/accumulate_grad.h: AccumulateGrad` writes `.grad` |
+#
+# As the article puts it, autograd is not a simple recursion: it is an execution engine with
+# task scheduling, dependency analysis, ready queues and gradient accumulation. The rest of this
+# chapter takes steps 4 to 6 apart.
+
+# %% [markdown]
+# ## 2. The cast: six objects
+#
+# Article 000 §12 names the objects to hold on to. The key point: autograd's core is not the
+# tensor itself but the *history* behind it.
+#
+# | object | what it is | in mini_autograd |
+# |---|---|---|
+# | **Tensor** | the data, plus autograd metadata: `requires_grad`, `grad_fn`, `grad`, `is_leaf` | `Tensor` (`_tensor.py`) |
+# | **Node** | one execution step of the backward graph; it knows its own backward formula | `Node`; each `grad_fn` is one (`autograd/graph.py`) |
+# | **Edge** | a connection between nodes: where a gradient flows next | a pair `(node, input_nr)` in `next_functions` |
+# | **GraphTask** | the context of *one* call of backward: counts, buffers, flags | `GraphTask` (`autograd/engine.py`) |
+# | **ReadyQueue** | the nodes whose dependencies are satisfied, waiting to run | `ReadyQueue` (`autograd/engine.py`) |
+# | **AccumulateGrad** | the node at a leaf that adds the gradient into `.grad` | `AccumulateGrad` (`autograd/graph.py`) |
+#
+# A seventh helper, the **InputBuffer**, collects the gradients arriving at a node; it will
+# matter in section 8. Three of the six can be seen on any tensor right away: the metadata,
+# the node, and its edges.
+
+# %%
+x = torch.tensor([0.5, 1.0], requires_grad=True)
+a = x * 2
+print("Tensor a:", a)
+print("  metadata: requires_grad =", a.requires_grad, "| is_leaf =", a.is_leaf)
+print("  its Node (a.grad_fn):", a.grad_fn)
+print("  the Node's Edges (a.grad_fn.next_functions):", a.grad_fn.next_functions)
+
+# %% [markdown]
+# Each edge is a pair `(node, input_nr)`: the node that gets the gradient, and which of that
+# node's inputs it is for. The first edge leads to `x`'s `AccumulateGrad`; the second is
+# `(None, 0)`, because the constant `2` needs no gradient. In PyTorch an edge is
+# `torch/csrc/autograd/edge.h: struct Edge` with the fields `function` and `input_nr`, and a
+# node keeps its edges in `next_edges_` (`torch/csrc/autograd/function.h: struct Node`).
+
+# %% [markdown]
+# ## 3. A graph where two paths meet
+#
+# A chain is too simple to show what the engine does. This chapter's example uses `a` twice,
+# so two paths leave `a` and meet again further down — a **diamond**:
+#
+# ```
+#             out = p.sum()
+#                   |
+#               p = b * c
+#             /           \
+#      b = a.exp()     c = a.tanh()
+#             \           /
+#               a = x * 2
+#                   |
+#                   x
+# ```
+
+# %%
+x = torch.tensor([0.5, 1.0], requires_grad=True)
+a = x * 2
+b = a.exp()
+c = a.tanh()
+p = b * c
+out = p.sum()
+print(out)
+
+# %%
+viz.draw(out, params={"x": x})
+
+# %% [markdown]
+# Six nodes. The arrows point the way gradients will flow. `n1 MulBackward0` (for `p = b * c`) sends
+# gradients down two edges, to `n2 ExpBackward0` and `n3 TanhBackward0`; both of those send
+# theirs to the same node, `n4 MulBackward0` (for `a = x * 2`). So `n4` must not run until
+# *both* gradients have arrived: the gradient of `out` with respect to `a` is the sum of what
+# comes down the two paths. Getting that right, for any graph, is the engine's whole job.
+#
+# To talk about the nodes by name, here is a small helper that numbers them as the pictures do
+# (breadth first from the root, `n0`, `n1`, ...). It works on PyTorch's nodes too, which section
+# 12 will use. Beside each name: the line of the forward pass that made the node.
+
+# %%
+def number_nodes(root):
+    """{node: "n3 TanhBackward0", ...}: every node reachable from root, numbered breadth first."""
+    names, queue = {}, [root]
+    while queue:
+        node = queue.pop(0)
+        if node is None or node in names:
+            continue
+        names[node] = f"n{len(names)} {node.name().split('::')[-1]}"
+        queue.extend(next_node for next_node, _ in node.next_functions)
+    return names
+
+
+names = number_nodes(out.grad_fn)
+made_by = {out.grad_fn: "out = p.sum()", p.grad_fn: "p = b * c", b.grad_fn: "b = a.exp()",
+           c.grad_fn: "c = a.tanh()", a.grad_fn: "a = x * 2", a.grad_fn.next_functions[0][0]: "x (the leaf)"}
+for node, name in names.items():
+    print(f"{name:<18} {made_by[node]}")
+
+# %% [markdown]
+# ## 4. Watch the engine run it
+#
+# Before reading any more engine code, watch it work. `viz.trace_backward` runs one real
+# backward through `engine.run_backward`, with an observer that records each step: which node
+# ran, what it received and sent, and the state it left the engine in — the ready queue and the
+# nodes still waiting, with how many gradients each still waits for and what its buffer already
+# holds. (In each picture: red = runs now, blue dashed = ready, plain grey = still waiting,
+# faded = done.)
+
+# %%
+trace = viz.trace_backward(out, params={"x": x})
+trace
+
+# %% [markdown]
+# The same run as one compact table, one row per step:
+
+# %%
+short = {node.id: f"{node.id} {node.name}" for node in trace.graph.nodes}
+print(f"{'step':<5}{'node that ran':<18}{'received':<20}{'ready queue afterwards':<34}waiting")
+for frame in trace[1:]:
+    ready = ", ".join(short[node_id] for node_id in frame.ready) or "(empty)"
+    waiting = ", ".join(f"{node_id} needs {count}" for node_id, count, _ in frame.waiting) or "-"
+    print(f"{frame.step:<5}{short[frame.node_id]:<18}{', '.join(frame.received):<20}{ready:<34}{waiting}")
+print("x.grad =", x.grad)
+
+# %% [markdown]
+# Read it row by row:
+#
+# 1. The root `n0 SumBackward0` runs first, with the starting gradient `1.`, and sends `[1., 1.]`
+#    to `n1`.
+# 2. `n1 MulBackward0` (`b * c`) sends `c` to `ExpBackward0` and `b` to `TanhBackward0`. Both are
+#    now ready, and **`n3 TanhBackward0` goes first**, although `ExpBackward0` is `n1`'s first
+#    edge. Section 7 explains why: `c = a.tanh()` was created after `b = a.exp()`.
+# 3. `TanhBackward0` sends its gradient to `n4`. But `n4` waits for two gradients; it has one, so
+#    it stays off the queue, its gradient parked in its buffer (the "buffer holds" line of step
+#    3 in the frames above).
+# 4. `ExpBackward0` delivers the second gradient; the buffer now holds the **sum**
+#    `[3.2118, 7.6453]`, and `n4` becomes ready.
+# 5. `n4 MulBackward0` (`a = x * 2`) runs once, on the summed gradient, and sends `2 ×` it on.
+# 6. `n5 AccumulateGrad` writes `x.grad`.
+#
+# Every node ran exactly once, and only after all of its gradients had arrived. The next
+# sections show the code that makes this happen.
+
+# %% [markdown]
+# ## 5. The loop that runs it all: `execute`
+#
+# `execute` is the engine's main function (PyTorch: `torch/csrc/autograd/engine.cpp:
+# Engine::execute`). Read it top to bottom: it creates a `GraphTask`, puts the starting
+# gradient into the root's `InputBuffer`, counts dependencies, pushes the root into a
+# `ReadyQueue`, and then loops — pop a ready node, evaluate it — until the queue is empty.
+# (The `tracer` lines are the hooks `trace_backward` used above; they do nothing otherwise.)
+
+# %%
+show_source(engine.execute)
+
+# %% [markdown]
+# Three details:
+#
+# - **One root, or a `GraphRoot`.** With a single output (the usual `loss.backward()`), its node
+#   is the root. With several outputs, `torch.autograd.backward([loss1, loss2])`, a `GraphRoot`
+#   node is put in front of them, whose only job is to hand out the starting gradients.
+#   PyTorch does the same (`functions/basic_ops.h: GraphRoot`, skipped for a single root).
+# - **Grad mode during backward.** Recording is switched off while the backward formulas run,
+#   unless `create_graph=True` (chapter 11 uses that for second derivatives).
+# - **`output_edges`** is for `autograd.grad(out, inputs)` and `backward(inputs=...)`: then only
+#   the nodes on a path to those inputs run (`init_to_execute`, PyTorch:
+#   `GraphTask::init_to_execute`). With plain `backward()` every node runs.
+#
+# ## 6. `GraphTask` and the dependency count
+#
+# A `GraphTask` is everything one backward call needs to remember (PyTorch:
+# `torch/csrc/autograd/graph_task.h: struct GraphTask`, whose fields `keep_graph_`,
+# `dependencies_`, `not_ready_`, `exec_info_` and `captured_vars_` have the same names and jobs).
+# It lives only for the duration of that call; the graph itself is not changed by it.
+
+# %%
+show_source(GraphTask)
+
+# %% [markdown]
+# Its `dependencies` are filled by `compute_dependencies` (PyTorch: `Engine::compute_dependencies`
+# in `engine.cpp`). It walks the graph once, from the root, with an explicit stack, and counts
+# for every node **how many edges point at it** — that is, how many gradients it will receive.
+
+# %%
+show_source(compute_dependencies)
+
+# %% [markdown]
+# Run it on the diamond. (Backward has already run on this graph and freed what its nodes
+# saved; the nodes and their edges stay as long as `out` exists, and counting reads only the
+# edges.)
+
+# %%
+graph_task = GraphTask(keep_graph=True, create_graph=False)
+compute_dependencies(out.grad_fn, graph_task)
+for node, name in names.items():
+    count = graph_task.dependencies.get(node, 0)
+    print(f"{name:<18} {made_by[node]:<14} waits for {count} gradient{'s' if count != 1 else ''}")
+
+# %% [markdown]
+# The root waits for nothing: its gradient is the starting `1`. Every other node waits for one
+# gradient per edge pointing at it. `n4 MulBackward0` — the node of `a = x * 2` — has two
+# edges pointing at it, one from `exp` and one from `tanh`, so it waits for **2**.
+#
+# The rule the loop follows is: *a node joins the ready queue only when its count reaches 0*.
+# That single rule guarantees a correct order. A node runs only after every node that sends it
+# a gradient has run — which is exactly what a topological order of the graph means. The
+# engine never sorts the graph; the order falls out of counting (computer scientists know this
+# as Kahn's algorithm). Section 11 shows it in a dozen lines of code.
+#
+# ## 7. The ready queue: newest node first
+#
+# When several nodes are ready at once, which one runs? After step 2 of the trace, both
+# `ExpBackward0` and `TanhBackward0` were ready. The `ReadyQueue` (PyTorch: `struct ReadyQueue`
+# in `torch/csrc/autograd/engine.h`, with `ReadyQueue::push` and `ReadyQueue::pop` in
+# `engine.cpp`) is a priority queue ordered by the node's **sequence number**:
+
+# %%
+show_source(ReadyQueue)
+
+# %% [markdown]
+# Every node gets a sequence number when it is created, from a counter that only goes up. So a
+# higher number means *created later in the forward pass*. The queue pops the highest number
+# first: **the newest node first**. For the diamond, relative to the first node (`a = x * 2`):
+
+# %%
+first = a.grad_fn._sequence_nr()
+for node, name in names.items():
+    if isinstance(node, AccumulateGrad):
+        print(f"{name:<18} sequence number: the maximum (runs as soon as it is ready)")
+    else:
+        print(f"{name:<18} sequence number: first + {node._sequence_nr() - first}")
+
+# %% [markdown]
+# `c = a.tanh()` was created one step after `b = a.exp()`, so `TanhBackward0` outranks
+# `ExpBackward0`: that is why it ran first in step 3. In PyTorch the comparison is
+# `CompareNodeTaskTime` inside `ReadyQueue` (engine.h): apart from special cases for shutdown
+# tasks and reentrant backward calls, it returns `t1.fn_->sequence_nr() < t2.fn_->sequence_nr()`,
+# so the top of the heap is the largest sequence number. (Both PyTorch and mini_autograd expose
+# the number in Python as the method `grad_fn._sequence_nr()`.)
+#
+# Why newest first? It replays the forward pass in reverse, as the ledger picture suggests:
+# the last entry booked is the first one read back. Nodes made late in the forward pass tend to
+# be the ones closest to the loss, so their gradients are ready early, and the memory they
+# saved for backward can be released soon after (chapter 07).
+#
+# **`AccumulateGrad` is the exception.** It is created without a number from the counter; it
+# gets the largest possible one (PyTorch: `UINT64_MAX`, set by the constructor in
+# `functions/accumulate_grad.cpp` and explained in `Note [Sequence Number]` in `function.h`). So as soon as a leaf's
+# gradient is complete, its `AccumulateGrad` jumps the queue and writes `.grad`. That frees the
+# buffer at once and lets anything waiting for a parameter's gradient start early — in
+# distributed training, the hooks that send gradients between machines.
+#
+# Note that the priority only picks among nodes that are *already ready*. It can never make a
+# node run before its count reaches 0; correctness comes from the counts, the priority only
+# breaks ties.
+#
+# ## 8. `InputBuffer`: where two paths meet
+#
+# A node waiting for several gradients needs somewhere to keep the ones that have arrived.
+# That is its `InputBuffer` (PyTorch: `torch/csrc/autograd/input_buffer.h`, `InputBuffer::add` in
+# `input_buffer.cpp`): one slot per input of the node, and `add` **sums** into the slot.
+
+# %%
+show_source(InputBuffer)
+
+# %% [markdown]
+# In the trace, after step 3, `n4`'s buffer held `[1.1416, 0.5220]` (from `tanh`); step 4 added
+# `[2.0702, 7.1233]` (from `exp`), and `n4` ran once on `[3.2118, 7.6453]`. Check the sum by hand:
+# $\partial\,\text{out}/\partial a = c\,e^{a} + e^{a}(1-\tanh^2 a)$:
+
+# %%
+a_val = a.detach().numpy()
+via_exp = np.tanh(a_val) * np.exp(a_val)              # through b = exp(a): c * e^a
+via_tanh = np.exp(a_val) * (1 - np.tanh(a_val) ** 2)  # through c = tanh(a): b * (1 - tanh²a)
+print("via exp: ", via_exp.round(4))
+print("via tanh:", via_tanh.round(4))
+print("sum:     ", (via_exp + via_tanh).round(4))
+print("x.grad = 2 * sum:", (2 * (via_exp + via_tanh)).round(4))
+
+# %% [markdown]
+# This is the multivariable chain rule, done by a buffer: where a tensor is used twice, its
+# gradient is the sum of the gradients from each use. The sum happens **before** the node runs,
+# so `n4`'s backward formula runs once, not twice. (The buffers of waiting nodes are kept in the
+# `GraphTask`'s `not_ready` map — PyTorch's `not_ready_`.)
+#
+# ## 9. One node's turn: `evaluate_function`, `call_function`, `validate_outputs`
+#
+# Each pop of the ready queue calls `evaluate_function` (PyTorch: `Engine::evaluate_function`,
+# run in PyTorch by a worker thread). It runs the node, then delivers each gradient it produced
+# along the node's edges: decrement the target's count, add the gradient into the target's
+# buffer (creating the buffer on first delivery), and push the target into the ready queue when
+# its count reaches 0.
+
+# %%
+show_source(engine.evaluate_function)
+
+# %% [markdown]
+# The first block (`if graph_task.exec_info`) only matters for `autograd.grad` and
+# `backward(inputs=...)`. The loop at the end is where the trace's "waiting" lines came from.
+#
+# Running the node itself is `call_function` (PyTorch: the `static` function `call_function` in
+# `engine.cpp`): hooks registered on the tensor or the node run first (chapter 11), then the
+# node's own backward formula (`node.apply`), then — unless `retain_graph=True` — the node
+# releases its saved tensors (chapter 07: this is why a second backward fails), and the results
+# are checked by `validate_outputs`.
+
+# %%
+show_source(engine.call_function)
+
+# %% [markdown]
+# `validate_outputs` (PyTorch: `validate_outputs` in `engine.cpp`) is the engine's guard: a
+# backward formula must return one gradient per edge, each with the shape of the input it is
+# for. Where the shapes differ only by broadcasting, it sums the gradient down to the input's
+# shape — this is where the gradient of a broadcast `x + bias` becomes the shape of `bias`.
+
+# %%
+show_source(engine.validate_outputs)
+
+# %% [markdown]
+# ## 10. The end of each path: `AccumulateGrad`
+#
+# Every leaf that requires grad gets one `AccumulateGrad` node (PyTorch:
+# `torch/csrc/autograd/functions/accumulate_grad.h`). For the engine it is a node like any other:
+# it has a dependency count, a buffer, a place in the ready queue. Its `apply` is special only in
+# what it does with the gradient: instead of passing it on (it has no edges), it stores it in the
+# leaf's `.grad` — copied the first time, added in place after that (chapter 05).
+
+# %%
+show_source(AccumulateGrad)
+
+# %% [markdown]
+# With that, the list of article 000 §7 is complete: `Tensor.backward()` →
+# `autograd.backward()` → `run_backward` → `execute` creates a `GraphTask`, counts dependencies,
+# puts runnable nodes into the `ReadyQueue` → `evaluate_function` runs each node and feeds the
+# `InputBuffer`s → `AccumulateGrad` writes the leaves' `.grad`.
+#
+# ## 11. Build it: the order falls out of counting
+#
+# To see that counting alone produces a valid order, here is the engine's schedule without any
+# gradients: the real `GraphTask`, `compute_dependencies` and `ReadyQueue`, and the
+# "decrement, push at zero" rule from `evaluate_function`.
+
+# %%
+def schedule(root):
+    """The order in which the engine runs the nodes below root: counts, and a queue."""
+    graph_task = GraphTask(keep_graph=True, create_graph=False)
+    compute_dependencies(root, graph_task)
+    counts = graph_task.dependencies
+    queue = ReadyQueue()
+    queue.push(root, None)
+    order = []
+    while queue:
+        node, _ = queue.pop()
+        order.append(node)
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                counts[next_node] -= 1
+                if counts[next_node] == 0:        # every gradient for it has been delivered
+                    queue.push(next_node, None)
+    return order
+
+
+order = [names[node] for node in schedule(out.grad_fn)]
+print(order)
+print("the same order as the trace:", order == trace.order)
+
+# %% [markdown]
+# A dozen lines, and the same order as the real run. Two properties follow from the rule, whatever
+# the graph:
+#
+# - *No node runs too early*: it is pushed only when its count is 0, i.e. after all its senders.
+# - *No node is forgotten*: every edge is counted once and decremented once, so every count
+#   reaches 0.
+#
+# The priority is a choice on top. With a first-in-first-out queue instead, the order changes
+# (`ExpBackward0` before `TanhBackward0`), and the gradients do not: both orders respect every
+# edge, and addition does not care in which order the buffer is filled.
+#
+# Compare chapter 03's tiny backward, which first sorted the graph with a recursive depth-first
+# search. The engine needs no sort and no recursion: counting plus a queue does both jobs, and
+# works on a graph of any depth.
+#
+# ## 12. The same graph in real PyTorch
+#
+# Does PyTorch really run the nodes in this order? Each node accepts a *pre-hook*
+# (`grad_fn.register_prehook(fn)`), a function called just before the node runs (chapter 11 has
+# more on hooks). The function below registers one on every node, each appending the node's
+# name to a list, and runs backward. It uses only the PyTorch API, so it runs unchanged on both
+# libraries.
+
+# %%
+def execution_order(out):
+    """Run out.backward() and return the nodes' names in the order they ran."""
+    ran = []
+    for node, name in number_nodes(out.grad_fn).items():
+        node.register_prehook(lambda grad_outputs, name=name: ran.append(name))
+    out.backward()
+    return ran
+
+
+x = torch.tensor([0.5, 1.0], requires_grad=True)
+a = x * 2
+b = a.exp()
+c = a.tanh()
+mini_order = execution_order((b * c).sum())
+print("mini_autograd:", mini_order)
+print("x.grad =", x.grad)
+
+# %% [markdown]
+# Now the same code with PyTorch, if it is installed (it is optional for this course; the
+# stored output below is from PyTorch 2.13):
+
+# %%
+try:
+    import torch as real_torch                # the real one; `torch` here is mini_autograd
+except ImportError:
+    real_torch = None
+
+if real_torch is None:
+    print("PyTorch is not installed: skipped (pip install torch==2.13.0 to compare)")
+else:
+    xt = real_torch.tensor([0.5, 1.0], requires_grad=True)
+    at = xt * 2
+    bt = at.exp()
+    ct = at.tanh()
+    torch_order = execution_order((bt * ct).sum())
+    print("PyTorch ran the nodes in this order:")
+    for step, name in enumerate(torch_order, start=1):
+        print(f"  {step}. {name}")
+    print("x.grad =", xt.grad)
+    print("same order as mini_autograd:", torch_order == mini_order)
+
+# %% [markdown]
+# The same six nodes in the same order, `TanhBackward0` before `ExpBackward0` included, and the
+# same gradient. PyTorch's engine counts dependencies and picks the highest sequence number
+# exactly as described above.
+#
+# ## 13. Where each piece lives in PyTorch
+#
+# | mini_autograd | PyTorch source |
+# |---|---|
+# | `Tensor.backward` (`_tensor.py`) | `torch/_tensor.py: Tensor.backward` |
+# | `autograd.backward`, `_make_grads` (`autograd/__init__.py`) | `torch/autograd/__init__.py: backward`, `_make_grads` |
+# | `engine.run_backward` | `torch/autograd/graph.py: _engine_run_backward` → `torch/csrc/autograd/python_engine.cpp: THPEngine_run_backward` |
+# | `engine.execute` | `torch/csrc/autograd/engine.cpp: Engine::execute` (then `execute_with_graph_task`, `thread_main`) |
+# | `GraphTask` | `torch/csrc/autograd/graph_task.h: struct GraphTask` |
+# | `compute_dependencies` | `engine.cpp: Engine::compute_dependencies` |
+# | `ReadyQueue.push` / `.pop` | `engine.cpp: ReadyQueue::push`, `ReadyQueue::pop`; order: `CompareNodeTaskTime` in `engine.h` |
+# | `InputBuffer` | `torch/csrc/autograd/input_buffer.h`, `input_buffer.cpp: InputBuffer::add` |
+# | `evaluate_function` | `engine.cpp: Engine::evaluate_function` |
+# | `call_function` | `engine.cpp: call_function` (hooks, `fn(inputs)`, `validate_outputs`) |
+# | `validate_outputs`, `sum_to` | `engine.cpp: validate_outputs`; `at::sum_to` in `ATen/ExpandUtils.h` |
+# | `Node`, `next_functions`, `_sequence_nr` | `torch/csrc/autograd/function.h: struct Node` (`next_edges_`, `sequence_nr()`) |
+# | an edge `(node, input_nr)` | `torch/csrc/autograd/edge.h: struct Edge` |
+# | `AccumulateGrad` | `torch/csrc/autograd/functions/accumulate_grad.h` and `.cpp` |
+# | `GraphRoot` | `torch/csrc/autograd/functions/basic_ops.h: GraphRoot` |
+#
+# **What PyTorch does that mini_autograd does not.** The steps and their order are the same;
+# the machinery around them is bigger:
+#
+# - **Threads and devices.** PyTorch keeps one ready queue per device and runs backward work on
+#   worker threads: the CPU part on the thread that called `backward()`, and one worker thread
+#   per GPU. A gradient produced on one device is pushed to the queue of the device its next node
+#   runs on. Here a single loop with a single queue does everything.
+# - **Waiting for the end.** Because several threads work on one `GraphTask`, it counts its
+#   outstanding tasks (`outstanding_tasks_`) and signals completion through a future; errors
+#   raised on a worker thread are stored and re-raised in the caller.
+# - **Reentrant backward.** A backward formula may itself call `backward()` (gradient
+#   checkpointing used to). PyTorch handles this nesting (its priority also looks at the
+#   reentrant depth); mini_autograd does not need it.
+# - **Streams.** On GPUs, `InputBuffer::add` also synchronises CUDA streams before summing.
+#
+# None of this changes the answer; it makes it faster on real hardware.
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 8.1.** In this graph, how many gradients does `w`'s `AccumulateGrad` node wait for
+# (its dependency count, as `compute_dependencies` computes it)? Think about edges, not
+# tensors.
+#
+# ```python
+# w = torch.tensor(1.5, requires_grad=True)
+# u = w * w
+# v = u + w
+# out = v * u
+# ```
+
+# %%
+# Exercise 8.1
+answer = None  # your answer here: a whole number
+
+# %%
+w = torch.tensor(1.5, requires_grad=True)
+u = w * w
+v = u + w
+out_81 = v * u
+task_81 = GraphTask(keep_graph=True, create_graph=False)
+compute_dependencies(out_81.grad_fn, task_81)
+_ = check_answer(answer, task_81.dependencies[u.grad_fn.next_functions[0][0]],
+                 right="w * w has two edges to w's AccumulateGrad, u + w one more: 3.",
+                 hint="Count the edges that end at w's AccumulateGrad: one per use of w in an operation.")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 8.1
+# answer = 3
+# ```
+#
+# `w * w` makes a `MulBackward0` whose `next_functions` are `((AccumulateGrad, 0),
+# (AccumulateGrad, 0))`: two edges to the same node, one per factor. `u + w` adds a third. The
+# number of tensors does not matter (there is only one leaf, `w`); the number of edges does. The
+# three gradients arriving along them are summed in the node's `InputBuffer`, and `.grad` is
+# written once.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 8.2.** After the root `MulBackward0` (for `out = p * q`), two nodes are ready at
+# once. Which runs first? Answer with its name, e.g. `"ExpBackward0"`.
+#
+# ```python
+# x = torch.tensor(2.0, requires_grad=True)
+# q = x.tanh()
+# p = x.exp()
+# out = p * q
+# ```
+
+# %%
+# Exercise 8.2
+answer = None  # your answer here: a node name as a string
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+q = x.tanh()
+p = x.exp()
+ran_82 = execution_order(p * q)
+_ = check_answer(answer, ran_82[1].split()[1],
+                 right="p = x.exp() was created after q = x.tanh(): higher sequence number, runs first.",
+                 hint="The ready queue pops the newest node first. Which of the two was created last? "
+                      "(The order of the edges does not matter.)")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 8.2
+# answer = "ExpBackward0"
+# ```
+#
+# Both `ExpBackward0` and `TanhBackward0` become ready when the root has run. The ready queue
+# pops the highest sequence number, and `p = x.exp()` was created after `q = x.tanh()`. The
+# position in `out = p * q` (first factor or second) plays no role. The full order is
+# `MulBackward0`, `ExpBackward0`, `TanhBackward0`, `AccumulateGrad`: `x`'s `AccumulateGrad`
+# waits for both.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 8.3.** In the graph below, the node of `a = x + 1` (an `AddBackward0`) receives
+# several gradients, summed in its `InputBuffer` before it runs. Predict (1) the value the
+# buffer holds when the node runs, and (2) how many gradients were summed into it. Answer with
+# a pair, e.g. `(5.0, 2)`.
+#
+# ```python
+# x = torch.tensor(2.0, requires_grad=True)
+# a = x + 1
+# b = a * a
+# out = b + a
+# ```
+
+# %%
+# Exercise 8.3
+answer = None  # your answer here: (value in the buffer, number of gradients summed)
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+a = x + 1
+b = a * a
+out_83 = b + a
+buffer_83 = []
+a.grad_fn.register_prehook(lambda grad_outputs: buffer_83.append(grad_outputs[0].item()))
+task_83 = GraphTask(keep_graph=True, create_graph=False)
+compute_dependencies(out_83.grad_fn, task_83)
+delivered = task_83.dependencies[a.grad_fn]
+out_83.backward()
+_ = check_answer(answer, (buffer_83[0], delivered),
+                 right="1 from out = b + a, and a = 3 twice from b = a * a: 1 + 3 + 3 = 7, three gradients.",
+                 hint="Count the edges into a's node (a * a counts twice), and work out what each "
+                      "one carries: d(b + a)/da = 1, and each factor of a * a gets the other factor.")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 8.3
+# answer = (7.0, 3)
+# ```
+#
+# Three edges end at `a`'s node: one from `AddBackward0` (`out = b + a`), carrying 1, and two
+# from `MulBackward0` (`b = a * a`), each carrying $1 \cdot a = 3$ (the other factor). The buffer
+# sums them to $1 + 3 + 3 = 7 = \partial\,\text{out}/\partial a = 2a + 1$. Only then does the
+# node run, once, and pass 7 on to `x`.
+#
+# </details>
+
+# %% [markdown]
+# ## Recap
+#
+# - Two layers: the Python API (`Tensor.backward` → `autograd.backward`, which prepares outputs,
+#   starting gradients and `retain_graph`) and the engine (`run_backward` → `execute`). In
+#   PyTorch the switch from Python to C++ happens at `Variable._execution_engine.run_backward`
+#   (`python_engine.cpp: THPEngine_run_backward`).
+# - The cast: **Tensor** (data + autograd metadata), **Node** (a backward step that knows its
+#   formula), **Edge** (`(node, input_nr)`: where the gradient goes), **GraphTask** (one
+#   backward's context), **ReadyQueue** (nodes whose dependencies are met), **InputBuffer**
+#   (gradients arriving at a node, summed), **AccumulateGrad** (writes `.grad`).
+# - `compute_dependencies` counts the edges into each node. A node is pushed to the ready
+#   queue when its count reaches 0, so it runs once, after all its senders: a topological
+#   order, without sorting and without recursion.
+# - Among ready nodes the newest (highest sequence number) runs first; `AccumulateGrad` has
+#   the maximum number, so `.grad` is written as soon as it is complete. Real PyTorch runs the
+#   diamond in the same order.
+# - Where paths meet, the `InputBuffer` sums the gradients before the node runs: the
+#   multivariable chain rule.
+# - PyTorch adds threads per device, completion tracking, reentrant backward and stream
+#   synchronisation around the same steps.
+#
+# [Next: 09 — Dynamic graphs](09_dynamic_graphs.ipynb)

@@ -15,6 +15,7 @@ _PACKAGE_ROOT = pathlib.Path(mini_autograd.__file__).resolve().parent.parent
 
 def show_source(obj):
     """Print the real source of a function or class of mini_autograd, with its file."""
+    obj = inspect.unwrap(obj)           # a decorated function: show the function itself
     path = pathlib.Path(inspect.getsourcefile(obj)).resolve()
     try:
         where = path.relative_to(_PACKAGE_ROOT)

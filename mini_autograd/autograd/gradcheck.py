@@ -74,7 +74,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
-                show = lambda m: tensor_repr(m, _dtype.float64)
+                # printed as PyTorch prints them: one row per input entry (the transpose)
+                show = lambda m: tensor_repr(np.ascontiguousarray(m.T), _dtype.float64)
                 raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
                                      f"numerical:{show(numerical)}\nanalytical:{show(analytical)}\n")
     return True

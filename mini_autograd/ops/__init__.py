@@ -176,6 +176,8 @@ def _write_in_place(ufunc, tensor, other):
     Only when the result already has the tensor's dtype and shape; ``inplace`` handles (and
     reports) every other case. Returns whether the update was done.
     """
+    if not isinstance(other, (Tensor, int, float)):
+        return False
     other = as_tensor_operand(other, ufunc.__name__)
     if result_dtype(tensor, other) != tensor._data.dtype:
         return False

@@ -146,7 +146,21 @@ class PowTensorScalar(Function):
         (x,) = ctx.saved_tensors
         if ctx.exponent == 0:
             return grad * 0, None
-        return grad * ctx.exponent * x ** (ctx.exponent - 1), None
+        return grad * MulScalar.apply(x ** (ctx.exponent - 1), ctx.exponent), None
+
+
+class MulScalar(Function):
+    """x * c for a number c that is not a graph input (what C++ code calls: ``mul(Scalar)``)."""
+    node_name = "MulBackward1"
+
+    @staticmethod
+    def forward(ctx, x, scalar):
+        ctx.other = scalar
+        return _binary(np.multiply, x, as_tensor_operand(scalar, "*"))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.other, None
 
 
 class PowTensorTensor(Function):

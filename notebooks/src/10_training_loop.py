@@ -1,0 +1,724 @@
+# %% [markdown]
+# # 10 — The training loop
+#
+# Every chapter so far computed gradients and stopped there. Training does one thing more: it
+# uses the gradients to change the parameters, and does it again, and again. This chapter puts
+# the pieces together into the five lines at the heart of every PyTorch training script, and
+# trains a small classifier with them.
+#
+# **What you will learn**
+#
+# - the five lines of a training step — `zero_grad`, forward, loss, `backward`, `step` — and
+#   what each one does to the graph, to `.grad` and to the parameters
+# - the division of labour: `backward()` only computes gradients, `optimizer.step()` changes the
+#   parameters, `optimizer.zero_grad()` clears the old gradients — each checked on a real model
+# - what `nn.Module`, `nn.Linear` and `optim.SGD` do inside (they are short)
+# - why `zero_grad()` comes before every update, and what a loop without it does
+# - a two-layer network trained on two spirals in well under a second: its loss curve and its
+#   decision boundary
+# - gradient accumulation on a real model: k micro-batches give exactly the big batch's gradient
+#
+# **Seed sections:** article 000 §6, the "典型训练片段" (typical training fragment) at the end
+# of "backward() 到底做了什么"; article 000 §10, "为什么梯度会累加" (clearing the gradients before
+# each update, and gradient accumulation); and the closing paragraph of article 003, where the
+# skeleton of a training loop first becomes visible.
+#
+# **mini_autograd pieces introduced:** `nn.Module` (`__call__`, `parameters`,
+# `named_parameters`), `nn.Parameter`, `nn.Linear`, `nn.Sequential`, `nn.Tanh`, `nn.MSELoss`,
+# `nn.CrossEntropyLoss` (all in `nn/`), and `optim.Optimizer`, `optim.SGD`, `optim.Adam`
+# (in `optim/`).
+#
+# **Time:** about 35 minutes.
+
+# %%
+import time
+
+import numpy as np
+import matplotlib.pyplot as plt
+
+import mini_autograd as torch
+from mini_autograd import viz
+from coursetools import show_source, check_answer, check
+
+# %% [markdown]
+# ## 1. Where article 003 leaves off
+#
+# Article 003 ends on a summary of the machinery you have now taken apart: the forward pass
+# builds the graph, `backward()` walks it back, and the gradients land in `.grad`. With those
+# three, it says, the skeleton of a training loop is already in sight. It then lists what is
+# still missing to use it safely: when to clear gradients (chapter 05 and this chapter), how
+# leaf and non-leaf tensors differ (chapter 04), and where `detach()` and `no_grad()` belong
+# (chapter 06).
+#
+# Article 000 §6 writes the skeleton down. Here it is, with its comments in English:
+#
+# ```python
+# optimizer.zero_grad()     # clear the gradients left by the previous round
+# pred = model(x)           # forward: builds the graph
+# loss = loss_fn(pred, y)   # the loss: the root of the graph
+# loss.backward()           # backward: computes the gradients
+# optimizer.step()          # update: the optimizer changes the parameters
+# ```
+#
+# Three objects appear that the earlier chapters did not need: a `model` (an `nn.Module`), a
+# `loss_fn` (also a module) and an `optimizer`. The next section runs the five lines one at a
+# time on the smallest possible model and looks at everything after each line.
+
+# %% [markdown]
+# ## 2. The five lines, one at a time
+#
+# The model is one linear layer, $\hat y = x W^\top + b$, with two inputs and one output. Its
+# weights start random; we set them by hand so that every number below is exactly what PyTorch
+# prints for the same code. The data are four samples.
+
+# %%
+model = torch.nn.Linear(2, 1)
+with torch.no_grad():                       # setting values is not part of the graph
+    model.weight.copy_(torch.tensor([[0.5, -0.3]]))
+    model.bias.fill_(0.1)
+loss_fn = torch.nn.MSELoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+x = torch.tensor([[1.0, 1.0], [2.0, -1.0], [0.0, 2.0], [-1.0, 0.5]])
+y = torch.tensor([[1.0], [2.0], [-1.0], [0.0]])
+
+print(model)
+for name, param in model.named_parameters():
+    print(f"{name}: shape {list(param.shape)}, is_leaf={param.is_leaf}, requires_grad={param.requires_grad}")
+
+# %% [markdown]
+# The layer owns two **parameters**, `weight` (1×2) and `bias` (1). Both are leaf tensors that
+# require grad — exactly the tensors chapter 04 called the ones whose `.grad` gets filled.
+# `model.parameters()` hands them to the optimizer, which keeps a list of them.
+#
+# To see what each line changes, two small helpers: a copy of every parameter's values, and a
+# comparison with such a copy.
+
+# %%
+def snapshot(model):
+    """A copy of every parameter's values, by name."""
+    return {name: p.detach().numpy().copy() for name, p in model.named_parameters()}
+
+
+def changed(before, model):
+    """Did any parameter's values change since the snapshot `before`?"""
+    return any(not np.array_equal(before[name], p.detach().numpy())
+               for name, p in model.named_parameters())
+
+# %% [markdown]
+# **Line 1: `optimizer.zero_grad()`.** Nothing has run yet, so there is nothing to clear; the
+# gradients are `None` (chapter 05: `zero_grad()` sets them to `None` by default).
+
+# %%
+optimizer.zero_grad()
+print("weight.grad:", model.weight.grad, "| bias.grad:", model.bias.grad)
+
+# %% [markdown]
+# **Line 2: `pred = model(x)`.** The forward pass. Calling the module runs its `forward`, and
+# since the parameters require grad, every operation is recorded:
+
+# %%
+before = snapshot(model)
+pred = model(x)
+print(pred)
+print("parameters changed by the forward pass:", changed(before, model))
+
+# %% [markdown]
+# One prediction per sample: $0.5\cdot 1 - 0.3\cdot 1 + 0.1 = 0.3$ for the first, and so on.
+# `grad_fn=<AddmmBackward0>`: the whole layer is one operation, `addmm` ("add a matrix
+# product": $b + x W^\top$ in one go), as in PyTorch.
+#
+# **Line 3: `loss = loss_fn(pred, y)`.** The mean squared error, one number. It is the root of
+# the graph: `backward()` will start here.
+
+# %%
+loss = loss_fn(pred, y)
+print(loss)
+
+# %% [markdown]
+# Here is the graph this forward pass built, with the parameters labelled by their names
+# (`dict(model.named_parameters())` maps each name to its tensor):
+
+# %%
+viz.draw(loss, params=dict(model.named_parameters()), names={"loss": loss})
+
+# %% [markdown]
+# Read from the top: `MseLossBackward0` made the loss; below it `AddmmBackward0`, the linear
+# layer, with three inputs — the bias (straight to its `AccumulateGrad`), the input `x` (no
+# gradient needed: `None`), and the transposed weight, `TBackward0`, then the weight's
+# `AccumulateGrad`. The target `y` is the second `None`. This is the ledger (账本) of article
+# 000, booked by the forward pass and ready to be read in reverse.
+#
+# **Line 4: `loss.backward()`.** The gradients are computed and accumulated into the
+# parameters' `.grad`. Watch the parameters themselves:
+
+# %%
+before = snapshot(model)
+loss.backward()
+print("weight.grad:", model.weight.grad)
+print("bias.grad:  ", model.bias.grad)
+print("parameters changed by backward():", changed(before, model))
+
+# %% [markdown]
+# The gradients are there, and the parameters have not moved by a single bit. That is the
+# point article 000 insists on: **`backward()` only computes gradients.** The numbers can be
+# checked by hand. With $N = 4$ samples and residuals $r = \hat y - y$, the mean squared error
+# $\frac1N\sum r_i^2$ has $\partial L/\partial \hat y = 2r/N$, and the chain rule through
+# $\hat y = xW^\top + b$ gives $\partial L/\partial W = (2r/N)^\top x$ and $\partial L/\partial b
+# = \sum_i 2r_i/N$:
+
+# %%
+r = pred.detach().numpy() - y.numpy()
+dL_dpred = 2 * r / len(r)
+print("by hand, weight.grad:", np.round(dL_dpred.T @ x.numpy(), 4), " bias.grad:", np.round(dL_dpred.sum(axis=0), 4))
+print("autograd agrees:", np.allclose(dL_dpred.T @ x.numpy(), model.weight.grad.numpy()),
+      np.allclose(dL_dpred.sum(axis=0), model.bias.grad.numpy()))
+
+# %% [markdown]
+# **Line 5: `optimizer.step()`.** Now the parameters move. Plain SGD subtracts the learning rate
+# times the gradient: $p \leftarrow p - 0.1\,\nabla_p L$.
+
+# %%
+before = snapshot(model)
+optimizer.step()
+print("parameters changed by step():", changed(before, model))
+print("weight:", model.weight.detach(), " bias:", model.bias.detach())
+print("new = old - lr * grad:",
+      np.allclose(model.weight.detach().numpy(), before["weight"] - 0.1 * model.weight.grad.numpy()),
+      np.allclose(model.bias.detach().numpy(), before["bias"] - 0.1 * model.bias.grad.numpy()))
+
+# %% [markdown]
+# `weight` went from `[0.5, -0.3]` to `[0.5675, -0.3313]`: each entry moved by $-0.1$ times its
+# gradient `[-0.675, 0.3125]`.
+# But `step()` did not touch the gradients — they are still there after the update:
+
+# %%
+print("after step():      weight.grad =", model.weight.grad)
+optimizer.zero_grad()
+print("after zero_grad(): weight.grad =", model.weight.grad)
+
+# %% [markdown]
+# If the next round's `backward()` found them there, it would add to them (chapter 05). That is
+# why the loop starts with `zero_grad()`. Three calls, three separate jobs:
+#
+# | call | computes gradients | changes parameters | clears gradients |
+# |---|---|---|---|
+# | `loss.backward()` | yes (adds into `.grad`) | no | no |
+# | `optimizer.step()` | no | yes (reads `.grad`) | no |
+# | `optimizer.zero_grad()` | no | no | yes (`.grad = None`) |
+
+# %% [markdown]
+# ## 3. Open the hood: module, layer, optimizer
+#
+# None of these three objects is magic; each is a short piece of Python. Calling a module runs
+# its `forward`:
+
+# %%
+show_source(torch.nn.Module.__call__)
+
+# %% [markdown]
+# PyTorch's `Module.__call__` is `_wrapped_call_impl` → `_call_impl`
+# (`torch/nn/modules/module.py`): it also runs the forward hooks and pre-hooks that users and
+# libraries can register, then `forward`. The linear layer's `forward` is one call:
+
+# %%
+show_source(torch.nn.Linear.forward)
+
+# %% [markdown]
+# `F.linear` checks the shapes and, for a batch, records a single `Addmm` node (in PyTorch,
+# `torch/nn/modules/linear.py: Linear.forward` calls `F.linear`, which is implemented in C++ in
+# `aten/src/ATen/native/Linear.cpp` and dispatches to `addmm`). Where does `parameters()` find
+# the weight and the bias? Assigning a `Parameter` to a module attribute registers it in the
+# module's `_parameters` dictionary (`Module.__setattr__`); `parameters()` walks those
+# dictionaries through every submodule:
+
+# %%
+show_source(torch.nn.Module.parameters)
+print()
+print("model._parameters keys:", list(model._parameters))
+print("weight is an nn.Parameter:", isinstance(model.weight, torch.nn.Parameter))
+
+# %% [markdown]
+# PyTorch: `torch/nn/modules/module.py: Module.parameters` and `named_parameters`, and
+# `torch/nn/parameter.py: Parameter`. The optimizer's `zero_grad` loops over the parameter list
+# it was given and sets each `.grad` to `None` (or fills it with zeros):
+
+# %%
+show_source(torch.optim.Optimizer.zero_grad)
+
+# %% [markdown]
+# PyTorch: `torch/optim/optimizer.py: Optimizer.zero_grad`. And `SGD.step`, the update:
+
+# %%
+show_source(torch.optim.SGD.step)
+
+# %% [markdown]
+# For each parameter with a gradient: add weight decay if asked, fold the gradient into a
+# momentum buffer if asked, then `param.add_(grad * -lr)` — an **in-place** update of the leaf.
+# The `@grad_mode.no_grad()` decorator matters. Try the same in-place update with recording on:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+p = torch.tensor([1.0, 2.0], requires_grad=True)
+p.sub_(0.1)
+
+# %% [markdown]
+# Autograd refuses: changing a leaf that requires grad in place, while recording, would make
+# the update part of the graph and rewrite the very values the graph is about. Under
+# `no_grad()` the same line is allowed and recorded nowhere:
+
+# %%
+with torch.no_grad():
+    p.sub_(0.1)
+print(p)
+
+# %% [markdown]
+# PyTorch's `torch/optim/sgd.py: SGD.step` does the same through `sgd()` and
+# `_single_tensor_sgd` (or `_multi_tensor_sgd`, which updates many parameters per call with
+# `torch._foreach_*` kernels); its decorator `_use_grad_for_differentiable` turns grad mode off
+# the same way.
+#
+# So the loop is: `Module.__call__` builds the graph, the loss is its root, the engine of
+# chapters 03 and 08 fills `.grad` through `AccumulateGrad`, and the optimizer reads `.grad`
+# and edits the parameters in place.
+
+# %% [markdown]
+# ## 4. Why `zero_grad()` comes before every update
+#
+# Article 000 §10: gradients accumulate by default, so an ordinary training loop clears them
+# before each update,
+#
+# ```python
+# optimizer.zero_grad()
+# loss.backward()
+# optimizer.step()
+# ```
+#
+# What happens without the first line? Train the little regression model for 40 steps both
+# ways, from the same start:
+
+# %%
+def train_linear(clear_grads, steps=40, lr=0.1):
+    model = torch.nn.Linear(2, 1)
+    with torch.no_grad():
+        model.weight.copy_(torch.tensor([[0.5, -0.3]]))
+        model.bias.fill_(0.1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for step in range(steps):
+        if clear_grads:
+            optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+with_zero_grad, without_zero_grad = train_linear(True), train_linear(False)
+print(f"loss after 40 steps, with zero_grad:    {with_zero_grad[-1]:.3f}")
+print(f"loss after 40 steps, without zero_grad: {without_zero_grad[-1]:.3f}")
+
+# %%
+fig, ax = plt.subplots(figsize=(6, 3.5))
+ax.plot(with_zero_grad, label="optimizer.zero_grad() every step")
+ax.plot(without_zero_grad, label="no zero_grad()", color="tab:red")
+ax.set_xlabel("step")
+ax.set_ylabel("MSE loss")
+ax.set_title("The same loop, with and without zero_grad()")
+ax.set_ylim(0.1, 0.45)
+ax.legend(loc="upper right", fontsize=8)
+plt.show()
+
+# %% [markdown]
+# With `zero_grad()` the loss falls smoothly towards the best a line can do on these four
+# points. Without it, each step's `.grad` holds the sum of *all* gradients so far: the update
+# keeps pushing in directions that were right many steps ago, overshoots, and the loss swings
+# up and down instead of settling. Nothing crashes and no warning appears — the usual symptom
+# of this bug is a loss curve that looks "unstable".
+
+# %% [markdown]
+# ## 5. A classifier on two spirals
+#
+# Now a real task: two interleaved spirals of points in the plane, one per class. No straight
+# line separates them, so the model needs hidden layers. The data come from numpy with a fixed
+# seed:
+
+# %%
+def two_spirals(n_per_class=150, turns=1.5, noise=0.3, seed=0):
+    """Two interleaved spirals in the plane: points X (n, 2) in float32 and labels (n,) 0 or 1."""
+    rng = np.random.default_rng(seed)
+    points, labels = [], []
+    for label, sign in [(0, 1.0), (1, -1.0)]:
+        angle = np.sqrt(rng.uniform(0, 1, n_per_class)) * turns * 2 * np.pi
+        xy = sign * np.stack([angle * np.cos(angle), angle * np.sin(angle)], axis=1)
+        points.append(xy + rng.normal(0, noise, (n_per_class, 2)))
+        labels.append(np.full(n_per_class, label))
+    X = np.concatenate(points) / (turns * np.pi)          # scale into about [-2, 2]
+    return X.astype(np.float32), np.concatenate(labels).astype(np.int64)
+
+
+X_np, labels_np = two_spirals()
+X, labels = torch.tensor(X_np), torch.tensor(labels_np)
+print("X:", X.shape, X.dtype, "| labels:", labels.shape, labels.dtype, "| per class:", np.bincount(labels_np))
+
+# %%
+fig, ax = plt.subplots(figsize=(4.5, 4.5))
+ax.scatter(X_np[:, 0], X_np[:, 1], c=labels_np, cmap="coolwarm", s=10, edgecolors="k", linewidths=0.3)
+ax.set_xlabel("$x_1$")
+ax.set_ylabel("$x_2$")
+ax.set_title("Two spirals: class 0 (blue), class 1 (red)")
+ax.set_aspect("equal")
+plt.show()
+
+# %% [markdown]
+# The model: two hidden layers of 32 units with `tanh` between them, and 2 outputs, one score
+# (a *logit*) per class. `nn.Sequential` chains the layers. The loss is the cross-entropy, the
+# standard loss for classification: it turns the two scores into probabilities with a softmax
+# and takes minus the log of the probability given to the right class.
+#
+# `torch.manual_seed(0)` makes the random starting weights the same on every run. (mini_autograd
+# draws them from the same distributions as PyTorch, but with its own random number generator,
+# so the values differ from PyTorch's for the same seed.)
+
+# %%
+torch.manual_seed(0)
+net = torch.nn.Sequential(
+    torch.nn.Linear(2, 32), torch.nn.Tanh(),
+    torch.nn.Linear(32, 32), torch.nn.Tanh(),
+    torch.nn.Linear(32, 2),
+)
+loss_fn = torch.nn.CrossEntropyLoss()
+print(net)
+print("parameters:", sum(p.numel() for p in net.parameters()))
+
+# %% [markdown]
+# One forward pass and the graph it records, with each parameter labelled by its name
+# (`0.weight` is the weight of layer 0, and so on). It is the same kind of graph as before, just
+# taller: three `AddmmBackward0` (the linear layers), two `TanhBackward0`, and at the top the
+# cross-entropy, which PyTorch records as `NllLossBackward0` over `LogSoftmaxBackward0`.
+
+# %%
+loss = loss_fn(net(X), labels)
+print(loss)
+viz.draw(loss, params=dict(net.named_parameters()), names={"loss": loss}, show_values=False)
+
+# %% [markdown]
+# The starting loss is about $\ln 2 \approx 0.693$: with random weights the network gives each
+# class a probability near one half.
+#
+# Now the loop. It is the five lines of article 000, repeated 300 times on the whole data set
+# (full batch). The optimizer is Adam, which adapts a step size per parameter; the loop does not
+# care which optimizer it calls — swapping in `torch.optim.SGD(net.parameters(), lr=0.1,
+# momentum=0.9)` changes one line and trains too, a little slower.
+
+# %%
+optimizer = torch.optim.Adam(net.parameters(), lr=0.02)
+losses = []
+start = time.perf_counter()
+for step in range(300):
+    optimizer.zero_grad()
+    pred = net(X)
+    loss = loss_fn(pred, labels)
+    loss.backward()
+    optimizer.step()
+    losses.append(loss.item())
+seconds = time.perf_counter() - start
+
+print(f"300 steps in {seconds:.2f} s, {seconds / 300 * 1e3:.2f} ms per step")
+print(f"loss at step 0: {losses[0]:.4f}")
+print("loss after 300 steps below 0.01:", losses[-1] < 0.01)
+
+# %% [markdown]
+# (The timings depend on the machine; on a laptop the whole run takes about a second or less.)
+# The loss went from 0.69 to below 0.01. The curve, on a log scale:
+
+# %%
+fig, ax = plt.subplots(figsize=(6, 3.5))
+ax.plot(losses)
+ax.set_yscale("log")
+ax.set_xlabel("step")
+ax.set_ylabel("cross-entropy loss (log scale)")
+ax.set_title("Training the spiral classifier")
+plt.show()
+
+# %% [markdown]
+# A short plateau at first (the network still guesses), then a steep fall once the hidden
+# units start bending the boundary around the spirals, then a slow polish.
+#
+# **Accuracy** is the fraction of points whose highest score is their own class. It is a
+# measurement, not part of training, so it runs under `torch.no_grad()`: no graph is recorded
+# (chapter 06).
+
+# %%
+with torch.no_grad():
+    logits = net(X)
+    predicted = logits.argmax(dim=1)
+    accuracy = (predicted == labels).float().mean().item()
+print(f"training accuracy: {accuracy:.1%}")
+print("above 95%:", accuracy > 0.95)
+
+# %% [markdown]
+# Every training point is classified correctly. To see *how* the network separates the
+# classes, evaluate it on a grid covering the plane — 40,000 points in one forward pass, again
+# under `no_grad()` — and colour each point by the probability of class 1:
+
+# %%
+grid_x1, grid_x2 = np.meshgrid(np.linspace(-2.3, 2.3, 200), np.linspace(-2.3, 2.3, 200))
+grid = torch.tensor(np.stack([grid_x1.ravel(), grid_x2.ravel()], axis=1).astype(np.float32))
+with torch.no_grad():
+    probability = torch.nn.functional.softmax(net(grid), dim=1)[:, 1]
+probability = probability.numpy().reshape(grid_x1.shape)
+
+fig, ax = plt.subplots(figsize=(5, 4.5))
+filled = ax.contourf(grid_x1, grid_x2, probability, levels=np.linspace(0, 1, 11), cmap="coolwarm", alpha=0.7)
+ax.contour(grid_x1, grid_x2, probability, levels=[0.5], colors="k", linewidths=1)
+ax.scatter(X_np[:, 0], X_np[:, 1], c=labels_np, cmap="coolwarm", s=10, edgecolors="k", linewidths=0.3)
+fig.colorbar(filled, ax=ax, label="P(class 1)")
+ax.set_xlabel("$x_1$")
+ax.set_ylabel("$x_2$")
+ax.set_title("Decision boundary (black line: P = 0.5)")
+ax.set_aspect("equal")
+plt.show()
+
+# %% [markdown]
+# The black line, where both classes are equally likely, winds between the two arms. Every bend
+# of it came from 300 repetitions of the same five lines: build the graph, read it backwards,
+# step, clear.
+
+# %% [markdown]
+# ## 6. Gradient accumulation on a real model
+#
+# Article 000 §10 gives the reason accumulation is the default: it makes gradient accumulation
+# possible. Chapter 05 checked it on a linear model; here it is with the spiral network and the
+# cross-entropy loss. First the gradient of the full batch of 300 points, from a fresh network:
+
+# %%
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(2, 32), torch.nn.Tanh(),
+                          torch.nn.Linear(32, 32), torch.nn.Tanh(), torch.nn.Linear(32, 2))
+optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+
+optimizer.zero_grad()
+loss_fn(net(X), labels).backward()
+full_batch = {name: p.grad.numpy().copy() for name, p in net.named_parameters()}
+
+# %% [markdown]
+# Now $k = 4$ micro-batches of 75 points, drawn in a shuffled order. `CrossEntropyLoss`
+# averages over its batch, so each micro-batch loss is scaled by $1/k$; `zero_grad()` moves out
+# of the inner loop, and `.grad` collects the sum:
+
+# %%
+k = 4
+order = np.random.default_rng(1).permutation(len(X_np))
+optimizer.zero_grad()
+for chunk in np.array_split(order, k):
+    xb, yb = torch.tensor(X_np[chunk]), torch.tensor(labels_np[chunk])
+    loss = loss_fn(net(xb), yb) / k
+    loss.backward()                        # adds into every parameter's .grad
+
+for name, p in net.named_parameters():
+    print(f"{name:9} grad shape {str(list(p.grad.shape)):9} equal to full batch: "
+          f"{np.allclose(p.grad.numpy(), full_batch[name], atol=1e-6)}")
+print("all close:", all(np.allclose(p.grad.numpy(), full_batch[name], atol=1e-6)
+                        for name, p in net.named_parameters()))
+
+# %% [markdown]
+# All six gradients agree with the full batch's, up to float32 rounding. One `optimizer.step()`
+# now would make exactly the full-batch update, while only 75 points' graph was alive at a
+# time — how large models are trained on batches that do not fit in memory:
+#
+# ```python
+# optimizer.zero_grad()
+# for xb, yb in micro_batches:            # k pieces of one big batch
+#     loss = loss_fn(model(xb), yb) / k
+#     loss.backward()                     # .grad collects the sum
+# optimizer.step()                        # one update for the whole batch
+# ```
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 10.1.** The five lines of a training step got shuffled. Put them back in the order
+# of article 000's fragment; answer with a list of the five strings.
+
+# %%
+lines = ["loss.backward()", "optimizer.step()", "pred = model(x)",
+         "optimizer.zero_grad()", "loss = loss_fn(pred, y)"]
+
+# %%
+# Exercise 10.1
+answer = None  # your answer here: a list of the five strings above, in order
+
+# %%
+def small_setup():
+    """The linear model of section 2 with its loss and optimizer, as a namespace to run lines in."""
+    model = torch.nn.Linear(2, 1)
+    with torch.no_grad():
+        model.weight.copy_(torch.tensor([[0.5, -0.3]]))
+        model.bias.fill_(0.1)
+    return {"model": model, "loss_fn": torch.nn.MSELoss(), "x": x, "y": y,
+            "optimizer": torch.optim.SGD(model.parameters(), lr=0.1)}
+
+
+def weights(env):
+    return np.concatenate([env["model"].weight.detach().numpy().ravel(), env["model"].bias.detach().numpy()])
+
+
+def run_steps(order, steps=3):
+    """Run the lines of `order` `steps` times, in that order; return the model's weights."""
+    env = small_setup()
+    for _ in range(steps):
+        for line in order:
+            exec(line, env)
+    return weights(env)
+
+
+env = small_setup()                     # the reference: three rounds of the loop of section 2
+for _ in range(3):
+    env["optimizer"].zero_grad()
+    env["loss_fn"](env["model"](x), y).backward()
+    env["optimizer"].step()
+reference = weights(env)
+hint = "Clear, forward, loss, backward, update: each line needs what the line before it made."
+if answer is None:
+    check_answer(answer, lines, hint=hint)
+elif sorted(answer) != sorted(lines):
+    check(False, "", f"{hint} (use each of the five strings exactly once)")
+else:
+    try:
+        trained = run_steps(answer)
+        check(np.allclose(trained, reference),
+              right="zero_grad → forward → loss → backward → step: your order trains the model "
+                    "exactly like article 000's loop.",
+              hint=f"{hint} (your order runs, but trains the model differently)")
+    except Exception as error:
+        check(False, "", f"{hint} (your order fails: {type(error).__name__}: {error})")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 10.1
+# answer = ["optimizer.zero_grad()", "pred = model(x)", "loss = loss_fn(pred, y)",
+#           "loss.backward()", "optimizer.step()"]
+# ```
+#
+# `loss` needs `pred`, `backward()` needs `loss`, and `step()` needs the gradients `backward()`
+# made. `zero_grad()` must come before `backward()` (otherwise the old gradients are added to);
+# article 000 puts it first. The check runs your order for three steps and compares the weights
+# with the reference loop, so an order that moves `zero_grad()` to just after the forward pass
+# passes too: it is equivalent. Putting it between `backward()` and `step()` is not — the
+# optimizer would find no gradients and skip every parameter.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 10.2.** This loop forgets `zero_grad()`. The loss $2w$ has the same gradient,
+# $\partial L/\partial w = 2$, at every $w$. Without running it, what is `w` after the loop?
+# (With `zero_grad()` it would be $-4 \cdot 0.1 \cdot 2 = -0.8$.)
+#
+# ```python
+# w = torch.tensor(0.0, requires_grad=True)
+# optimizer = torch.optim.SGD([w], lr=0.1)
+# for step in range(4):
+#     loss = 2 * w
+#     loss.backward()
+#     optimizer.step()
+# ```
+
+# %%
+# Exercise 10.2
+answer = None  # your answer here: a number
+
+# %%
+w = torch.tensor(0.0, requires_grad=True)
+forgetful = torch.optim.SGD([w], lr=0.1)
+for step in range(4):
+    (2 * w).backward()
+    forgetful.step()
+_ = check_answer(answer, w.detach(),
+                 right="w.grad grows 2, 4, 6, 8: step n moves w n times too far, as if the learning "
+                       "rate were n · 0.1. Total: -0.1 · (2 + 4 + 6 + 8) = -2.",
+                 hint="Nothing clears w.grad: after the n-th backward it holds n · 2. Add up the four "
+                      "updates -lr · w.grad.")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 10.2
+# answer = -2.0
+# ```
+#
+# After the $n$-th `backward()`, `w.grad` holds $2n$, so the $n$-th step moves $w$ by $-0.1
+# \cdot 2n$: $-0.2, -0.4, -0.6, -0.8$, in total $-2.0$ instead of $-0.8$. The effective learning
+# rate grows with every step ($n$ times `lr` at step $n$) — which is why the loss curve of
+# section 4 swung instead of settling. The fix is `optimizer.zero_grad()` at the top of the loop.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 10.3.** Write `accuracy(logits, labels)`: the fraction of rows of `logits` (shape
+# `[N, C]`, one score per class) whose largest score is at the index given by `labels` (shape
+# `[N]`, integers), as a Python float. Use tensor operations; `argmax`, `==`, `.float()`,
+# `.mean()` and `.item()` are all available.
+
+# %%
+# Exercise 10.3
+def accuracy(logits, labels):
+    return None  # your code here
+
+# %%
+sample_logits = torch.tensor([[2.0, 1.0], [0.5, 1.5], [3.0, -1.0], [0.0, 0.2], [1.0, 0.0]])
+sample_labels = torch.tensor([0, 1, 1, 0, 0])
+expected = float(np.mean(np.argmax(sample_logits.numpy(), axis=1) == sample_labels.numpy()))
+hint = "Take the index of the largest score in each row (dim=1), compare with the labels, average."
+got = accuracy(sample_logits, sample_labels)
+if got is None:
+    check_answer(got, expected, hint=hint)
+else:
+    with torch.no_grad():
+        on_spirals = accuracy(net(X), labels)
+    spirals_expected = float(np.mean(np.argmax(net(X).detach().numpy(), axis=1) == labels_np))
+    check(isinstance(got, float) and abs(got - expected) < 1e-6 and abs(on_spirals - spirals_expected) < 1e-6,
+          right=f"3 of the 5 sample rows are right: {expected:.0%}.",
+          hint=f"{hint} Return a Python float (.item()). (your answer on the sample: {got!r}, "
+               f"expected {expected})")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 10.3
+# def accuracy(logits, labels):
+#     return (logits.argmax(dim=1) == labels).float().mean().item()
+# ```
+#
+# `argmax(dim=1)` gives the predicted class of each row; `==` compares it with the labels
+# (a tensor of booleans); `.float().mean()` turns the booleans into 0 and 1 and averages them;
+# `.item()` makes a Python number. Rows 1, 2 and 5 of the sample are right: 0.6.
+#
+# </details>
+
+# %% [markdown]
+# ## Recap
+#
+# - A training step is five lines (article 000 §6): `optimizer.zero_grad()` clears last round's
+#   gradients; `pred = model(x)` runs the forward pass and builds the graph; `loss =
+#   loss_fn(pred, y)` makes its root; `loss.backward()` computes the gradients into `.grad`;
+#   `optimizer.step()` updates the parameters.
+# - Each call has one job, checked above: `backward()` changes no parameter, `step()` changes
+#   them and leaves `.grad` alone, `zero_grad()` clears `.grad`.
+# - Inside: `Module.__call__` runs `forward`; `nn.Linear` is one `addmm` node; parameters are
+#   leaf tensors registered in `_parameters` and found by `parameters()`; `SGD.step` is an
+#   in-place `p -= lr * grad` under `no_grad` (PyTorch: `torch/nn/modules/module.py`,
+#   `linear.py`, `torch/optim/optimizer.py`, `sgd.py`).
+# - Without `zero_grad()` the gradients pile up and each step is too large by a growing factor:
+#   the loss swings instead of settling, silently.
+# - A two-hidden-layer network learns the two spirals in 300 full-batch steps (100% training
+#   accuracy); the decision boundary, computed under `no_grad()`, winds between the arms.
+# - Accumulating $k$ micro-batch losses scaled by $1/k$ gives every parameter exactly the
+#   full-batch gradient (article 000 §10).
+#
+# [Next: 11 — Extending autograd](11_extending.ipynb)

@@ -135,6 +135,16 @@ case("graph_linear_1d_and_3d", SETUP + """
     print(y3)
     walk(y3)
 """)
+case("graph_linear_non_contiguous_3d", SETUP + """
+    lin = set_linear(nn.Linear(3, 2))
+    leaf = torch.arange(24.0).reshape(2, 4, 3).requires_grad_()
+    y = lin(leaf.transpose(0, 1))
+    print(y.shape)
+    walk(y)
+    y.sum().backward()
+    print(leaf.grad[0])
+    print(lin.bias.grad)
+""")
 case("graph_linear_no_bias", SETUP + """
     lin = set_linear(nn.Linear(3, 2, bias=False))
     xr = x.clone().requires_grad_()
@@ -570,3 +580,39 @@ def test_model_trains():
         opt.step()
     assert loss.item() < 0.05
     assert model(x).argmax(dim=1).tolist() == [0, 1, 1, 0]
+
+
+def test_training_step_memory_returns_after_backward():
+    """Once backward has run, the graph's saved activations are freed (not at the next step)."""
+    import gc
+    import tracemalloc
+    numpy_domain = 389047          # numpy reports its array buffers to tracemalloc under this domain
+
+    def numpy_bytes():
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.DomainFilter(True, numpy_domain)])
+        return sum(trace.size for trace in snapshot.traces)
+
+    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+    optimizer = mt.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    x, y = mt.randn(256, 64), mt.randint(0, 10, (256,))
+    tracemalloc.start()
+    try:
+        for _ in range(2):                      # .grad and momentum buffers exist from here on
+            optimizer.zero_grad(set_to_none=False)
+            nn.CrossEntropyLoss()(model(x), y).backward()
+            optimizer.step()
+        gc.collect()
+        before = numpy_bytes()
+        loss = nn.CrossEntropyLoss()(model(x), y)
+        held = numpy_bytes() - before
+        loss.backward()
+        after_backward = numpy_bytes() - before
+        optimizer.step()
+        del loss
+        assert gc.collect() == 0                # nothing was waiting for the cycle collector
+        after_step = numpy_bytes() - before
+    finally:
+        tracemalloc.stop()
+    assert held > 256 * 128 * 4                 # the forward pass keeps the hidden activations...
+    assert after_backward <= 64                 # ...and backward frees them (the loss itself remains)
+    assert after_step <= 64

@@ -29,9 +29,13 @@ class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_key
     __str__ = __repr__
 
 
+_TENSOR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+
+
 def _typename(value):
+    """How PyTorch names a value's type in messages: ``torch.FloatTensor``, ``int``, ..."""
     if isinstance(value, Tensor):
-        return f"torch.{ {'float32': 'Float', 'float64': 'Double', 'int64': 'Long', 'bool': 'Bool'}[value.dtype.name]}Tensor"
+        return f"torch.{_TENSOR_TYPE_NAMES[value.dtype.name]}Tensor"
     return type(value).__name__
 
 

@@ -1,0 +1,137 @@
+"""Benchmark 1: one training step of an MLP, mini_autograd vs hand-written numpy vs PyTorch.
+
+The step: batch 256, 784 -> 256 -> ReLU -> 10, cross-entropy, plain SGD
+(``zero_grad``, forward, ``backward``, ``step``). The numpy version computes
+the same numbers with gradients written by hand: the zero-overhead limit for
+an engine that does its arithmetic with numpy. PyTorch runs the same step with
+the same number of threads as numpy's BLAS.
+
+Target: mini_autograd's step takes at most 1.15x the numpy step.
+
+    python benchmarks/bench_mlp_step.py [--threads 1] [--quick]
+"""
+import _common
+
+ARGS = _common.parse_args(__doc__)      # before numpy: it fixes the BLAS thread count
+
+import numpy as np                        # noqa: E402
+
+import mini_autograd as mt                # noqa: E402
+
+TARGET = 1.15
+
+
+class NumpyMLP:
+    """The same MLP and SGD step, with the backward pass written out by hand."""
+
+    def __init__(self, w1, b1, w2, b2):
+        self.w1, self.b1, self.w2, self.b2 = (np.array(p, dtype=np.float32) for p in (w1, b1, w2, b2))
+
+    def step(self, x, y, lr):
+        n = len(y)
+        rows = np.arange(n)
+        # forward
+        h = x @ self.w1.T
+        h += self.b1
+        a = np.maximum(h, 0)
+        logits = a @ self.w2.T
+        logits += self.b2
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+        loss = -log_probs[rows, y].mean()
+        # backward
+        d_logits = np.exp(log_probs)           # softmax
+        d_logits[rows, y] -= 1
+        d_logits /= n
+        d_w2 = d_logits.T @ a
+        d_b2 = d_logits.sum(axis=0)
+        d_h = d_logits @ self.w2
+        d_h *= h > 0
+        d_w1 = d_h.T @ x
+        d_b1 = d_h.sum(axis=0)
+        # SGD
+        self.w1 -= lr * d_w1
+        self.b1 -= lr * d_b1
+        self.w2 -= lr * d_w2
+        self.b2 -= lr * d_b2
+        return loss
+
+
+def make_models(batch, sizes, torch):
+    """Three copies of one MLP (same initial weights) and their step functions (each returns the loss)."""
+    mt.manual_seed(0)
+    model = mt.nn.Sequential(mt.nn.Linear(sizes[0], sizes[1]), mt.nn.ReLU(), mt.nn.Linear(sizes[1], sizes[2]))
+    optimizer = mt.optim.SGD(model.parameters(), lr=0.01)
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((batch, sizes[0])).astype(np.float32)
+    y_np = rng.integers(0, sizes[2], batch)
+    x, y = mt.tensor(x_np), mt.tensor(y_np)
+    loss_fn = mt.nn.CrossEntropyLoss()
+
+    def mini_step():
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        return loss.item()
+
+    weights = [p.detach().numpy().copy() for p in model.parameters()]
+    numpy_model = NumpyMLP(*weights)
+    steps = {"mini_autograd": mini_step, "numpy": lambda: float(numpy_model.step(x_np, y_np, 0.01))}
+
+    if torch is not None:
+        t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]), torch.nn.ReLU(),
+                                      torch.nn.Linear(sizes[1], sizes[2]))
+        t_model.load_state_dict({k: torch.tensor(w) for k, w in zip(t_model.state_dict(), weights)})
+        t_optimizer = torch.optim.SGD(t_model.parameters(), lr=0.01)
+        t_loss_fn = torch.nn.CrossEntropyLoss()
+        t_x, t_y = torch.tensor(x_np), torch.tensor(y_np)
+
+        def torch_step():
+            t_optimizer.zero_grad()
+            loss = t_loss_fn(t_model(t_x), t_y)
+            loss.backward()
+            t_optimizer.step()
+            return loss.item()
+
+        steps["torch"] = torch_step
+    return steps
+
+
+def run(args):
+    torch = _common.load_torch(args.threads)
+    batch, sizes, rounds = (8, (20, 16, 4), 5) if args.quick else (256, (784, 256, 10), 300)
+    steps = make_models(batch, sizes, torch)
+    # The first steps agree: the three implementations compute the same thing.
+    losses = {name: step() for name, step in steps.items()}
+    assert all(abs(v - losses["numpy"]) < 1e-4 * max(1.0, abs(losses["numpy"])) for v in losses.values()), losses
+    timings = _common.alternate(steps, rounds=rounds, warmup=3)
+    wall, cpu = timings.wall, timings.cpu
+    return {
+        "batch": batch, "sizes": sizes, "rounds": rounds, "threads": args.threads,
+        "median_ms": {name: _common.median(t) * 1e3 for name, t in wall.items()},
+        "iqr": {name: _common.spread(t) for name, t in wall.items()},
+        "ratio_vs_numpy": {name: _common.paired_ratio(wall, name, "numpy") for name in wall},
+        "cpu_median_ms": {name: _common.median(t) * 1e3 for name, t in cpu.items()},
+        "cpu_ratio_vs_numpy": {name: _common.paired_ratio(cpu, name, "numpy") for name in cpu},
+        "target": TARGET,
+    }
+
+
+def report(results):
+    rows = [(name, f"{ms:.2f}", f"{results['ratio_vs_numpy'][name]:.3f}", f"{results['iqr'][name]:.0%}",
+             f"{results['cpu_median_ms'][name]:.2f}", f"{results['cpu_ratio_vs_numpy'][name]:.3f}")
+            for name, ms in results["median_ms"].items()]
+    ratio, cpu_ratio = results["ratio_vs_numpy"]["mini_autograd"], results["cpu_ratio_vs_numpy"]["mini_autograd"]
+    verdict = "met" if cpu_ratio <= TARGET else "MISSED"
+    return (f"MLP training step, batch {results['batch']}, {' -> '.join(map(str, results['sizes']))}, "
+            f"{results['rounds']} alternating rounds, {results['threads']} thread(s)\n\n"
+            + _common.table(["implementation", "median ms/step", "x numpy (median of paired ratios)",
+                             "IQR/median", "CPU ms/step", "CPU x numpy"], rows)
+            + f"\n\nmini_autograd / numpy = {cpu_ratio:.3f} in CPU time, {ratio:.3f} in wall-clock time "
+              f"(target <= {TARGET}: {verdict})")
+
+
+if __name__ == "__main__":
+    results = run(ARGS)
+    _common.finish(ARGS, results, report(results))

@@ -1,0 +1,100 @@
+"""Benchmark 2: the cost of one recorded operation, forward and backward, vs PyTorch.
+
+A chain of 1,000 elementwise operations on a one-element tensor, so that the
+arithmetic is nothing and everything measured is bookkeeping: making the
+result tensor and the node, and in backward running the node through the
+engine. The chain cycles through ``* 0.9``, ``+ 0.1`` and ``tanh()``; ``.sum()``
+at the end makes a scalar to call ``backward()`` on. Reported per operation,
+in microseconds; forward and backward are timed separately in each round.
+
+Target: mini_autograd spends no more per operation than PyTorch.
+
+    python benchmarks/bench_op_overhead.py [--threads 1] [--quick]
+"""
+import _common
+
+ARGS = _common.parse_args(__doc__)      # before numpy: it fixes the BLAS thread count
+
+import time                               # noqa: E402
+
+import mini_autograd as mt                # noqa: E402
+
+OPS = 1000
+
+
+def chain_timer(lib, ops):
+    """A function that builds the chain, runs backward, and returns (forward s, backward s, CPU s)."""
+    def run():
+        x = lib.tensor([1.0], requires_grad=True)
+        start_cpu = time.process_time()
+        start = time.perf_counter()
+        y = x
+        for i in range(ops // 3):
+            y = y * 0.9
+            y = y + 0.1
+            y = y.tanh()
+        for _ in range(ops % 3):
+            y = y * 0.9
+        loss = y.sum()
+        middle = time.perf_counter()
+        loss.backward()
+        end = time.perf_counter()
+        cpu = time.process_time() - start_cpu
+        assert x.grad is not None
+        return middle - start, end - middle, cpu
+    return run
+
+
+def run(args):
+    torch = _common.load_torch(args.threads)
+    ops, rounds = (30, 5) if args.quick else (OPS, 200)
+    libs = {"mini_autograd": mt}
+    if torch is not None:
+        libs["torch"] = torch
+    timers = {name: chain_timer(lib, ops) for name, lib in libs.items()}
+    split = {name: [] for name in libs}
+
+    def recorder(name):
+        return lambda: split[name].append(timers[name]())
+
+    _common.alternate({name: recorder(name) for name in libs}, rounds=rounds, warmup=3)
+    results = {"ops": ops, "rounds": rounds, "threads": args.threads, "us_per_op": {}}
+    totals, cpu_totals = {}, {}
+    for name, runs in split.items():
+        runs = runs[3:]                     # drop the warm-up rounds
+        forward = [f / ops * 1e6 for f, _, _ in runs]
+        backward = [b / ops * 1e6 for _, b, _ in runs]
+        totals[name] = [f + b for f, b in zip(forward, backward)]
+        cpu_totals[name] = [c / ops * 1e6 for _, _, c in runs]
+        results["us_per_op"][name] = {"forward": _common.median(forward), "backward": _common.median(backward),
+                                      "total": _common.median(totals[name]),
+                                      "total_iqr": _common.spread(totals[name])}
+    if "torch" in totals:
+        results["ratio_vs_torch"] = _common.paired_ratio(totals, "mini_autograd", "torch")
+        results["cpu_ratio_vs_torch"] = _common.paired_ratio(cpu_totals, "mini_autograd", "torch")
+    # The same chain with the garbage collector on, as in a program that does not switch it off:
+    # a Python engine's nodes are Python objects, and allocating thousands of them triggers it.
+    with_gc = [sum(timers["mini_autograd"]()[:2]) / ops * 1e6 for _ in range(max(3, rounds // 4))]
+    results["mini_autograd_total_with_gc"] = _common.median(with_gc)
+    return results
+
+
+def report(results):
+    rows = [(name, f"{v['forward']:.2f}", f"{v['backward']:.2f}", f"{v['total']:.2f}", f"{v['total_iqr']:.0%}")
+            for name, v in results["us_per_op"].items()]
+    text = (f"Per-op overhead: chain of {results['ops']} elementwise ops on a 1-element tensor, "
+            f"{results['rounds']} alternating rounds\n\n"
+            + _common.table(["implementation", "forward us/op", "backward us/op", "total us/op", "IQR/median"],
+                            rows))
+    if "ratio_vs_torch" in results:
+        ratio, cpu_ratio = results["ratio_vs_torch"], results["cpu_ratio_vs_torch"]
+        text += (f"\n\nmini_autograd / torch per op (median of paired ratios) = {cpu_ratio:.2f} in CPU time, "
+                 f"{ratio:.2f} in wall-clock time (target <= 1.0: {'met' if cpu_ratio <= 1.0 else 'MISSED'})")
+    text += (f"\nmini_autograd with the garbage collector on (it is off above, as in timeit): "
+             f"{results['mini_autograd_total_with_gc']:.2f} us/op")
+    return text
+
+
+if __name__ == "__main__":
+    results = run(ARGS)
+    _common.finish(ARGS, results, report(results))

@@ -1,0 +1,15 @@
+"""The benchmark scripts run (tiny sizes, few repeats): they measure nothing here, they only must not break."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_run_all_quick():
+    result = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "run_all.py"), "--quick"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    summary = result.stdout.split("## Summary", 1)[1]
+    for name in ("1. MLP training step", "2. per-op overhead", "3. deep chains", "4. peak memory"):
+        assert name in summary

@@ -102,6 +102,10 @@ class BackwardFunction(Node, FunctionCtx):
             return grads
         return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor) if is_tensor)
 
+    def __dir__(self):
+        saved = [f"_saved_{n}" for n in getattr(self._forward_cls, "saved_names", ())]
+        return sorted(set(super().__dir__()) | set(saved))
+
     def __getattr__(self, name):
         # ``grad_fn._saved_self`` and friends: read what forward saved, as PyTorch exposes it.
         if name.startswith("_saved_"):

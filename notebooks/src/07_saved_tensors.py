@@ -1,0 +1,897 @@
+# %% [markdown]
+# # 07 — Saved tensors: what backward keeps from the forward pass
+#
+# A backward formula is rarely a constant. The derivative of $x^2$ is $2x$: to use it, backward
+# needs the $x$ of the forward pass. So while the forward pass runs, autograd keeps some tensors
+# aside for later. These **saved tensors** (保存的张量) are why training needs more memory than
+# inference, why a graph can be walked only once, and why some in-place operations are refused.
+#
+# **What you will learn**
+#
+# - which tensors each operation saves, read from its node's `_saved_*` attributes and drawn
+#   with `viz.draw(..., show_saved=True)`: `x ** 2` keeps `x`, `exp` keeps its result, `x * 3`
+#   keeps only the 3 — each operation keeps just what its formula needs
+# - how a node saves its own output without creating a reference cycle
+# - how many bytes a small network's graph holds in training, compared with `no_grad` and
+#   `inference_mode`, measured two ways (walking the graph, and with `tracemalloc`)
+# - that `backward()` frees the saved tensors as it goes, hence the error of a second
+#   backward, and what `retain_graph=True` changes
+# - how the version counter catches an in-place change of a saved tensor, and how to fix it
+# - gradient checkpointing, built here in a dozen lines: save less, recompute in backward, and
+#   measure what that trades
+#
+# **Seed section:** article 000 §8 on saved tensors, "为什么反向要占显存" (why backward takes up
+# GPU memory).
+#
+# **mini_autograd pieces introduced:** `SavedTensor` (`autograd/graph.py`),
+# `FunctionCtx.save_for_backward` and `BackwardFunction.saved_tensors` /
+# `release_variables` (`autograd/function.py`), the `_saved_*` attributes, the version counter
+# (`Tensor._version`), and the line of the engine that frees saved tensors (`call_function`).
+#
+# **Time:** about 40 minutes.
+
+# %%
+import time
+import tracemalloc
+
+import numpy as np
+import matplotlib.pyplot as plt
+
+import mini_autograd as torch
+from mini_autograd import nn, viz
+from coursetools import show_source, check_answer, check
+
+# %% [markdown]
+# ## 1. Backward needs numbers from the forward pass
+#
+# Article 000 §8 starts from the simplest case, $y = x^2$, whose derivative is $2x$. Without the
+# value of $x$ from the forward pass, backward could not compute it. So the node that `x ** 2`
+# records keeps `x`, and PyTorch lets you look at it as `grad_fn._saved_self`:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+print(y.grad_fn)
+print("_saved_self is x:", y.grad_fn._saved_self is x)
+print("_saved_exponent: ", y.grad_fn._saved_exponent)
+
+# %% [markdown]
+# The node keeps a reference to `x` itself (no copy), and the exponent as a plain number. With
+# `show_saved=True`, `viz.draw` adds what each node saved, in orange:
+
+# %%
+viz.draw(y, params={"x": x}, show_saved=True)
+
+# %% [markdown]
+# Think of chapter 02's scratch paper: the forward pass writes down each step, and some steps
+# also pin to their line the numbers they will need when the ledger is read backwards. For
+# `y = x ** 2` the pinned number is `x`. Backward is then one multiplication: the gradient
+# arriving, times $2x$.
+
+# %%
+y.backward(torch.ones_like(y))
+print("x.grad:", x.grad, "= 2x")
+
+# %% [markdown]
+# ## 2. Each operation keeps only what its formula needs
+#
+# What a node saves follows from its derivative:
+#
+# | operation | derivative | what backward needs | saved as |
+# |---|---|---|---|
+# | `a + b` | 1 and 1 | nothing | — |
+# | `a * b` | $b$ and $a$ | each input, **if the other needs a gradient** | `_saved_self`, `_saved_other` |
+# | `x ** 2` | $2x$ | the input | `_saved_self` |
+# | `x.exp()` | $e^x$ — the output itself | the **result** | `_saved_result` |
+# | `x.tanh()` | $1 - \tanh^2 x$ | the result | `_saved_result` |
+# | `x.log()` | $1/x$ | the input | `_saved_self` |
+#
+# Check the multiplication rule. With both inputs requiring grad, `x * w` keeps both:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([4.0, 5.0, 6.0], requires_grad=True)
+m = x * w
+print("x * w:  _saved_self is x:", m.grad_fn._saved_self is x, "| _saved_other is w:", m.grad_fn._saved_other is w)
+
+# %% [markdown]
+# With a constant, only one factor is kept. The gradient of `x * 3` with respect to `x` is 3, so
+# the node keeps the 3 (as a 0-d tensor: PyTorch wraps the Python number) and does **not** keep
+# `x`, which would only be needed for a gradient with respect to the 3 — and nobody asks for
+# that one:
+
+# %%
+z = x * 3
+print("x * 3:  _saved_other:", z.grad_fn._saved_other, "| _saved_self:", z.grad_fn._saved_self)
+c = torch.tensor([4.0, 5.0, 6.0])
+z = x * c
+print("x * c:  _saved_other is c:", z.grad_fn._saved_other is c, "| _saved_self:", z.grad_fn._saved_self)
+
+# %% [markdown]
+# `exp` is the interesting one: its derivative *is* its output, so it saves the result rather
+# than the input — backward then needs no new `exp` computation at all. `tanh` reasons the same
+# way, and `log` keeps its input:
+
+# %%
+e = x.exp()
+print("exp:   _saved_result:", e.grad_fn._saved_result)
+t = x.tanh()
+print("tanh:  _saved_result:", t.grad_fn._saved_result)
+l = x.log()
+print("log:   _saved_self is x:", l.grad_fn._saved_self is x)
+
+# %% [markdown]
+# All of them in one graph, with what each node saved:
+
+# %%
+out = (x ** 2 + x * 3 + x.exp()).sum()
+viz.draw(out, params={"x": x}, show_saved=True)
+
+# %% [markdown]
+# `AddBackward0` and `SumBackward0` save no tensor (the sum keeps only the input's shape, to
+# spread the gradient back over it). Everything saved is held until backward uses it — that is
+# the memory cost of training, measured in section 4.
+#
+# ## 3. Saving an output without a reference cycle
+#
+# Look closely at `exp`'s saved result. It has the same numbers as `e`, and even the same
+# `grad_fn` — but it is **not** the object `e`:
+
+# %%
+r = e.grad_fn._saved_result
+print("r is e:", r is e, "| r.grad_fn is e.grad_fn:", r.grad_fn is e.grad_fn)
+
+# %% [markdown]
+# The reason is memory management. `e` points to its node (`e.grad_fn`). If the node also held
+# `e`, the two would point at each other: a reference cycle, which Python's reference counting
+# cannot free — the whole graph would have to wait for the cycle collector. So when a node saves
+# **its own output**, it keeps only the data (and the version counter, section 6), and rebuilds
+# a tensor pointing back to itself whenever the saved value is asked for. Inputs are not a
+# problem (their `grad_fn` is an older node), so they are kept as they are — that is why
+# `_saved_self is x` was `True`.
+#
+# Here is mini_autograd's `SavedTensor`, one per saved slot of a node. Read `__init__` (the
+# inference-tensor check of chapter 06, then `is_output` deciding between keeping the tensor and
+# keeping only its data), `unpack` (the checks made when backward asks for the value: freed,
+# then the version) and `release`:
+
+# %%
+from mini_autograd.autograd.graph import SavedTensor
+
+show_source(SavedTensor)
+
+# %% [markdown]
+# Who creates them? An operation's `forward` calls `ctx.save_for_backward(...)`, which only
+# remembers the tensors; `Function.apply` then wraps each one in a `SavedTensor`, telling it
+# whether the tensor is one of the node's outputs. In backward, `ctx.saved_tensors` unpacks them:
+
+# %%
+from mini_autograd.autograd.function import BackwardFunction, FunctionCtx
+
+show_source(FunctionCtx.save_for_backward)
+show_source(BackwardFunction.saved_tensors.fget)
+
+# %% [markdown]
+# And here is `exp`, the operation that saves its result, written as a `Function` — the same
+# mechanism chapter 11 uses for custom operations:
+
+# %%
+show_source(torch.ops.pointwise.Exp)
+
+# %% [markdown]
+# **In PyTorch:** `torch/csrc/autograd/saved_variable.h` and `.cpp: class SavedVariable`. Its
+# constructor saves the original tensor when it is a leaf or not an output ("without running the
+# risk of reference cycles", says the comment there), and otherwise stores only the tensor's data
+# without its `grad_fn`, plus the metadata to rebuild it; `SavedVariable::unpack` rebuilds the
+# tensor and raises the errors of sections 5 and 6. Which tensors each operation saves comes from
+# `tools/autograd/derivatives.yaml`: the entry `exp(Tensor self)` has the formula
+# `grad * result`, so the generated `ExpBackward0` (in `torch/csrc/autograd/generated/Functions.h`)
+# has a `SavedVariable result_` member. Custom functions go through `ctx.save_for_backward` in
+# `torch/autograd/function.py`, as here.
+
+# %% [markdown]
+# ## 4. What training costs: saved bytes, measured
+#
+# Article 000 §8 draws the conclusion: this is a main reason why training needs more memory
+# (on a GPU, 显存) than inference. Inference needs only the result of the forward pass; training
+# must also keep every saved tensor until backward has used it. Let us measure it on a small
+# network: 64 inputs, three hidden layers of 256 with tanh, 10 classes, a batch of 128.
+
+# %%
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(64, 256), nn.Tanh(), nn.Linear(256, 256), nn.Tanh(),
+                      nn.Linear(256, 256), nn.Tanh(), nn.Linear(256, 10))
+loss_fn = nn.CrossEntropyLoss()
+inputs = torch.randn(128, 64)
+targets = torch.randint(0, 10, (128,))
+activation = 128 * 256 * 4                       # bytes of one hidden activation: 128 x 256 float32
+print(f"one hidden activation: 128 x 256 float32 = {activation:,} bytes")
+
+# %% [markdown]
+# **First measurement: walk the graph.** Start at `loss.grad_fn`, follow `next_functions`
+# (chapter 02), and at each node look at what it saved. In mini_autograd a node keeps its saved
+# slots in `node._saved`, a tuple holding a `SavedTensor` (or `None`) per slot, whose `.data` is
+# the numpy array. Two details matter when adding up bytes: the same array can be saved by two
+# nodes (the output of one tanh is the input of the next layer), and a transposed weight is a
+# numpy *view* of the weight's memory. So each array is traced back to the buffer that owns its
+# memory (`array.base`), and each buffer is counted once.
+
+# %%
+def owner(array):
+    """The numpy array that owns the memory `array` looks at (a transpose is a view)."""
+    while array.base is not None:
+        array = array.base
+    return array
+
+
+def saved_tensors(output):
+    """(node name, numpy array) for every tensor saved in the graph behind `output`."""
+    found, seen, stack = [], set(), [output.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        for saved in getattr(node, "_saved", ()):                # AccumulateGrad has no _saved
+            if saved is not None and saved.data is not None:     # None: not saved, or freed
+                found.append((node.name(), saved.data))
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    return found
+
+
+def saved_bytes(output, exclude=()):
+    """Bytes held by the saved tensors, each buffer counted once, leaving out the `exclude` tensors."""
+    skip = {id(owner(t.detach().numpy())) for t in exclude}
+    buffers = {id(owner(array)): owner(array) for _, array in saved_tensors(output)}
+    return sum(array.nbytes for key, array in buffers.items() if key not in skip)
+
+# %% [markdown]
+# What the training graph saved, node by node (parameters and the input batch named):
+
+# %%
+loss = loss_fn(model(inputs), targets)
+names = {id(owner(p.detach().numpy())): name for name, p in model.named_parameters()}
+names[id(owner(inputs.numpy()))] = "the input batch"
+for node_name, array in saved_tensors(loss):
+    what = names.get(id(owner(array)), "activation (made by the forward)")
+    print(f"{node_name:20} {str(list(array.shape)):11} {array.nbytes:>9,} bytes  {what}")
+
+# %% [markdown]
+# Every `TanhBackward0` keeps its result (a 128 × 256 activation), and the `AddmmBackward0` of
+# the next layer keeps the same array as its input `mat1`, to compute the weight's gradient.
+# The weights saved as `mat2` (for the gradient flowing to the layer's input) are the
+# parameters themselves, which exist anyway; so is the input batch. The extra memory of
+# training is the rest — the activations — and they are gone under `no_grad` and
+# `inference_mode`, where no graph is recorded at all:
+
+# %%
+modes = {"training": torch.enable_grad, "no_grad": torch.no_grad,
+         "inference_mode": torch.inference_mode}
+graph_bytes = {}
+for name, mode in modes.items():
+    with mode():
+        loss = loss_fn(model(inputs), targets)
+    graph_bytes[name] = saved_bytes(loss, exclude=[*model.parameters(), inputs])
+    print(f"{name:15} loss.grad_fn: {loss.grad_fn is not None!s:5}  "
+          f"activations saved for backward: {graph_bytes[name]:>9,} bytes")
+
+# %% [markdown]
+# 398,336 bytes = three hidden activations of 131,072 bytes, plus the 128 × 10 log-probabilities
+# saved by the loss. The count grows with every layer and with the batch size.
+#
+# **Second measurement: ask the memory allocator.** Python's `tracemalloc` records every
+# allocation, including numpy's arrays. For each mode we measure two numbers during one forward
+# pass: the memory still **held** when it ends (with the loss alive, as it is when backward
+# starts), and the **peak**. The allocator also counts small Python objects (nodes, tensors), so
+# the numbers are printed in the natural unit here, one hidden activation (131,072 bytes),
+# rounded; the plot shows them in MB.
+
+# %%
+def forward_memory(mode):
+    """(held after the forward, peak during it), in bytes above what existed before."""
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    with mode():
+        loss = loss_fn(model(inputs), targets)
+    held, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return held - base, peak - base
+
+
+forward_memory(torch.enable_grad)                 # a first run, so one-time allocations don't count
+memory = {name: forward_memory(mode) for name, mode in modes.items()}
+print(f"{'':15}{'saved (graph walk)':>20}{'held after forward':>22}{'peak during forward':>22}")
+for name in modes:
+    held, peak = memory[name]
+    print(f"{name:15}{f'{graph_bytes[name]:,} bytes':>20}"
+          f"{f'≈ {held / activation:.0f} activations':>22}{f'≈ {peak / activation:.0f} activations':>22}")
+
+# %%
+fig, ax = plt.subplots(figsize=(6.5, 3.5))
+positions = np.arange(len(modes))
+ax.bar(positions - 0.2, [memory[name][0] / 1e6 for name in modes], width=0.4, label="held after forward")
+ax.bar(positions + 0.2, [memory[name][1] / 1e6 for name in modes], width=0.4, label="peak during forward")
+ax.set_xticks(positions, list(modes))
+ax.set_ylabel("memory (MB)")
+ax.set_title("One forward pass of the same network, three modes")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# In training, three activations are still held when the forward ends — the saved ones, plus a
+# few kilobytes of nodes — and the peak is one more: the next layer's output, made while all
+# three are kept. Under `no_grad` almost nothing is held, only the loss; each activation is freed
+# as soon as the next layer has used it, so at most about two exist at once, however deep the
+# network. In training nothing is freed until backward, so the peak grows with every layer.
+# `inference_mode` saves no further memory here; in PyTorch its gain is speed (chapter 06).
+#
+# How the two grow with depth — the same measurement for 1 to 6 hidden layers:
+
+# %%
+def network(depth):
+    torch.manual_seed(0)
+    layers = [nn.Linear(64, 256), nn.Tanh()]
+    for _ in range(depth - 1):
+        layers += [nn.Linear(256, 256), nn.Tanh()]
+    return nn.Sequential(*layers, nn.Linear(256, 10))
+
+
+def peak_of_forward(net, mode):
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    with mode():
+        loss = loss_fn(net(inputs), targets)
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    return peak
+
+
+depths = range(1, 7)
+peaks = {name: [peak_of_forward(network(d), modes[name]) / 1e6 for d in depths]
+         for name in ("training", "no_grad")}
+fig, ax = plt.subplots(figsize=(6, 3.5))
+for name, marker in [("training", "o"), ("no_grad", "s")]:
+    ax.plot(list(depths), peaks[name], marker=marker, label=name)
+ax.set_xlabel("hidden layers")
+ax.set_ylabel("peak memory of one forward (MB)")
+ax.set_ylim(bottom=0)
+ax.set_title("Training keeps every layer's activation; no_grad does not")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# Training memory grows by one activation (0.13 MB) per layer; `no_grad` stays flat. For a real model on a
+# GPU the same line, with gigabytes on the axis, decides the largest batch you can train with.
+# Article 000 notes that this accounting comes back again and again: mixed precision keeps
+# saved tensors in 16-bit numbers (half the bytes), gradient checkpointing keeps fewer of them
+# (section 7), and FSDP splits parameters, gradients and optimizer state across GPUs to make room.
+#
+# (In PyTorch you cannot reach the saved tensors of built-in nodes through a `_saved` tuple; the
+# official way to see each one as it is saved is `torch.autograd.graph.saved_tensors_hooks`,
+# whose pack hook is called for every tensor a node saves.)
+
+# %% [markdown]
+# ## 5. Backward frees what it has used
+#
+# The memory of section 4 is held until backward — and no longer. As the engine finishes each
+# node, it releases that node's saved tensors, unless `retain_graph=True`:
+
+# %%
+loss = loss_fn(model(inputs), targets)
+print(f"before backward: {saved_bytes(loss, exclude=[*model.parameters(), inputs]):>9,} bytes of activations saved")
+loss.backward()
+print(f"after backward:  {saved_bytes(loss, exclude=[*model.parameters(), inputs]):>9,} bytes")
+model.zero_grad()
+
+# %% [markdown]
+# The same on the small example, where the picture marks each saved slot as freed:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out = (x ** 2 + x * 3 + x.exp()).sum()
+pow_node = out.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
+print(pow_node.name(), "saved before backward:", pow_node._saved_self)
+out.backward()
+viz.draw(out, params={"x": x}, show_saved=True)
+
+# %% [markdown]
+# Each `SavedTensor` slot of the node is now marked freed and holds no data; asking for the
+# saved value raises the error you met in chapter 06:
+
+# %%
+slot = pow_node._saved[0]                    # mini_autograd's SavedTensor behind _saved_self
+print("freed:", slot.freed, "| data:", slot.data)
+try:
+    pow_node._saved_self
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# The release happens in the engine's `call_function`, right after a node's backward formula has
+# run: `if not graph_task.keep_graph: node.release_variables()`. `keep_graph` is the
+# `retain_graph` argument. `release_variables` calls `SavedTensor.release` on every slot, which
+# drops the data and marks the slot freed:
+
+# %%
+show_source(torch.autograd.engine.call_function)
+show_source(BackwardFunction.release_variables)
+
+# %% [markdown]
+# **In PyTorch:** `torch/csrc/autograd/engine.cpp: call_function` has the same
+# `if (!graph_task->keep_graph_) fn.release_variables();`, and each generated node's
+# `release_variables()` calls `reset_data()` on its `SavedVariable` members (for `ExpBackward0`:
+# `result_.reset_data()`).
+#
+# So a second backward through the same graph finds the slots empty:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x ** 2).sum()
+y.backward()
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+y.backward()
+
+# %% [markdown]
+# With `retain_graph=True` the first backward keeps the saved tensors; they are freed by the
+# first backward called without it:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x ** 2).sum()
+pow_node = y.grad_fn.next_functions[0][0]
+y.backward(retain_graph=True)
+print("after backward(retain_graph=True): _saved_self is x:", pow_node._saved_self is x, "| x.grad:", x.grad)
+y.backward()
+print("after a second backward():         x.grad:", x.grad)
+
+# %% [markdown]
+# One consequence shows that the error is really about saved tensors, not about the graph as
+# such: a graph whose nodes saved nothing can be walked twice. `x + 1` and `sum` keep no tensor:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x + 1).sum()
+y.backward()
+y.backward()                       # no error: there was nothing to free
+print("x.grad:", x.grad)
+
+# %% [markdown]
+# Do not rely on it — it is an accident of which operations you used. When you need a second
+# backward, pass `retain_graph=True`.
+#
+# ## 6. In-place changes and the version counter
+#
+# A saved tensor is a reference, not a copy. If the tensor is changed in place after it was
+# saved, backward would compute with the wrong numbers. To catch that, every tensor carries a
+# **version counter**, `_version`, which every in-place operation raises by one:
+
+# %%
+v = torch.tensor([1.0, 2.0])
+print("new tensor:     ", v._version)
+v.add_(1)
+print("after add_(1):  ", v._version)
+v.mul_(2)
+print("after mul_(2):  ", v._version)
+v[0] = 5.0
+print("after v[0] = 5: ", v._version)
+u = v + 1
+print("v + 1 makes a new tensor; v is still at", v._version, "and the new one at", u._version)
+
+# %% [markdown]
+# Each `SavedTensor` remembers the version at which it was saved (`saved_version`). When
+# backward unpacks it, `unpack` compares that with the tensor's current version. Here `exp`
+# saved its result at version 0, and `add_(1)` then changed it:
+
+# %%
+# NBVAL_RAISES_EXCEPTION
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x.exp()
+y.add_(1)
+y.sum().backward()
+
+# %% [markdown]
+# Every part of the message is useful: `[torch.FloatTensor [3]]` is the type and shape of the
+# modified tensor, "output 0 of Exp" says which operation made it (so which node saved it), and
+# "is at version 1; expected version 0" says one in-place change happened in between. The hint
+# names PyTorch's anomaly mode, which records a traceback of the forward pass for each node so
+# that the error can point at the line that made it.
+#
+# Note that the in-place operation itself was allowed, and recorded (`y.grad_fn` is now an
+# `AddBackward0`); the error comes only when backward needs the old value. The fixes: make a new
+# tensor instead of changing the saved one — out of place, or on a copy:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x.exp()
+y = y + 1                     # out of place: a new tensor; exp's saved result is untouched
+y.sum().backward()
+print("out of place:", x.grad)
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x.exp()
+y_shifted = y.clone()
+y_shifted.add_(1)             # in place, but on a copy
+(y + y_shifted).sum().backward()
+print("on a clone:  ", x.grad, " (d/dx of e^x + (e^x + 1) = 2e^x)")
+
+# %% [markdown]
+# And an in-place change of a tensor that **no node saved** is fine — the check is precise,
+# not a blanket ban. Here `h` feeds only an addition, which saves nothing:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+h = x * 2
+s = h + 1
+h.mul_(10)
+s.sum().backward()
+print("x.grad:", x.grad)
+
+# %% [markdown]
+# **In PyTorch:** the counter is `c10/core/TensorImpl.h: struct VariableVersion`, shared by a
+# tensor and its views (and by `detach()`, chapter 06); in-place kernels call `bump()`. The
+# comparison and the message are in `torch/csrc/autograd/saved_variable.cpp:
+# SavedVariable::unpack`. Inference tensors (chapter 06) have no counter — which is exactly why
+# they can never be saved.
+
+# %% [markdown]
+# ## 7. Build it: gradient checkpointing
+#
+# Section 4 showed that training keeps one activation per layer until backward. **Gradient
+# checkpointing** (梯度检查点) trades compute for that memory: run a segment of the network
+# without saving anything, keep only the segment's **input**, and during backward run the
+# segment's forward again — this time recording — to get the saved tensors back just when they
+# are needed.
+#
+# It fits in one custom `autograd.Function` (chapter 11 covers these in depth; the mechanism is
+# the one `Exp` used above). `forward` runs with recording off — `Function.apply` sees to that
+# — and saves only the inputs. `backward` re-runs the segment with recording on, from detached
+# copies of the inputs, and calls `torch.autograd.backward` on the recomputed output: that
+# inner backward fills the gradients of the segment's parameters, and of the detached inputs,
+# which `backward` returns.
+
+# %%
+class Checkpoint(torch.autograd.Function):
+    """Run fn(*inputs) without saving its activations; recompute them in backward."""
+
+    @staticmethod
+    def forward(ctx, fn, *inputs):
+        ctx.fn = fn
+        ctx.save_for_backward(*inputs)              # only the inputs are kept
+        return fn(*inputs)                          # runs with recording off: nothing saved inside
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        inputs = [x.detach().requires_grad_(x.requires_grad) for x in ctx.saved_tensors]
+        with torch.enable_grad():                   # backward runs with recording off: switch it on
+            output = ctx.fn(*inputs)                # the forward again, recorded this time
+        torch.autograd.backward(output, grad_output)   # fills the parameters' .grad, and inputs' .grad
+        return (None,) + tuple(x.grad for x in inputs)  # no gradient for fn itself
+
+
+def checkpoint(fn, *inputs):
+    return Checkpoint.apply(fn, *inputs)
+
+# %% [markdown]
+# On a small example first: a layer `l0`, then a segment of two layers run through
+# `checkpoint`. The graph has a single `CheckpointBackward` node for the whole segment, saving
+# one tensor, `h`; the segment's parameters do not even appear — backward reaches them by
+# running the segment again. (The `result` saved by `TanhBackward0` is the same array as `h`:
+# stored once, drawn twice.)
+
+# %%
+torch.manual_seed(0)
+l0 = nn.Linear(2, 3)
+segment = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 1), nn.Tanh())
+x = torch.randn(4, 2)
+h = l0(x).tanh()
+out = checkpoint(segment, h).sum()
+viz.draw(out, params={"l0.weight": l0.weight, "l0.bias": l0.bias}, names={"h": h},
+         show_saved=True, show_values=False)
+
+# %% [markdown]
+# Now a deeper network: a first layer, then 16 hidden layers of 128 (Linear + tanh) in 4
+# segments of 4, then a 10-class head; a batch of 128. Every `Linear` counts its forward calls,
+# so that the extra compute can be counted exactly, not only timed.
+
+# %%
+class CountingLinear(nn.Linear):
+    """nn.Linear that counts how often its forward runs."""
+    calls = 0
+
+    def forward(self, input):
+        CountingLinear.calls += 1
+        return super().forward(input)
+
+
+torch.manual_seed(0)
+stem = nn.Sequential(CountingLinear(64, 128), nn.Tanh())
+segments = [nn.Sequential(*[m for _ in range(4) for m in (CountingLinear(128, 128), nn.Tanh())])
+            for _ in range(4)]
+head = CountingLinear(128, 10)
+parameters = [*stem.parameters(), *[p for s in segments for p in s.parameters()], *head.parameters()]
+x = torch.randn(128, 64)
+targets = torch.randint(0, 10, (128,))
+
+
+def deep_loss(use_checkpoint):
+    h = stem(x)                                     # outside: its output requires grad
+    for segment in segments:
+        h = checkpoint(segment, h) if use_checkpoint else segment(h)
+    return loss_fn(head(h), targets)
+
+
+def gradients(use_checkpoint):
+    for p in parameters:
+        p.grad = None
+    CountingLinear.calls = 0
+    loss = deep_loss(use_checkpoint)
+    loss.backward()
+    return loss.item(), CountingLinear.calls, [p.grad.numpy().copy() for p in parameters]
+
+
+loss_plain, calls_plain, grads_plain = gradients(use_checkpoint=False)
+loss_ckpt, calls_ckpt, grads_ckpt = gradients(use_checkpoint=True)
+print(f"loss: {loss_plain:.4f} plain, {loss_ckpt:.4f} checkpointed")
+print("gradients of all", len(parameters), "parameters identical:",
+      all(np.array_equal(a, b) for a, b in zip(grads_plain, grads_ckpt)))
+print(f"Linear forward calls in one training step: {calls_plain} plain, {calls_ckpt} checkpointed")
+
+# %% [markdown]
+# The gradients are identical, bit for bit: the recomputation repeats exactly the same
+# arithmetic. The price is visible in the count: the 16 layers inside the segments run their
+# forward twice, 34 calls instead of 18. (The first layer stays outside: a checkpointed segment
+# needs an input that requires grad, or its node would not be recorded at all — PyTorch's
+# reentrant checkpoint warns about the same thing.)
+#
+# Now the memory, measured both ways, and the time of one forward + backward. For the peak
+# during backward, the parameters' `.grad` tensors are made beforehand (filled with zeros), so
+# that both runs measure activations and temporary buffers, not the gradients they both need.
+
+# %%
+def step_memory(use_checkpoint):
+    """(bytes of activations saved, bytes held after forward, peak bytes during backward)."""
+    for p in parameters:
+        p.grad.zero_()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    loss = deep_loss(use_checkpoint)
+    held = tracemalloc.get_traced_memory()[0] - base
+    saved = saved_bytes(loss, exclude=[*parameters, x])
+    tracemalloc.reset_peak()
+    loss.backward()
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    return saved, held, peak
+
+
+results = {"plain": step_memory(False), "checkpointed": step_memory(True)}
+for name, (saved, held, peak) in results.items():
+    print(f"{name:13} activations saved by the graph: {saved:>9,} bytes")
+
+# %% [markdown]
+# The graph walk is exact. The allocator's figures include a few kilobytes of Python objects
+# that vary slightly between Python versions, so this notebook's automatic checks do not compare
+# the next cell's output:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+print(f"{'':14}{'held after forward':>20}{'peak in backward':>18}")
+for name, (saved, held, peak) in results.items():
+    print(f"{name:14}{f'{held / 1e6:.2f} MB':>20}{f'{peak / 1e6:.2f} MB':>18}")
+
+# %%
+step_times = {"plain": [], "checkpointed": []}
+for repeat in range(6):                             # take turns; keep the fastest of each
+    for name in step_times:
+        for p in parameters:
+            p.grad = None
+        start = time.perf_counter()
+        deep_loss(name == "checkpointed").backward()
+        step_times[name].append(time.perf_counter() - start)
+step_time = {name: min(t) for name, t in step_times.items()}
+for name, seconds in step_time.items():
+    print(f"{name:13} forward + backward: {seconds * 1e3:.1f} ms")
+
+# %%
+fig, (ax_memory, ax_time) = plt.subplots(1, 2, figsize=(9, 3.5))
+names = list(results)
+positions = np.arange(len(names))
+ax_memory.bar(positions - 0.2, [results[n][1] / 1e6 for n in names], width=0.4, label="held after forward")
+ax_memory.bar(positions + 0.2, [results[n][2] / 1e6 for n in names], width=0.4, label="peak in backward")
+ax_memory.set_xticks(positions, names)
+ax_memory.set_ylabel("memory (MB)")
+ax_memory.set_title("Memory of one training step")
+ax_memory.legend(fontsize=8)
+ax_time.bar(names, [step_time[n] * 1e3 for n in names], color=["tab:blue", "tab:orange"])
+ax_time.set_ylabel("forward + backward (ms)")
+ax_time.set_title("Time of one training step")
+plt.tight_layout()
+plt.show()
+
+# %% [markdown]
+# The trade-off, in numbers:
+#
+# - **Memory.** Without checkpointing the graph keeps all 17 hidden activations (and the
+#   log-probabilities) until backward. With it, it keeps the 4 segment inputs and the output of
+#   the last segment — under a third of the bytes. The peak during backward falls less, because
+#   backward rebuilds one segment's activations at a time (4 layers' worth) on top of what is
+#   held. In general, with $n$ layers in $k$ segments the activations held drop from about $n$
+#   to about $k + n/k$ — smallest near $k = \sqrt{n}$.
+# - **Compute.** Every checkpointed layer runs its forward twice: 34 layer forwards per step
+#   instead of 18. How much time that adds depends on how the step's time splits between forward
+#   and backward; with a backward costing about two forwards, as is typical for large matrices,
+#   recomputing everything adds about a third. The timings above come from a shared machine and
+#   are noisy; the count is the exact measure of the extra work.
+#
+# Memory that stays free can hold a larger batch or a larger model, which is why checkpointing
+# is standard for training large transformers.
+#
+# **In PyTorch:** `torch/utils/checkpoint.py`. `CheckpointFunction` (used with
+# `checkpoint(fn, *args, use_reentrant=True)`) is the class above plus care for details: it saves
+# and restores the random-number state, so that dropout draws the same mask when the forward is
+# repeated, and the autocast state. Its `backward` re-runs the function under `enable_grad()` on
+# detached inputs and calls `torch.autograd.backward`, as ours does. The recommended
+# `use_reentrant=False` variant works differently: it lets the forward run normally but installs
+# `torch.autograd.graph.saved_tensors_hooks` whose pack hook drops each saved tensor and whose
+# unpack hook recomputes it — so it also works when no input requires grad.
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 7.1.** The derivative of $\sigma(x) = 1/(1 + e^{-x})$ is $\sigma(x)\,(1 - \sigma(x))$.
+# Which tensor does `x.sigmoid()` save for backward: its input or its result? Answer `"self"` or
+# `"result"`.
+
+# %%
+# Exercise 7.1
+answer = None  # your answer here: "self" or "result"
+
+# %%
+x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+s = x.sigmoid()
+saves_result = np.allclose(s.grad_fn._saved_result.detach().numpy(), s.detach().numpy())
+expected = "result" if saves_result else "self"
+_ = check_answer(answer, expected,
+                 right="The derivative is written in terms of σ(x) itself, so the result is saved "
+                       "(grad_fn._saved_result), as for exp and tanh.",
+                 hint="Look at what the derivative formula needs: x, or σ(x)?")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 7.1
+# answer = "result"
+# ```
+#
+# $\sigma'(x) = \sigma(x)(1 - \sigma(x))$ needs only the output, which the forward pass has just
+# computed: `SigmoidBackward0` keeps it as `_saved_result` (PyTorch's `derivatives.yaml`:
+# `sigmoid_backward(grad, result)`). Saving the input would force backward to compute
+# $\sigma(x)$ again.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 7.2.** How many bytes do the saved tensors of this graph hold, counting each tensor
+# once? (float32 takes 4 bytes per number.)
+#
+# ```python
+# a = torch.randn(1000, requires_grad=True)
+# w = torch.randn(1000, requires_grad=True)
+# b = a * w
+# c = b.exp()
+# d = c.sum()
+# ```
+
+# %%
+# Exercise 7.2
+answer = None  # your answer here: a number of bytes
+
+# %%
+a = torch.randn(1000, requires_grad=True)
+w = torch.randn(1000, requires_grad=True)
+b = a * w
+c = b.exp()
+d = c.sum()
+_ = check_answer(answer, saved_bytes(d),
+                 right="a and w (saved by the multiplication, each for the other's gradient) and c "
+                       "(exp's result): 3 x 4,000 bytes. b itself is not saved: exp keeps its output, "
+                       "not its input, and sum keeps only a shape.",
+                 hint="Go node by node: what does MulBackward0 keep when both inputs require grad? "
+                      "What does ExpBackward0 keep? And SumBackward0?")
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 7.2
+# answer = 12_000
+# ```
+#
+# `MulBackward0` keeps `a` and `w` (4,000 bytes each), `ExpBackward0` keeps its result `c`
+# (4,000 bytes), `SumBackward0` keeps only the input's shape. Total 12,000 bytes. Note what is
+# *not* there: `b`, the product, is not needed by any backward formula, so it can be freed as
+# soon as `exp` has used it. (`a` and `w` are leaves that exist anyway; the extra memory of
+# training here is `c` alone.)
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 7.3.** `f` below fails at backward with "one of the variables needed for gradient
+# computation has been modified by an inplace operation". Fix `f` so that it computes the same
+# value, $\sum_i (e^{x_i} + 1)^2$, without the error; then run the backward and set
+# `answer = x.grad`.
+
+# %%
+# Exercise 7.3
+x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
+
+
+def f(x):
+    y = x.exp()
+    y.add_(1)                  # shift by one, in place
+    return (y ** 2).sum()
+
+
+answer = None  # your answer here: x.grad, once f(x).backward() works
+
+# %%
+x_np = np.array([0.0, 1.0, 2.0])
+by_hand = 2 * (np.exp(x_np) + 1) * np.exp(x_np)       # d/dx (e^x + 1)^2
+_ = check_answer(answer, by_hand,
+                 right="y = y + 1 makes a new tensor, so exp's saved result stays at version 0; "
+                       "the gradient is 2(e^x + 1)e^x.",
+                 hint="exp saved its result y; add_ changes y in place. Make the shifted value a new "
+                      "tensor instead.", atol=1e-3)
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 7.3
+# x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
+#
+#
+# def f(x):
+#     y = x.exp()
+#     y = y + 1                  # out of place: exp's saved result is left alone
+#     return (y ** 2).sum()
+#
+#
+# f(x).backward()
+# answer = x.grad
+# ```
+#
+# `ExpBackward0` saved its result `y` at version 0; `add_(1)` raised it to version 1, so backward
+# refused to use it. `y = y + 1` (or `y = y.clone(); y.add_(1)`) leaves the saved tensor as it
+# was. The gradient is $2(e^x + 1)\,e^x$ = `[4.0, 20.2698, 124.1963]`.
+#
+# </details>
+
+# %% [markdown]
+# ## Recap
+#
+# - Backward formulas need values from the forward pass ($y = x^2$ needs $x$), so operations
+#   **save tensors** on their nodes: `x ** 2` keeps `x` (`_saved_self`), `exp`, `tanh` and
+#   `sigmoid` keep their result (`_saved_result`), `x * 3` keeps only the 3, `+` and `sum`
+#   keep no tensor. Each operation saves just what its derivative needs
+#   (`tools/autograd/derivatives.yaml`).
+# - A node saving its own output keeps the data, not the tensor, to avoid a reference cycle
+#   (`SavedTensor`; PyTorch's `SavedVariable`).
+# - That is why training needs more memory than inference: the graph holds every saved
+#   activation until backward. Measured here: three hidden activations (398,336 bytes with the
+#   loss's) for a 3-layer network on a batch of 128 in training, none under `no_grad` or
+#   `inference_mode`, where activations are freed as soon as they are used.
+# - `backward()` releases each node's saved tensors once used (`call_function` →
+#   `release_variables`); a second backward raises "Trying to backward through the graph a
+#   second time" unless the first passed `retain_graph=True`.
+# - Every tensor has a version counter; a saved tensor remembers its version, and backward
+#   refuses one changed in place since ("... is at version 1; expected version 0 instead").
+#   Fix: compute out of place, or change a `clone()`.
+# - Gradient checkpointing saves only segment inputs and recomputes the rest in backward: the
+#   same gradients, a fraction of the activation memory, about one extra forward of compute
+#   (`torch/utils/checkpoint.py`).
+#
+# [Next: 08 — The engine](08_engine.ipynb)

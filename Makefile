@@ -37,6 +37,7 @@ $(STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
 $(VENV)/.has-init: | $(VENV_PY)
 	@touch $@
 
+# Checked before the venv is made: without `dot`, stop at once with the fix.
 check-dot:
 	@command -v dot >/dev/null 2>&1 || { \
 	  echo "The graphviz program 'dot' was not found on PATH." >&2; \
@@ -49,22 +50,31 @@ check-dot:
 	  exit 1; }
 
 # pytest exit code 5 means "no tests collected": fine while the course is young.
-test: venv check-dot
+# One BLAS thread per process: two pytest workers share the two cores, and
+# oversubscribed BLAS threads made notebook timings swing by 100x under load.
+test: check-dot venv
 	@status=0; \
+	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} \
 	$(VENV_PY) -m pytest $(TEST_PATHS) --nbval --nbval-current-env \
 	  $(XDIST) -p no:cacheprovider $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "no tests collected yet"; exit 0; fi; \
 	exit $$status
 
-lab: venv check-dot
+# The course opens in a JupyterLab workspace of its own ("mini-autograd"), so
+# tabs an earlier plain `jupyter lab` session left open (JupyterLab's "default"
+# workspace) are not restored beside chapter 00. Extra jupyter lab options: make lab LAB_ARGS='--port=9999'
+# (tests/browser/test_lab_first_run.py starts the course this way).
+LAB_ARGS ?=
+lab: check-dot venv
 	@mkdir -p $(LAB_SETTINGS) notebooks
 	@# No news or update pop-ups (schema: apputils-extension/notification.json).
 	@printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"checkForUpdates": false, "fetchNews": "false"}}' \
 	  > $(LAB_SETTINGS)/overrides.json
 	@set -- --notebook-dir=notebooks; \
 	if [ "$$(id -u)" = 0 ]; then set -- "$$@" --allow-root; fi; \
-	if [ -f notebooks/00_welcome.ipynb ]; then open=notebooks/00_welcome.ipynb; else open=notebooks; fi; \
-	exec $(VENV)/bin/jupyter lab "$$open" "$$@"
+	url=/lab/workspaces/mini-autograd; \
+	if [ -f notebooks/00_welcome.ipynb ]; then url=$$url/tree/00_welcome.ipynb; fi; \
+	exec $(VENV)/bin/jupyter lab "$$@" --LabApp.default_url=$$url $(LAB_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts build dist *.egg-info

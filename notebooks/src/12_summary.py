@@ -405,10 +405,7 @@ for title, code in SNIPPETS.items():
         f'<td style="text-align:left;vertical-align:top;width:50%">{pre(torch_output)}</td></tr>')
 display(HTML("<table>" + "".join(blocks) + "</table>"))
 
-# %% [markdown]
-# And the verdicts in one list:
-
-# %%
+print("The verdicts in one list:")
 for title, verdict in results.items():
     print(f"{title:42} {verdict}")
 

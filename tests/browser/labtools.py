@@ -512,3 +512,15 @@ def problems(name, expected, cells, pictures, *, ran=True):
             elif not p["visible"]:
                 report(i, f"picture {k} is not visible on the page")
     return found
+
+
+def serve_fresh_copy(tmp_path_factory, clear_outputs):
+    """A JupyterLab server on a copy of the chapters, as a fresh clone has them.
+
+    ``clear_outputs=True`` drops the stored outputs, so a test that runs the cells sees
+    only what the run drew; False keeps them, as a learner first sees the notebooks.
+    """
+    root = tmp_path_factory.mktemp("fresh-clone")
+    copy_notebooks(NOTEBOOK_DIR, root / "notebooks", clear_outputs=clear_outputs)
+    return LabServer.start(root / "notebooks", tmp_path_factory.mktemp("jupyter-home"),
+                           extra_args=["--LabApp.expose_app_in_browser=True"])

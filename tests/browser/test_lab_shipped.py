@@ -14,10 +14,7 @@ NOTEBOOKS = sorted(labtools.NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 
 @pytest.fixture(scope="module")
 def lab(chromium_path, tmp_path_factory):
-    root = tmp_path_factory.mktemp("fresh-clone")
-    labtools.copy_notebooks(labtools.NOTEBOOK_DIR, root / "notebooks", clear_outputs=False)
-    server = labtools.LabServer.start(root / "notebooks", tmp_path_factory.mktemp("jupyter-home"),
-                                      extra_args=["--LabApp.expose_app_in_browser=True"])
+    server = labtools.serve_fresh_copy(tmp_path_factory, clear_outputs=False)
     yield server
     server.stop()
 

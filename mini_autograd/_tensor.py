@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _dtype
 from ._printing import tensor_repr
-from .grad_mode import is_grad_enabled, is_inference_mode_enabled
+from .grad_mode import _state as _grad_state, is_grad_enabled, is_inference_mode_enabled
 
 
 class Size(tuple):
@@ -70,7 +70,7 @@ class Tensor:
         self._grad_accumulator = None  # weakref to the leaf's AccumulateGrad node
         self._hooks = None           # a leaf's tensor hooks (non-leaf hooks live on grad_fn)
         self._retains_grad = False
-        self._is_inference = is_inference_mode_enabled()
+        self._is_inference = _grad_state.inference_mode
         self._base = None            # the tensor this one is a view of
         self._wrapped_number = False  # a python scalar turned into a tensor by an op
         self._requires_grad = False

@@ -224,20 +224,22 @@ def call_tensor_pre_hooks(node, inputs):
 def call_function(graph_task, node, inputs):
     """Pre-hooks, the node's own backward, checks, post-hooks (engine.cpp: call_function)."""
     inputs = call_tensor_pre_hooks(node, inputs)
-    for hook in list((node._pre_hooks or {}).values()):
-        result = hook(tuple(inputs))
-        if result is not None:
-            inputs = list(result)
+    if node._pre_hooks:
+        for hook in list(node._pre_hooks.values()):
+            result = hook(tuple(inputs))
+            if result is not None:
+                inputs = list(result)
 
     outputs = node.apply(inputs)
     if not graph_task.keep_graph:
         node.release_variables()
     outputs = validate_outputs(node, outputs)
 
-    for hook in list((node._post_hooks or {}).values()):
-        result = hook(tuple(outputs), tuple(inputs))
-        if result is not None:
-            outputs = list(result)
+    if node._post_hooks:
+        for hook in list(node._post_hooks.values()):
+            result = hook(tuple(outputs), tuple(inputs))
+            if result is not None:
+                outputs = list(result)
     return outputs
 
 

@@ -80,11 +80,12 @@ class BackwardFunction(Node, FunctionCtx):
                 saved.release()
 
     def apply(self, grad_outputs):
-        if self._forward_cls._is_builtin and all(g is None for g in grad_outputs):
-            return (None,) * len(self.next_functions)   # nothing arrived: pass "no gradient" on
-        if self.materialize_grads:
-            grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None else g
-                            for g, (shape, dtype) in zip(grad_outputs, self._input_metadata)]
+        if _is_one_of(None, grad_outputs):
+            if self._forward_cls._is_builtin and all(g is None for g in grad_outputs):
+                return (None,) * len(self.next_functions)   # nothing arrived: pass "no gradient" on
+            if self.materialize_grads:
+                grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None else g
+                                for g, (shape, dtype) in zip(grad_outputs, self._input_metadata)]
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
@@ -151,7 +152,7 @@ class Function:
     @classmethod
     def apply(cls, *args):
         """Run forward; if any input requires grad (and grad mode is on), record a node."""
-        needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         grad_enabled = grad_mode._state.grad_enabled
         record = grad_enabled and True in needs_input_grad and not grad_mode._state.inference_mode
         ctx = cls._backward_cls() if record else FunctionCtx()
@@ -176,27 +177,33 @@ def _record(node, args, outputs):
 
     torch/csrc/autograd/python_function.cpp: _wrap_outputs and _save_variables.
     """
-    node._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
     tensor_args = [a for a in args if isinstance(a, Tensor)]
-    node.next_functions = tuple(gradient_edge(a) for a in tensor_args)
+    node._arg_is_tensor = tuple([isinstance(a, Tensor) for a in args])
+    node.next_functions = tuple([gradient_edge(a) for a in tensor_args])
 
-    wrapped = []
+    wrapped, metadata = [], []
     for output_nr, out in enumerate(outputs):
-        if any(out is a for a in tensor_args):
+        if _is_one_of(out, tensor_args):
             out = _alias(out)                  # forward returned an input: give back a new tensor
-        differentiable = out.dtype.is_floating_point and not any(
-            out is t for t in node._non_differentiable)
-        if differentiable:
+        if out._data.dtype.kind == "f" and not _is_one_of(out, node._non_differentiable):
             out.grad_fn = node
             out._output_nr = output_nr
         wrapped.append(out)
-    node._input_metadata = tuple((o._data.shape, o._data.dtype) for o in wrapped)
+        metadata.append((out._data.shape, out._data.dtype))
+    node._input_metadata = tuple(metadata)
 
-    node._saved = tuple(
-        None if t is None else SavedTensor(t, is_output=any(t is o for o in outputs))
-        for t in node._to_save)
+    node._saved = tuple([None if t is None else SavedTensor(t, is_output=_is_one_of(t, outputs))
+                         for t in node._to_save])
     node._to_save = ()
     return tuple(wrapped)
+
+
+def _is_one_of(tensor, tensors):
+    """``tensor in tensors`` by identity (``in`` would compare values, elementwise)."""
+    for t in tensors:
+        if t is tensor:
+            return True
+    return False
 
 
 def _alias(tensor):

@@ -24,7 +24,6 @@ import itertools
 
 import numpy as np
 
-from .._tensor import Tensor
 from .. import grad_mode
 from .graph import GraphRoot
 

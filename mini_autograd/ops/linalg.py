@@ -3,10 +3,10 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import check_tensor, result_dtype, cast
+from ._helpers import check_tensor
 
 
-def _same_dtype(a, b, op):
+def _same_dtype(a, b):
     if a._data.dtype != b._data.dtype:
         names = {np.dtype(np.float32): "float", np.dtype(np.float64): "double", np.dtype(np.int64): "long int"}
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
@@ -76,7 +76,7 @@ def mm(a, b):
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
                            f"({a.shape[0]}x{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
-    _same_dtype(a, b, "mm")
+    _same_dtype(a, b)
     return Mm.apply(a, b)
 
 
@@ -87,7 +87,7 @@ def mv(a, v):
     if a.shape[1] != v.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
                            f"vec ({v.shape[0]})")
-    _same_dtype(a, v, "mv")
+    _same_dtype(a, v)
     return Mv.apply(a, v)
 
 
@@ -99,7 +99,7 @@ def dot(u, v):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{u.shape[0]}] and src "
                            f"[{v.shape[0]}] to have the same number of elements, but got "
                            f"{u.shape[0]} and {v.shape[0]} elements respectively")
-    _same_dtype(u, v, "dot")
+    _same_dtype(u, v)
     return Dot.apply(u, v)
 
 

@@ -4,7 +4,7 @@ import collections
 import numpy as np
 
 from ..autograd.function import Function
-from .._tensor import Tensor, Size
+from .._tensor import Tensor
 from ._helpers import check_tensor, dims_tuple, wrap_dim
 
 

@@ -424,6 +424,30 @@ def _():
     leaf(3, 2) * leaf(2, 3)
 
 
+@case("lt_shapes", RuntimeError,
+      "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0")
+def _():
+    torch.ones(2) < torch.ones(3)
+
+
+@case("eq_shapes", RuntimeError,
+      "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0")
+def _():
+    torch.ones(2) == torch.ones(3)
+
+
+@case("ge_shapes_2d", RuntimeError,
+      "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1")
+def _():
+    torch.ones(2, 3) >= torch.ones(4)
+
+
+@case("ne_shapes_numpy", RuntimeError,
+      "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0")
+def _():
+    torch.ones(2) != np.ones(3)
+
+
 @case("add_str", TypeError, "unsupported operand type(s) for +: 'Tensor' and 'str'")
 def _():
     torch.ones(3) + "a"
@@ -723,6 +747,8 @@ def test_errors_do_not_come_from_numpy():
                lambda: torch.ones(2, 3) @ torch.ones(2, 3),
                lambda: (leaf(2, 3) * 2).backward(torch.ones(3, 2)),
                lambda: torch.tensor([[1, 2], [3]]),
+               lambda: torch.ones(2) < torch.ones(3),
+               lambda: torch.ones(2) == torch.ones(3),
                lambda: leaf(2, 3).mm(leaf(2, 3))):
         with pytest.raises(Exception) as info:
             fn()

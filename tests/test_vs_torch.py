@@ -1706,6 +1706,21 @@ case("error_sum_dim_out_of_range", """
 case("error_expand_wrong_size", """
     torch.ones(3).expand(2, 4)
 """, error="RuntimeError")
+for _name, _op in [("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="), ("eq", "=="), ("ne", "!=")]:
+    case(f"error_compare_{_name}_shapes", f"""
+        torch.ones(2) {_op} torch.ones(3)
+    """, error="RuntimeError")
+case("error_compare_shapes_2d", """
+    torch.ones(2, 3) < torch.ones(4)
+""", error="RuntimeError")
+case("error_compare_shapes_method_and_grad", """
+    x = torch.ones(3, 1, 2, requires_grad=True)
+    x == torch.zeros(4, 3)
+""", error="RuntimeError")
+case("compare_broadcasts", """
+    print(torch.ones(2, 3) < torch.ones(3), torch.arange(3) == torch.arange(3).reshape(3, 1))
+    print(torch.ones(2) < torch.ones(1), 3 < torch.ones(2))
+""")
 case("create_graph_backward_warns", """
     x = torch.tensor(2.0, requires_grad=True)
     (x ** 3).backward(create_graph=True)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import grad_mode
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, check_tensor, result_dtype
+from ._helpers import as_tensor_operand, check_broadcast, check_tensor, result_dtype
 from .pointwise import (Abs, Add, Div, Exp, Log, Mul, Neg, PowScalarTensor, PowTensorScalar,
                         PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid, Sqrt, Sub, Tanh, ToCopy)
 from .reduction import argmax, max, mean, sum
@@ -123,6 +123,8 @@ def compare(ufunc, a, b):
     if not isinstance(b, (Tensor, numbers.Number, np.ndarray)):
         return NotImplemented
     b = as_tensor_operand(b, ufunc.__name__)
+    if a._data.shape != b._data.shape:
+        check_broadcast(a, b)              # PyTorch's message, not numpy's ValueError
     return Tensor(np.asarray(ufunc(a._data, b._data)))
 
 

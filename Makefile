@@ -1,12 +1,19 @@
-# make lab    open the course in JupyterLab
-# make test   unit tests + every notebook under strict nbval
-# make clean  remove .venv and caches
-# Both lab and test create .venv on first use (pip install -e '.[course,test]').
+# make lab       open the course in JupyterLab
+# make test      unit tests + every notebook under strict nbval
+# make progress  the build track: one row per step of your myautograd
+#                (make progress ANSWERS=1: the same table for the answer key)
+# make clean     remove .venv and caches
+# lab and progress create .venv on first use with what the course needs
+# (pip install -e '.[course]'); test adds the test extra on top
+# (pip install -e '.[course,test]': pytest, nbval, playwright, ...).
 
 PYTHON ?= python3
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+# One stamp per install: lab/progress need only the course extra; test needs
+# the test extra too (playwright alone is about 165 MB, for tests/browser only).
+COURSE_STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 PYTEST_ARGS ?=
 # Notebooks in parallel, one whole notebook per worker (--dist loadfile keeps
 # a notebook's cells on one kernel). Serial run: make test XDIST=
@@ -15,9 +22,10 @@ XDIST ?= -n 2 --dist loadfile
 TEST_PATHS := $(wildcard tests notebooks)
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
-.PHONY: venv check-dot test lab clean
+.PHONY: venv venv-test check-dot test lab progress clean
 
-venv: $(STAMP)
+venv: $(COURSE_STAMP)
+venv-test: $(TEST_STAMP)
 
 $(VENV_PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { \
@@ -28,11 +36,18 @@ $(VENV_PY):
 # Re-install only when pyproject.toml changed since the last install, or once
 # mini_autograd/__init__.py exists if the install was made before it did
 # (an editable install maps only the packages it found at install time).
+# The two stamps follow this rule each on its own: `make lab` then `make test`
+# installs the test extra on top of the course install; `make test` first
+# installs both extras in one pip run and so renews both stamps.
 HAS_INIT := $(if $(wildcard mini_autograd/__init__.py),$(VENV)/.has-init)
 
-$(STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
-	$(VENV_PY) -m pip install -e '.[course,test]'
+$(COURSE_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
+	$(VENV_PY) -m pip install -e '.[course]'
 	@touch $@
+
+$(TEST_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
+	$(VENV_PY) -m pip install -e '.[course,test]'
+	@touch $(COURSE_STAMP) $@
 
 $(VENV)/.has-init: | $(VENV_PY)
 	@touch $@
@@ -49,16 +64,12 @@ check-dot:
 	  echo "then run make again." >&2; \
 	  exit 1; }
 
-# pytest exit code 5 means "no tests collected": fine while the course is young.
 # One BLAS thread per process: two pytest workers share the two cores, and
 # oversubscribed BLAS threads made notebook timings swing by 100x under load.
-test: check-dot venv
-	@status=0; \
+test: check-dot venv-test
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} \
 	$(VENV_PY) -m pytest $(TEST_PATHS) --nbval --nbval-current-env \
-	  $(XDIST) -p no:cacheprovider $(PYTEST_ARGS) || status=$$?; \
-	if [ $$status -eq 5 ]; then echo "no tests collected yet"; exit 0; fi; \
-	exit $$status
+	  $(XDIST) -p no:cacheprovider $(PYTEST_ARGS)
 
 # The course opens in a JupyterLab workspace of its own ("mini-autograd"), so
 # tabs an earlier plain `jupyter lab` session left open (JupyterLab's "default"
@@ -75,6 +86,12 @@ lab: check-dot venv
 	url=/lab/workspaces/mini-autograd; \
 	if [ -f notebooks/00_welcome.ipynb ]; then url=$$url/tree/00_welcome.ipynb; fi; \
 	exec $(VENV)/bin/jupyter lab "$$@" --LabApp.default_url=$$url $(LAB_ARGS)
+
+# The build track's progress table (notebooks/buildtrack/), run from notebooks/
+# like the chapters' check cells. Needs only the course install.
+ANSWERS ?=
+progress: venv
+	cd notebooks && ../$(VENV_PY) -m buildtrack $(if $(ANSWERS),--answers)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts build dist *.egg-info

@@ -1,0 +1,173 @@
+"""Nodes, edges and Function.apply: where the graph is recorded.
+
+PyTorch counterparts: torch/csrc/autograd/function.h (Node, compute_requires_grad),
+torch/csrc/autograd/functions/accumulate_grad.h (AccumulateGrad),
+torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (Function).
+"""
+import weakref
+
+from .grad_mode import is_grad_enabled
+from .tensor import Tensor
+
+
+def compute_requires_grad(*inputs):
+    """Step 01.2: does the result of an operation on ``inputs`` require grad?
+
+    PyTorch: compute_requires_grad (torch/csrc/autograd/function.h).
+    True when recording is on (``is_grad_enabled()``) and at least one input is a
+    Tensor that requires grad. Inputs may also be plain numbers: they never do.
+    """
+    ### BEGIN SOLUTION
+    return is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+    ### END SOLUTION
+
+
+class Node:
+    """(given) One step of the backward graph. PyTorch: struct Node (function.h).
+
+    ``next_functions``: one ``(node, input_nr)`` edge per input of the forward
+    operation, ``(None, 0)`` for an input that needs no gradient.
+    ``pre_hooks``: functions the engine calls with the gradient arriving here.
+    """
+
+    def __init__(self):
+        self.next_functions = ()
+        self.pre_hooks = []
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{self.name()} object at {id(self):#x}>"
+
+    def apply(self, grad):
+        """The gradients of the forward inputs, given the gradient of the output."""
+        raise NotImplementedError
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: what arrives here is added into ``leaf.grad``.
+
+    PyTorch: torch/csrc/autograd/functions/accumulate_grad.h.
+    """
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable           # the leaf tensor
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+    def apply(self, grad):
+        """Step 03.2, then 05.1: put ``grad`` into the leaf's ``.grad``.
+
+        PyTorch: AccumulateGrad::apply. Step 03.2: when ``variable._grad`` is
+        None, store a copy of ``grad`` (``Tensor(grad._data.copy())``: the same
+        gradient tensor may also be handed to another input). Step 05.1 (chapter
+        05): when a gradient is already there, *add* into it, in place
+        (``variable._grad._data += ...``), so ``.grad`` stays the same tensor.
+        Return ``()``: a leaf passes nothing on.
+        """
+        ### BEGIN SOLUTION
+        variable = self.variable
+        if variable._grad is None:
+            variable._grad = Tensor(grad._data.copy())
+        else:
+            variable._grad._data += grad._data
+        return ()
+        ### END SOLUTION
+
+
+def gradient_edge(tensor):
+    """Step 02.1, then 04.1: the edge a gradient for ``tensor`` travels along.
+
+    PyTorch: impl::gradient_edge (torch/csrc/autograd/variable.h).
+    - a tensor made by an operation: ``(tensor.grad_fn, 0)``;
+    - a leaf that requires grad: ``(its AccumulateGrad node, 0)``;
+    - anything else: ``(None, 0)``: no gradient goes there.
+    Step 04.1 (chapter 04): a leaf has *one* AccumulateGrad, however often it is
+    used. Keep it on the tensor (``tensor._grad_accumulator``), held through
+    ``weakref.ref`` as PyTorch does (the node holds the leaf; the leaf must not
+    hold the node), and make a new one only when there is none alive.
+    """
+    ### BEGIN SOLUTION
+    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, 0)
+    if not tensor.requires_grad:
+        return (None, 0)
+    accumulator_ref = getattr(tensor, "_grad_accumulator", None)
+    accumulator = accumulator_ref() if accumulator_ref is not None else None
+    if accumulator is None:
+        accumulator = AccumulateGrad(tensor)
+        tensor._grad_accumulator = weakref.ref(accumulator)
+    return (accumulator, 0)
+    ### END SOLUTION
+
+
+class BackwardFunction(Node):
+    """(given) The node ``Function.apply`` records; it is also the ``ctx`` of forward and backward.
+
+    PyTorch: BackwardCFunction (torch/autograd/function.py). Its name is the
+    Function's ``node_name`` (``MulBackward0``), as in PyTorch.
+    """
+
+    def __init__(self, function):
+        super().__init__()
+        self.function = function            # the Function class: Mul, Exp, ...
+
+    def name(self):
+        return self.function.node_name or f"{self.function.__name__}Backward"
+
+    def apply(self, grad):
+        grads = self.function.backward(self, grad)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        if len(grads) != len(self.next_functions):
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                               f"(expected {len(self.next_functions)}, got {len(grads)})")
+        return grads
+
+
+class Function:
+    """Base class of every differentiable operation. PyTorch: torch.autograd.Function.
+
+    A subclass defines ``forward(ctx, *inputs)`` (numpy does the work) and
+    ``backward(ctx, grad)``, and is called as ``Mul.apply(a, b)``. ``backward``
+    returns one gradient per Tensor input, in order (a tuple when there are
+    several). PyTorch's own Function also wants a None for each non-Tensor input.
+    """
+
+    node_name = None                          # e.g. "MulBackward0", as PyTorch names the node
+
+    @staticmethod
+    def forward(ctx, *inputs):
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *inputs):
+        """Step 02.2: run forward, and record a node when the result requires grad.
+
+        PyTorch: Function.apply (torch/autograd/function.py; python_function.cpp).
+        1. ``ctx = BackwardFunction(cls)``: the node, handed to forward as its ctx.
+        2. ``result = cls.forward(ctx, *inputs)``.
+        3. If ``compute_requires_grad(*inputs)`` (step 01.2): give the node one
+           edge per Tensor input, ``ctx.next_functions = tuple(gradient_edge(t) ...)``
+           (step 02.1), remember each Tensor input's shape in ``ctx.input_shapes``
+           (the engine needs them for broadcasting, step 03.2), and make the node
+           the result's ``grad_fn``, with ``requires_grad = True``.
+        Return ``result``. Non-Tensor inputs (an exponent, say) get no edge.
+        """
+        ### BEGIN SOLUTION
+        ctx = BackwardFunction(cls)
+        result = cls.forward(ctx, *inputs)
+        if compute_requires_grad(*inputs):
+            tensors = [t for t in inputs if isinstance(t, Tensor)]
+            ctx.next_functions = tuple(gradient_edge(t) for t in tensors)
+            ctx.input_shapes = tuple(t.shape for t in tensors)
+            result.grad_fn = ctx
+            result.requires_grad = True
+        return result
+        ### END SOLUTION

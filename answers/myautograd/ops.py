@@ -1,0 +1,185 @@
+"""The differentiable operations: forward in numpy (given), backward formulas (yours).
+
+PyTorch counterparts: the nodes generated from tools/autograd/derivatives.yaml
+(AddBackward0, MulBackward0, ...). Every backward is a vector-Jacobian product:
+given ``grad``, the gradient arriving at the output, return the gradient of each
+Tensor input. Write them with Tensor operations (``grad * b``), not numpy.
+Broadcasting is undone by the engine (step 03.2), not here: ``Add.backward``
+may return gradients shaped like the output.
+"""
+import numpy as np
+
+from .function import Function
+from .tensor import Tensor
+
+
+def as_tensor(value, like):
+    """(given) A Python number as a tensor of ``like``'s dtype; tensors pass through."""
+    if isinstance(value, Tensor):
+        return value
+    return Tensor(np.asarray(value, dtype=like._data.dtype))
+
+
+class Add(Function):
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return Tensor(a._data + b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """Step 03.1: out = a + b. d out/d a = 1, d out/d b = 1."""
+        ### BEGIN SOLUTION
+        return grad, grad
+        ### END SOLUTION
+
+
+class Sub(Function):
+    """(given, as an example) out = a - b."""
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return Tensor(a._data - b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, -grad
+
+
+class Neg(Function):
+    """(given, as an example) out = -a."""
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return Tensor(-a._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Mul(Function):
+    node_name = "MulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.a, ctx.b = a, b                   # what backward will need
+        return Tensor(a._data * b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """Step 03.1: out = a * b. d out/d a = b, d out/d b = a (times ``grad``)."""
+        ### BEGIN SOLUTION
+        return grad * ctx.b, grad * ctx.a
+        ### END SOLUTION
+
+
+class Pow(Function):
+    node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, a, exponent):            # exponent: a Python number, not a Tensor
+        ctx.a, ctx.exponent = a, exponent
+        return Tensor(a._data ** exponent)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """Step 03.1: out = a ** c for a number c. d out/d a = c * a ** (c - 1)."""
+        ### BEGIN SOLUTION
+        return grad * ctx.exponent * ctx.a ** (ctx.exponent - 1)
+        ### END SOLUTION
+
+
+class Exp(Function):
+    node_name = "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.result = Tensor(np.exp(a._data))
+        return ctx.result
+
+    @staticmethod
+    def backward(ctx, grad):
+        """Step 03.1: out = exp(a). d out/d a = exp(a), which forward kept as ``ctx.result``."""
+        ### BEGIN SOLUTION
+        return grad * ctx.result
+        ### END SOLUTION
+
+
+class Sum(Function):
+    node_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        return Tensor(a._data.sum())
+
+    @staticmethod
+    def backward(ctx, grad):
+        """Step 03.1: out = a.sum(), a scalar. Every entry of a gets ``grad``.
+
+        Hint: the result must have a's shape, ``ctx.shape``: ``grad * ones``
+        (``Tensor(np.ones(ctx.shape, ...))``) broadcasts to it.
+        """
+        ### BEGIN SOLUTION
+        return grad * Tensor(np.ones(ctx.shape, dtype=grad._data.dtype))
+        ### END SOLUTION
+
+
+class Mean(Function):
+    node_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        return Tensor(a._data.mean())
+
+    @staticmethod
+    def backward(ctx, grad):
+        """Step 03.1: out = a.mean() over n entries. Each entry gets ``grad / n``, shaped like a."""
+        ### BEGIN SOLUTION
+        n = int(np.prod(ctx.shape))
+        return grad * Tensor(np.full(ctx.shape, 1 / n, dtype=grad._data.dtype))
+        ### END SOLUTION
+
+
+class MatMul(Function):
+    node_name = "MmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):                   # two matrices: (n, k) @ (k, m)
+        if a.ndim != 2 or b.ndim != 2:
+            raise RuntimeError("myautograd's @ takes two 2-D tensors")
+        ctx.a, ctx.b = a, b
+        return Tensor(a._data @ b._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """Step 03.1: out = a @ b. d/d a: grad @ bᵀ; d/d b: aᵀ @ grad.
+
+        Hint: ``Tensor.T`` is not in myautograd; ``transpose(t)`` below is given.
+        """
+        ### BEGIN SOLUTION
+        return grad @ transpose(ctx.b), transpose(ctx.a) @ grad
+        ### END SOLUTION
+
+
+class Transpose(Function):
+    """(given) out = aᵀ for a matrix."""
+    node_name = "TBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return Tensor(a._data.T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return transpose(grad)
+
+
+def transpose(t):
+    """(given) The transpose of a matrix, recorded like any operation."""
+    return Transpose.apply(t)

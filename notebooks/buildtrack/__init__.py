@@ -1,0 +1,30 @@
+"""The build track: checks for the pieces of ``myautograd`` you write, chapter by chapter.
+
+In a chapter: ``buildtrack.check("02.2")`` reloads your package (so your latest
+edits count) and prints one line: ✅ done, ⏳ not done yet, or ❌ with the likely
+mistake. ``buildtrack.progress()`` prints every step; so does ``make progress``.
+The checks live here, outside the files you edit.
+"""
+from . import ch01_02, ch03, ch04_06  # noqa: F401  (registers the steps, in order)
+from .framework import STEPS, package_dir, verdict
+from .notebook import compare_graphs, mine
+
+__all__ = ["check", "progress", "mine", "compare_graphs", "STEPS"]
+
+
+def check(step_id, answers=False):
+    """Check one step of your package and print the verdict; returns True when it is done."""
+    result = verdict(step_id, package_dir(answers))
+    print(f"{result.mark} Step {step_id} ({STEPS[step_id].title}): {result.message}")
+    return result.status == "done"
+
+
+def progress(answers=False, chapters=None):
+    """One row per step: ✅ done, ⏳ not done yet, ❌ wrong (with the message)."""
+    rows = [(s, verdict(s.id, package_dir(answers))) for s in STEPS.values()
+            if chapters is None or s.chapter in chapters]
+    for s, result in rows:
+        print(f"{result.mark} {s.id}  {s.title:<42} {'' if result.status == 'done' else result.message}".rstrip())
+    done = sum(result.status == "done" for _, result in rows)
+    print(f"\n{done} of {len(rows)} steps done.")
+    return done == len(rows)

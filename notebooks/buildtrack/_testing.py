@@ -1,0 +1,87 @@
+"""Small tools the step checks share: numbers out of tensors, finite differences, the reference engine."""
+import numpy as np
+
+import mini_autograd
+from .framework import Wrong
+
+
+def values(t):
+    """The numbers of a learner's tensor (or mini_autograd's, or a plain number) as a numpy array."""
+    if t is None:
+        return None
+    data = getattr(t, "_data", t)
+    return np.asarray(data, dtype=float)
+
+
+def show(array):
+    """Numbers as a short list for a message: ``[4.5, 4.5]`` or ``4.5``."""
+    array = np.round(np.asarray(array, dtype=float), 4)
+    return array.tolist() if array.ndim else float(array)
+
+
+def expect(condition, message):
+    if not condition:
+        raise Wrong(message)
+
+
+def expect_close(got, want, message):
+    """``got`` (a tensor, an array or None) equals ``want``; the message gets both, formatted."""
+    if got is None:
+        raise Wrong(message.format(got="None", want=show(want)))
+    got_values = values(got)
+    want = np.asarray(want, dtype=float)
+    if got_values.shape != want.shape or not np.allclose(got_values, want, rtol=1e-4, atol=1e-5):
+        raise Wrong(message.format(got=show(got_values), want=show(want)))
+
+
+def expect_raises(make, error_type, words, what):
+    """``make()`` raises ``error_type`` whose message starts with PyTorch's ``words``."""
+    try:
+        make()
+    except error_type as error:
+        if not str(error).startswith(words):
+            raise Wrong(f"{what} raised {error_type.__name__}({str(error)!r}); PyTorch's words are "
+                        f"{words!r}") from None
+        return
+    raise Wrong(f"{what} raised nothing; PyTorch raises {error_type.__name__}: {words}")
+
+
+def is_tensor(package, value):
+    return isinstance(value, package.Tensor)
+
+
+def grad_of(t):
+    """A tensor's .grad without the non-leaf warning."""
+    return t._grad
+
+
+def numeric_vjp(forward, inputs, upstream, index, eps=1e-6):
+    """Finite differences: the gradient of sum(upstream * forward(*inputs)) with respect to inputs[index]."""
+    inputs = [np.array(a, dtype=float) for a in inputs]
+    grad = np.zeros_like(inputs[index])
+    for position in np.ndindex(grad.shape):
+        plus = [a.copy() for a in inputs]
+        minus = [a.copy() for a in inputs]
+        plus[index][position] += eps
+        minus[index][position] -= eps
+        difference = np.asarray(forward(*plus)) - np.asarray(forward(*minus))
+        grad[position] = np.sum(upstream * difference) / (2 * eps)
+    return grad
+
+
+def reference():
+    """mini_autograd, the reference engine."""
+    return mini_autograd
+
+
+def node_names(node):
+    """Breadth-first list of (name, [next names or None]) from ``node``: a graph's shape, comparable."""
+    seen, order, queue = {}, [], [node]
+    while queue:
+        current = queue.pop(0)
+        if current is None or id(current) in seen:
+            continue
+        seen[id(current)] = current
+        order.append(current)
+        queue.extend(n for n, _ in current.next_functions)
+    return [(n.name(), [None if m is None else m.name() for m, _ in n.next_functions]) for n in order]

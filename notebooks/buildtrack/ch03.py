@@ -1,0 +1,218 @@
+"""Checks of chapter 03: backward formulas, a first engine, Tensor.backward."""
+import numpy as np
+
+from ._testing import expect, expect_close, expect_raises, grad_of, numeric_vjp, reference, show, values
+from .framework import Wrong, step
+
+RNG = np.random.default_rng(3)
+A = RNG.uniform(0.5, 1.5, (2, 3))
+B = RNG.uniform(0.5, 1.5, (2, 3))
+M = RNG.uniform(-1, 1, (3, 2))
+UP = RNG.uniform(-2, 2, (2, 3))          # a gradient arriving from upstream, not all ones
+
+# name, how to call it on tensors, its numpy forward, inputs, the upstream gradient
+FORMULAS = [
+    ("Add", lambda a, b: a + b, lambda a, b: a + b, (A, B), UP),
+    ("Mul", lambda a, b: a * b, lambda a, b: a * b, (A, B), UP),
+    ("Pow", lambda a: a ** 3, lambda a: a ** 3, (A,), UP),
+    ("Exp", lambda a: a.exp(), np.exp, (A,), UP),
+    ("Sum", lambda a: a.sum(), np.sum, (A,), np.array(1.7)),
+    ("Mean", lambda a: a.mean(), np.mean, (A,), np.array(1.7)),
+    ("MatMul", lambda a, b: a @ b, lambda a, b: a @ b, (A, M), RNG.uniform(-2, 2, (2, 2))),
+]
+
+MISTAKES = {   # what a formula's numbers look like for a typical mistake -> what to say
+    "upstream": "it ignores grad, the gradient arriving from upstream: multiply by it (the chain rule).",
+    "zeros": "it gives all zeros.",
+    "Mean": "it is off by a factor of n = 6: divide by the number of entries.",
+    "Pow": "it looks like c * a ** c: the power goes down by one, c * a ** (c - 1).",
+}
+
+
+def _run_formula(m, name, make, inputs, upstream):
+    """The learner's backward for one op, called directly on its node, with recording off."""
+    tensors = [m.tensor(a, dtype=m.float64, requires_grad=True) for a in inputs]
+    out = make(*tensors)
+    m.grad_mode._state.grad_enabled = False
+    try:
+        return out.grad_fn.apply(m.tensor(upstream, dtype=m.float64))
+    except RuntimeError as error:
+        raise Wrong(f"{name}.backward: {error}") from None
+    except ValueError as error:                   # numpy refused to multiply the shapes
+        raise Wrong(f"{name}.backward: the shapes do not fit ({error}). For out = a @ b with a of shape "
+                    "[n, k] and b of shape [k, m], grad has shape [n, m]: grad @ bᵀ is [n, k], aᵀ @ grad "
+                    "is [k, m].") from None
+    finally:
+        m.grad_mode._state.grad_enabled = True
+
+
+def _check_formula(m, name, make, forward, inputs, upstream):
+    grads = _run_formula(m, name, make, inputs, upstream)
+    for index, (grad, a) in enumerate(zip(grads, inputs)):
+        which = f"{name}.backward, the gradient for input {index}"
+        if grad is not None and not isinstance(grad, m.Tensor):
+            raise Wrong(f"{which} is a {type(grad).__name__}: return Tensors, written with Tensor "
+                        "operations (grad * ctx.b).")
+        want = numeric_vjp(forward, inputs, upstream, index)
+        expect(grad is not None, f"{which} is None; it is needed.")
+        got = values(grad)
+        if got.shape != want.shape:
+            raise Wrong(f"{which} has shape {list(got.shape)}, expected {list(want.shape)}, the shape of "
+                        "that input: each entry of the input gets its own gradient.")
+        if np.allclose(got, want, rtol=1e-4, atol=1e-5):
+            continue
+        ones = np.ones_like(upstream)
+        if np.allclose(got, numeric_vjp(forward, inputs, ones, index), rtol=1e-4, atol=1e-5):
+            hint = MISTAKES["upstream"]
+        elif np.allclose(got, 0):
+            hint = MISTAKES["zeros"]
+        elif name == "Mean" and np.allclose(got, want * a.size):
+            hint = MISTAKES["Mean"]
+        elif name == "Pow" and np.allclose(got, upstream * 3 * a ** 3):
+            hint = MISTAKES["Pow"]
+        else:
+            hint = "compare with the derivative by hand."
+        raise Wrong(f"{which} is wrong: got {show(got)}, expected {show(want)} (finite differences); {hint}")
+
+
+@step("03.1", "backward formulas", "the backward of Add, Mul, Pow, Exp, Sum, Mean, MatMul in ops.py")
+def check_formulas(m):
+    unwritten = []
+    for name, make, forward, inputs, upstream in FORMULAS:
+        try:
+            _check_formula(m, name, make, forward, inputs, upstream)
+        except NotImplementedError as error:
+            if not str(error).startswith("Step 03.1"):
+                raise
+            unwritten.append(f"{name}.backward")
+    if unwritten:
+        raise NotImplementedError(f"Step 03.1: {', '.join(unwritten)}")
+    return "All seven formulas agree with finite differences, for an upstream gradient that is not all ones."
+
+
+def _engine_backward(m, out):
+    m.engine.run_backward(out, m.ones_like(out))
+
+
+def _seed(torch):
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    return x, (y * y * 3).mean()
+
+
+@step("03.2", "a first engine", "topological_order, run_backward in engine.py; AccumulateGrad.apply in function.py")
+def check_engine(m):
+    # The order itself: every node once, each before the nodes it sends gradients to.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2
+    b = a * 3
+    out = (a + b).sum()                     # a reaches the sum directly and through b
+    order = m.engine.topological_order(out.grad_fn)
+    expect(isinstance(order, list), f"topological_order returned a {type(order).__name__}, expected a list.")
+    expect(order and order[0] is out.grad_fn, "topological_order must start with the root, out.grad_fn.")
+    expect(len(order) == len({id(n) for n in order}), "topological_order lists a node twice: each node once.")
+    expect(len(order) == 5, f"topological_order found {len(order)} nodes, expected 5 (SumBackward0, AddBackward0, "
+           "two MulBackward0, AccumulateGrad): follow every edge in next_functions.")
+    position = {id(n): i for i, n in enumerate(order)}
+    for node in order:
+        for next_node, _ in node.next_functions:
+            if next_node is not None and position[id(next_node)] < position[id(node)]:
+                raise Wrong(f"topological_order lists {next_node.name()} before {node.name()}, which sends it a "
+                            "gradient: a node must come after every node that feeds it, or it runs before all "
+                            "of its gradients have arrived.")
+
+    # The seed example: 4.5, with the two paths of y * y added.
+    x, out = _seed(m)
+    _engine_backward(m, out)
+    got = grad_of(x)
+    if got is not None and np.allclose(values(got), 2.25):
+        raise Wrong("x.grad is 2.25, expected 4.5: where two paths meet (y * y uses y twice) the gradients "
+                    "must be added, not overwritten.")
+    expect_close(got, np.full((2, 2), 4.5), "seed example: x.grad is {got}, expected {want}.")
+    expect(m.is_grad_enabled(), "after backward, recording is still off: put the old value back (finally).")
+
+    # Broadcasting: b of shape [3] was added to every row of x.
+    x = m.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    b = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    _engine_backward(m, ((x + b) * x).sum())
+    got = grad_of(b)
+    if got is not None and values(got).shape == (2, 3):
+        raise Wrong("b.grad has shape [2, 3], expected [3]: b was broadcast over the rows of x, so its "
+                    "gradient must be summed back, sum_to(grad, node.input_shapes[i]).")
+    expect_close(got, np.arange(6.0).reshape(2, 3).sum(0), "b.grad for (x + b) * x is {got}, expected {want}.")
+
+    # Hooks on a node: called once, with the summed gradient, and able to change it.
+    x, out = _seed(m)
+    y_node = out.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]   # AddBackward0
+    seen, recorded = [], []
+    y_node.pre_hooks.append(lambda grad: seen.append(values(grad)) or recorded.append(grad.grad_fn) or grad * 10)
+    _engine_backward(m, out)
+    if recorded and recorded[0] is not None:
+        raise Wrong(f"the gradient arriving at AddBackward0 has a grad_fn ({recorded[0].name()}): your engine "
+                    "recorded the backward formulas. Run them with recording off "
+                    "(grad_mode._state.grad_enabled = False).")
+    expect(len(seen) == 1, f"the hook in AddBackward0.pre_hooks was called {len(seen)} times, expected once, "
+           "with the gradient summed over both paths.")
+    expect(np.allclose(seen[0], 4.5), f"the hook got {show(seen[0])}, expected 4.5 everywhere: call hooks once "
+           "all gradients for the node have been added.")
+    expect_close(grad_of(x), np.full((2, 2), 45.0), "a hook returning grad * 10 must change what flows on: "
+                 "x.grad is {got}, expected {want}.")
+
+    # Two leaves fed the same gradient tensor by Add must not share one .grad.
+    a = m.tensor(1.0, requires_grad=True)
+    b = m.tensor(2.0, requires_grad=True)
+    _engine_backward(m, a + b)
+    expect(grad_of(a) is not grad_of(b), "a.grad and b.grad are the same tensor: Add hands the same gradient to "
+           "both inputs, so AccumulateGrad must store a copy (Tensor(grad._data.copy())).")
+
+    # A chain of 10,000 operations: no recursion.
+    x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
+    h = x
+    for _ in range(10_000):
+        h = h * 1.0001
+    _engine_backward(m, h)
+    expect_close(grad_of(x), 1.0001 ** 10_000, "the 10,000-op chain gives x.grad {got}, expected {want}.")
+    return ("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "
+            "and a 10,000-op chain runs.")
+
+
+@step("03.3", "Tensor.backward", "Tensor.backward in tensor.py")
+def check_tensor_backward(m):
+    x, out = _seed(m)
+    out.backward()
+    expect_close(grad_of(x), np.full((2, 2), 4.5), "out.backward() gives x.grad {got}, expected {want}.")
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    expect_raises(lambda: (x ** 2).backward(), RuntimeError,
+                  "grad can be implicitly created only for scalar outputs",
+                  "y.backward() for y = x ** 2 with 3 elements")
+    try:
+        (x ** 2).backward(m.ones_like(x))
+    except RuntimeError as error:
+        raise Wrong(f"y.backward(torch.ones_like(y)) raised RuntimeError: {error}. With a gradient given, "
+                    "a result of any shape can start backward.") from None
+    expect_close(grad_of(x), [2.0, 4.0, 6.0], "y.backward(torch.ones_like(y)) gives x.grad {got}, expected {want}.")
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x ** 2).backward(m.tensor([1.0, 0.5, 2.0]))
+    expect_close(grad_of(x), [2.0, 2.0, 12.0], "y.backward(v) with v = [1, 0.5, 2] gives x.grad {got}, expected "
+                 "{want}: start from the gradient you were given.")
+    x = m.tensor([2.0], requires_grad=True)
+    try:
+        (x * 3).backward()
+    except RuntimeError:
+        raise Wrong("(x * 3).backward() for x of shape [1] raised: one element is enough, the rule counts "
+                    "elements (numel()), not dimensions.") from None
+    expect_close(grad_of(x), [3.0], "(x * 3).backward() gives x.grad {got}, expected {want}.")
+    leaf = m.tensor(2.0, requires_grad=True)
+    leaf.backward()
+    expect_close(grad_of(leaf), 1.0, "x.backward() on a leaf gives x.grad {got}, expected {want}: the engine starts "
+                 "at gradient_edge(x), its AccumulateGrad.")
+    expect_raises(lambda: m.tensor(3.0).backward(), RuntimeError,
+                  "element 0 of tensors does not require grad and does not have a grad_fn",
+                  "tensor(3.0).backward()")
+    ref = reference()
+    x_ref = ref.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    ((x_ref * 2).exp().mean() * 3).backward()
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    ((x * 2).exp().mean() * 3).backward()
+    expect_close(grad_of(x), values(x_ref.grad), "3·mean(exp(2x)) gives x.grad {got}; mini_autograd gives {want}.")
+    return "backward() starts from 1 for one-element results, from gradient= otherwise, with PyTorch's errors."

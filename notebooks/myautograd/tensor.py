@@ -1,0 +1,164 @@
+"""Tensor: a numpy array plus the autograd fields PyTorch keeps beside it.
+
+PyTorch counterpart: torch.Tensor (torch/_tensor.py) and its AutogradMeta
+(torch/csrc/autograd/variable.h). Parts marked "(given)" are done for you:
+data, printing, operators. The steps are yours.
+"""
+import warnings
+
+import numpy as np
+
+from mini_autograd._dtype import from_numpy_dtype          # (given) dtypes, printed as torch.float32
+from mini_autograd._printing import tensor_repr            # (given) PyTorch's printing
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+
+NON_LEAF_REQUIRES_GRAD_ERROR = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations made with it."""
+
+    def __init__(self, data, requires_grad=False):
+        """Step 01.1: a tensor's autograd fields.
+
+        PyTorch: AutogradMeta (torch/csrc/autograd/variable.h).
+        The data part is given. Add the three autograd fields:
+        - ``self.requires_grad``: the switch. Only floating-point tensors may
+          switch it on; otherwise raise ``RuntimeError("Only Tensors of floating
+          point and complex dtype can require gradients")``.
+          (``self.dtype.is_floating_point`` tells.)
+        - ``self._grad``: the gradient backward will leave here; None until then
+          (read it as ``.grad``, a given property below).
+        - ``self.grad_fn``: the node that made this tensor; None for a tensor you create.
+        """
+        self._data = np.asarray(data)           # (given) the numbers
+        self.retains_grad = False               # (given) step 04.2 switches it on
+        raise NotImplementedError("Step 01.1: Tensor.__init__")
+
+    # ------------------------------------------------------------ (given) data
+    @property
+    def dtype(self):
+        return from_numpy_dtype(self._data.dtype)
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    def item(self):
+        return self._data.item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self):
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __repr__(self):
+        grad_fn = None if self.grad_fn is None else self.grad_fn.name()
+        return tensor_repr(self._data, self.dtype, requires_grad=self.requires_grad, grad_fn_name=grad_fn)
+
+    @property
+    def grad(self):
+        """(given) The gradient; PyTorch warns when you read it on a non-leaf (chapter 04)."""
+        if self.grad_fn is not None and not self.retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        self._grad = value
+
+    # ------------------------------------------------------ (given) operators
+    def __add__(self, other): return ops.Add.apply(self, ops.as_tensor(other, self))
+    def __radd__(self, other): return ops.Add.apply(ops.as_tensor(other, self), self)
+    def __sub__(self, other): return ops.Sub.apply(self, ops.as_tensor(other, self))
+    def __rsub__(self, other): return ops.Sub.apply(ops.as_tensor(other, self), self)
+    def __mul__(self, other): return ops.Mul.apply(self, ops.as_tensor(other, self))
+    def __rmul__(self, other): return ops.Mul.apply(ops.as_tensor(other, self), self)
+    def __truediv__(self, other): return self * ops.as_tensor(other, self) ** -1
+    def __neg__(self): return ops.Neg.apply(self)
+    def __pow__(self, exponent): return ops.Pow.apply(self, exponent)
+    def __matmul__(self, other): return ops.MatMul.apply(self, other)
+
+    def exp(self): return ops.Exp.apply(self)
+    def sum(self): return ops.Sum.apply(self)
+    def mean(self): return ops.Mean.apply(self)
+
+    # ---------------------------------------------------------------- autograd
+    def backward(self, gradient=None):
+        """Step 03.3: start backward from this tensor.
+
+        PyTorch: Tensor.backward (torch/_tensor.py) and _make_grads (torch/autograd/__init__.py).
+        - No ``gradient`` given: allowed only when the tensor has one element
+          (else raise ``RuntimeError("grad can be implicitly created only for
+          scalar outputs")``); start from ones shaped like the tensor.
+        - A tensor that neither requires grad nor has a grad_fn cannot start a
+          backward: raise ``RuntimeError("element 0 of tensors does not require
+          grad and does not have a grad_fn")``.
+        Then hand over to ``engine.run_backward(self, gradient)``.
+        Hint: ``ones_like`` lives in ``creation.py``.
+        """
+        raise NotImplementedError("Step 03.3: Tensor.backward")
+
+    @property
+    def is_leaf(self):
+        """Step 04.1: True for tensors that were not made by a recorded operation.
+
+        PyTorch: Tensor.is_leaf. Tensors that do not require grad are leaves too.
+        """
+        raise NotImplementedError("Step 04.1: Tensor.is_leaf")
+
+    def retain_grad(self):
+        """Step 04.2: keep this non-leaf tensor's gradient in ``.grad`` too.
+
+        PyTorch: Tensor.retain_grad (torch/csrc/autograd/variable.cpp), built on a hook.
+        - requires_grad False: raise ``RuntimeError("can't retain_grad on Tensor
+          that has requires_grad=False")``.
+        - a leaf: nothing to do (its .grad is filled anyway).
+        - else set ``self.retains_grad = True`` and append a hook to
+          ``self.grad_fn.pre_hooks``: a function the engine calls with the gradient
+          arriving at that node (step 03.2). Let it add the gradient into
+          ``self._grad`` (as AccumulateGrad does) and return None (no change).
+        """
+        raise NotImplementedError("Step 04.2: Tensor.retain_grad")
+
+    def detach(self):
+        """Step 06.2: the same numbers, cut from the graph.
+
+        PyTorch: Tensor.detach. A new leaf that shares this tensor's numpy array
+        (no copy) and does not require grad.
+        """
+        raise NotImplementedError("Step 06.2: Tensor.detach")
+
+    def requires_grad_(self, requires_grad=True):
+        """Step 06.2: switch requires_grad on a leaf, in place; return self.
+
+        PyTorch: Tensor.requires_grad_. A non-leaf already requires grad: asking
+        for True changes nothing, asking for False raises
+        ``RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)``. A tensor that is not
+        floating point cannot switch it on: ``RuntimeError("only Tensors of floating
+        point dtype can require gradients")`` (PyTorch words it differently here).
+        """
+        raise NotImplementedError("Step 06.2: Tensor.requires_grad_")
+
+
+# (given) imported last: both modules use Tensor.
+from . import engine, ops  # noqa: E402

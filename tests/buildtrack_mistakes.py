@@ -1,0 +1,145 @@
+"""Typical learner mistakes, planted into copies of the answer key: each step's check must name them.
+
+Each entry: (step, file, text in the answer key, what a learner wrote instead, words the
+check's message must contain). Collected from what people get wrong when they first
+write an autograd engine: overwriting .grad, forgetting the upstream gradient,
+broadcasting, one AccumulateGrad per use, recursion, recording inside no_grad, ...
+"""
+
+MISTAKES = [
+    # 01.1 the tensor's fields
+    ("01.1", "tensor.py",
+     '        if requires_grad and not self.dtype.is_floating_point:\n'
+     '            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")\n'
+     '        self.requires_grad = requires_grad\n        self._grad = None',
+     "        self.requires_grad = requires_grad\n        self._grad = None",
+     "(an integer tensor) raised nothing"),
+    ("01.1", "tensor.py", "        self._grad = None\n        self.grad_fn = None",
+     "        self._grad = 0\n        self.grad_fn = None", ".grad is 0, expected None"),
+    ("01.1", "tensor.py", "        self._grad = None\n        self.grad_fn = None\n",
+     "        self._grad = None\n", "no field 'grad_fn'"),
+    # 01.2 the recording rule
+    ("01.2", "function.py", "is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
+     "is_grad_enabled() and all(isinstance(t, Tensor) and t.requires_grad for t in inputs)", "(any, not all)"),
+    ("01.2", "function.py", "return is_grad_enabled() and any(",
+     "return any(", "check is_grad_enabled() too"),
+    ("01.2", "function.py", "any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
+     "any(t.requires_grad for t in inputs)", "inputs can be plain numbers"),
+    # 02.1 edges
+    ("02.1", "function.py", "    if tensor.grad_fn is not None:\n        return (tensor.grad_fn, 0)\n", "",
+     "Check grad_fn before requires_grad"),
+    ("02.1", "function.py", "    if not tensor.requires_grad:\n        return (None, 0)\n",
+     "    if not tensor.requires_grad:\n        return None\n", "an edge is a pair"),
+    ("02.1", "function.py", "    if not tensor.requires_grad:\n        return (None, 0)\n", "",
+     "expected (None, 0): no gradient goes there"),
+    # 02.2 Function.apply
+    ("02.2", "function.py", "        if compute_requires_grad(*inputs):\n",
+     "        if any(isinstance(t, Tensor) and t.requires_grad for t in inputs):\n",
+     "with recording off, x * 3 still got a grad_fn"),
+    ("02.2", "function.py", "        if compute_requires_grad(*inputs):\n", "        if True:\n",
+     "c * 3, with no input that requires grad, got a grad_fn"),
+    ("02.2", "function.py", "tensors = [t for t in inputs if isinstance(t, Tensor)]",
+     "tensors = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]", "expected 2: one edge per Tensor input"),
+    ("02.2", "function.py", "        result = cls.forward(ctx, *inputs)\n",
+     "        result = cls.forward(BackwardFunction(cls), *inputs)\n", "the very ctx forward received"),
+    ("02.2", "function.py", "            result.requires_grad = True\n", "",
+     "requires_grad is not True"),
+    # 03.1 backward formulas
+    ("03.1", "ops.py", "return grad * ctx.b, grad * ctx.a", "return ctx.b, ctx.a", "ignores grad"),
+    ("03.1", "ops.py", "return grad * ctx.result", "return grad * ctx.result * 0", "all zeros"),
+    ("03.1", "ops.py", "np.full(ctx.shape, 1 / n,", "np.full(ctx.shape, 1,", "off by a factor of n = 6"),
+    ("03.1", "ops.py", "ctx.a ** (ctx.exponent - 1)", "ctx.a ** ctx.exponent", "the power goes down by one"),
+    ("03.1", "ops.py", "return grad * Tensor(np.ones(ctx.shape, dtype=grad._data.dtype))", "return grad",
+     "expected [2, 3], the shape of that input"),
+    ("03.1", "ops.py", "return grad @ transpose(ctx.b), transpose(ctx.a) @ grad",
+     "return transpose(ctx.b) @ grad, grad @ transpose(ctx.a)", "the shapes do not fit"),
+    # 03.2 the first engine
+    ("03.2", "engine.py",
+     "    order, visited = [], set()\n    stack = [(root, False)]\n    while stack:\n",
+     "    order, visited = [], set()\n\n    def visit(node):\n        if node in visited:\n            return\n"
+     "        visited.add(node)\n        for next_node, _ in node.next_functions:\n"
+     "            if next_node is not None:\n                visit(next_node)\n        order.append(node)\n\n"
+     "    visit(root)\n    stack = []\n    while stack:\n",
+     "RecursionError"),
+    ("03.2", "engine.py", "grads[next_node] = next_grad + grads[next_node] if next_node in grads else next_grad",
+     "grads[next_node] = next_grad", "where two paths meet"),
+    ("03.2", "engine.py", "                next_grad = sum_to(next_grad, node.input_shapes[i])\n", "",
+     "b.grad has shape [2, 3], expected [3]"),
+    ("03.2", "engine.py", "    grad_mode._state.grad_enabled = False\n", "", "recorded the backward formulas"),
+    ("03.2", "engine.py", "            for hook in node.pre_hooks:\n", "            for hook in []:\n",
+     "was called 0 times"),
+    ("03.2", "function.py", "variable._grad = Tensor(grad._data.copy())", "variable._grad = grad",
+     "store a copy"),
+    ("03.2", "engine.py",
+     "    order, visited = [], set()\n    stack = [(root, False)]\n    while stack:\n",
+     "    order, queue = [root], [root]\n    while queue:\n        node = queue.pop(0)\n"
+     "        for next_node, _ in node.next_functions:\n"
+     "            if next_node is not None and next_node not in order:\n"
+     "                order.append(next_node)\n                queue.append(next_node)\n"
+     "    return order\n    visited, stack = set(), []\n    while stack:\n",
+     "before all of its gradients have arrived"),
+    # 03.3 Tensor.backward
+    ("03.3", "tensor.py", "            if self.numel() != 1:\n"
+     '                raise RuntimeError("grad can be implicitly created only for scalar outputs")\n', "",
+     "raised nothing; PyTorch raises RuntimeError: grad can be implicitly created only for scalar outputs"),
+    ("03.3", "tensor.py", "        engine.run_backward(self, gradient)\n",
+     "        engine.run_backward(self, ones_like(self))\n", "start from the gradient you were given"),
+    ("03.3", "tensor.py", "if self.numel() != 1:", "if self.ndim != 0:", "the rule counts elements"),
+    # 04.1 one AccumulateGrad per leaf
+    ("04.1", "function.py",
+     "    accumulator_ref = getattr(tensor, \"_grad_accumulator\", None)\n"
+     "    accumulator = accumulator_ref() if accumulator_ref is not None else None\n"
+     "    if accumulator is None:\n        accumulator = AccumulateGrad(tensor)\n"
+     "        tensor._grad_accumulator = weakref.ref(accumulator)\n    return (accumulator, 0)",
+     "    return (AccumulateGrad(tensor), 0)", "two different AccumulateGrad nodes"),
+    ("04.1", "function.py",
+     "    accumulator_ref = getattr(tensor, \"_grad_accumulator\", None)\n"
+     "    accumulator = accumulator_ref() if accumulator_ref is not None else None\n"
+     "    if accumulator is None:\n        accumulator = AccumulateGrad(tensor)\n"
+     "        tensor._grad_accumulator = weakref.ref(accumulator)\n",
+     "    accumulator = getattr(tensor, \"_grad_accumulator\", None)\n"
+     "    if accumulator is None:\n        accumulator = AccumulateGrad(tensor)\n"
+     "        tensor._grad_accumulator = accumulator\n",
+     "only weakly"),
+    ("04.1", "tensor.py", "        return self.grad_fn is None\n", "        return not self.requires_grad\n",
+     "is_leaf is False, expected True"),
+    # 04.2 retain_grad
+    ("04.2", "tensor.py", "        if self.is_leaf or self.retains_grad:\n", "        if self.retains_grad:\n",
+     "on a leaf raised AttributeError"),
+    ("04.2", "tensor.py", "        if self.is_leaf or self.retains_grad:\n", "        if self.is_leaf:\n",
+     "calling y.retain_grad() twice"),
+    ("04.2", "tensor.py", "        if not self.requires_grad:\n"
+     "            raise RuntimeError(\"can't retain_grad on Tensor that has requires_grad=False\")\n"
+     "        if self.is_leaf or self.retains_grad:\n",
+     "        if self.is_leaf or self.retains_grad:\n", "retain_grad() raised nothing"),
+    # 05.1 accumulation
+    ("05.1", "function.py", "        if variable._grad is None:\n            variable._grad = Tensor(grad._data.copy())\n"
+     "        else:\n            variable._grad._data += grad._data\n",
+     "        variable._grad = Tensor(grad._data.copy())\n",
+     "x.grad is 4, expected 8 after two backward() calls: .grad was overwritten instead of added to"),
+    ("05.1", "function.py", "            variable._grad._data += grad._data\n",
+     "            variable._grad = variable._grad + grad\n", "x.grad is a new tensor"),
+    # 05.2 zero_grad
+    ("05.2", "optim.py", "        if set_to_none:\n            p.grad = None\n        else:\n            p.grad._data[...] = 0\n",
+     "        p.grad = None\n", "left x.grad None"),
+    ("05.2", "optim.py", "            p.grad._data[...] = 0\n", "            p.grad = 0\n", "expected a tensor of zeros"),
+    ("05.2", "optim.py", "            p.grad._data[...] = 0\n",
+     "            from .creation import zeros_like\n            p.grad = zeros_like(p.grad)\n",
+     "replaced x.grad by a new tensor"),
+    # 06.1 no_grad
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = self.previous\n", "        _state.grad_enabled = True\n",
+     "restore the value from before __enter__"),
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = self.previous\n",
+     "        _state.grad_enabled = self.previous\n        return True\n", "must not return True"),
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = False\n", "", "switch recording off in __enter__"),
+    # 06.2 detach and requires_grad_
+    ("06.2", "tensor.py", "        return Tensor(self._data)\n", "        return self\n", "returned y itself"),
+    ("06.2", "tensor.py", "        return Tensor(self._data)\n", "        return Tensor(self._data.copy())\n",
+     "copied the numbers"),
+    ("06.2", "tensor.py", "        return Tensor(self._data)\n",
+     "        return Tensor(self._data, requires_grad=self.requires_grad)\n", "cut from the graph"),
+    ("06.2", "tensor.py", "        if not self.is_leaf:\n            if requires_grad:\n"
+     "                return self                    # a non-leaf requires grad already\n"
+     "            raise RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)\n", "",
+     "y.requires_grad_(False) for y = x * 3 raised nothing"),
+]

@@ -1,0 +1,114 @@
+"""The build track proves three states: stubs say "not done yet", the answer key passes, mistakes are named.
+
+The learner's package ships as stubs in notebooks/myautograd, made from the answer
+key in answers/myautograd by tools/make_stubs.py; the checks live in
+notebooks/buildtrack.
+"""
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "notebooks"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import buildtrack  # noqa: E402
+import make_stubs  # noqa: E402
+from buildtrack.framework import ANSWER_KEY, LEARNER_PACKAGE, STEPS, verdict  # noqa: E402
+from buildtrack_mistakes import MISTAKES  # noqa: E402
+
+STEP_IDS = list(STEPS)
+
+
+def test_shipped_stubs_are_the_answer_key_without_its_solutions():
+    for name, text in make_stubs.expected_stubs().items():
+        assert (LEARNER_PACKAGE / name).read_text() == text, f"rebuild with: python tools/make_stubs.py ({name})"
+    assert {p.name for p in LEARNER_PACKAGE.glob("*.py")} == {p.name for p in ANSWER_KEY.glob("*.py")}
+
+
+@pytest.mark.parametrize("step_id", STEP_IDS)
+def test_with_the_stubs_every_step_is_not_done_yet(step_id):
+    result = verdict(step_id, LEARNER_PACKAGE)
+    assert result.status == "todo", result.message
+    assert "Traceback" not in result.message
+
+
+def test_the_first_stub_names_the_piece_and_the_file():
+    result = verdict(STEP_IDS[0], LEARNER_PACKAGE)
+    assert result.message == "not done yet: fill in Tensor.__init__ in myautograd/tensor.py."
+
+
+@pytest.mark.parametrize("step_id", STEP_IDS)
+def test_with_the_answer_key_every_step_is_done(step_id):
+    result = verdict(step_id, ANSWER_KEY)
+    assert result.status == "done", result.message
+
+
+@pytest.fixture
+def planted(tmp_path):
+    """A copy of the answer key with one mistake planted: ``planted(file, old, new) -> directory``."""
+    def plant(file, old, new):
+        directory = tmp_path / "myautograd"
+        shutil.copytree(ANSWER_KEY, directory)
+        source = (directory / file).read_text()
+        assert source.count(old) == 1, f"the mistake's text must occur once in {file}: {old!r}"
+        (directory / file).write_text(source.replace(old, new))
+        return directory
+    return plant
+
+
+@pytest.mark.parametrize("step_id, file, old, new, words", MISTAKES,
+                         ids=[f"{m[0]}-{i}" for i, m in enumerate(MISTAKES)])
+def test_a_planted_mistake_is_rejected_with_its_message(planted, step_id, file, old, new, words):
+    result = verdict(step_id, planted(file, old, new))
+    assert result.status == "wrong", f"{result.mark} {result.message}"
+    assert words in result.message, result.message
+
+
+@pytest.mark.parametrize("step_id", STEP_IDS)
+def test_every_step_rejects_at_least_two_planted_mistakes(step_id):
+    assert sum(m[0] == step_id for m in MISTAKES) >= 2
+
+
+def test_a_syntax_error_is_a_message_not_a_traceback(planted):
+    directory = planted("engine.py", "def run_backward(tensor, gradient):", "def run_backward(tensor, gradient)")
+    result = verdict("01.1", directory)
+    assert result.status == "wrong"
+    assert "does not import: SyntaxError" in result.message and "engine.py, line" in result.message
+
+
+def test_an_endless_loop_is_stopped(planted, monkeypatch):
+    monkeypatch.setattr("buildtrack.framework.SECONDS_PER_STEP", 1)
+    directory = planted("engine.py", "        node, children_listed = stack.pop()\n",
+                        "        node, children_listed = stack[-1]\n")
+    result = verdict("03.2", directory)
+    assert result.status == "wrong" and "endless loop" in result.message
+
+
+def test_a_later_step_names_the_earlier_step_to_finish():
+    result = verdict("04.1", LEARNER_PACKAGE)
+    assert result.message == "finish step 01.1 (a tensor's autograd fields) first: it is not done yet."
+
+
+def test_a_wrong_earlier_step_is_named_too(planted):
+    result = verdict("04.1", planted("ops.py", "return grad * ctx.result", "return grad"))
+    assert result.message == "finish step 03.1 (backward formulas) first: it fails its check."
+
+
+@pytest.mark.parametrize("answers", [False, True])
+def test_make_progress_prints_a_row_per_step_and_no_traceback(answers):
+    command = [sys.executable, "-m", "buildtrack"] + (["--answers"] if answers else [])
+    run = subprocess.run(command, cwd=ROOT / "notebooks", capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+    rows = [line for line in run.stdout.splitlines() if line[:1] in "✅⏳❌" and line.strip()]
+    assert len(rows) == len(STEPS)
+    assert all(row.startswith("✅" if answers else "⏳") for row in rows)
+
+
+def test_check_prints_one_verdict(capsys):
+    assert buildtrack.check("01.1", answers=True) is True
+    assert capsys.readouterr().out.startswith("✅ Step 01.1 (a tensor's autograd fields): ")

@@ -112,3 +112,18 @@ def test_make_progress_prints_a_row_per_step_and_no_traceback(answers):
 def test_check_prints_one_verdict(capsys):
     assert buildtrack.check("01.1", answers=True) is True
     assert capsys.readouterr().out.startswith("✅ Step 01.1 (a tensor's autograd fields): ")
+
+
+def test_viz_draws_the_learners_graph_as_it_draws_mini_autograds():
+    import mini_autograd
+    from mini_autograd import viz
+    from buildtrack.framework import load
+
+    def seed(torch):
+        x = torch.ones(2, 2, requires_grad=True)
+        y = x + 2
+        return x, (y * y * 3).mean()
+
+    mine_x, mine_out = seed(load(ANSWER_KEY))
+    ref_x, ref_out = seed(mini_autograd)
+    assert repr(viz.draw(mine_out, params={"x": mine_x})) == repr(viz.draw(ref_out, params={"x": ref_x}))

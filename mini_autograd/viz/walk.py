@@ -7,6 +7,11 @@ gets the same numbers in every run and every process (``id()`` would not).
 
 The walk is a loop over a queue, not a recursion, so a chain of thousands of
 operations is walked like any other graph.
+
+It asks little of the graph: a tensor has ``grad_fn``, ``requires_grad`` and
+``_data``; a node has ``name()`` and ``next_functions``; a leaf's node has
+``variable``. So it draws graphs of other engines built the same way too, such
+as the ``myautograd`` a learner writes in the course.
 """
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -14,8 +19,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._printing import _tensor_str
-from .._tensor import Tensor
-from ..autograd.graph import AccumulateGrad
 
 SMALL = 9  # tensors with at most this many elements show their values
 KIND_WORDS = {"output": "output", "leaf": "leaf", "retained": "retains grad", "saved": "saved"}
@@ -102,10 +105,15 @@ def tensor_names(params=None, names=None):
             source = source.named_parameters()
         pairs = source.items() if isinstance(source, dict) else source
         for name, tensor in pairs:
-            if not isinstance(tensor, Tensor):
+            if not is_tensor(tensor):
                 raise TypeError(f"the tensor named {name!r} is a {type(tensor).__name__}, not a Tensor")
             found[id(tensor)] = str(name)
     return found
+
+
+def is_tensor(value):
+    """A tensor of mini_autograd, or of an engine built like it: it has a grad_fn and numbers."""
+    return hasattr(value, "grad_fn") and hasattr(value, "_data")
 
 
 # --------------------------------------------------------------------- values
@@ -138,7 +146,7 @@ def tensor_box(kind, tensor, labels, default, show_values):
                     shape_text(tensor._data.shape))
     if show_values:
         box.value = values_text(tensor._data)
-    grad = tensor._grad   # the slot itself: the .grad property warns for non-leaves
+    grad = getattr(tensor, "_grad", None)   # the slot itself: the .grad property warns for non-leaves
     if grad is not None:
         box.grad = summary_text(grad._data, show_values)
     return box
@@ -189,16 +197,16 @@ def root_node(tensor):
     """The node a gradient for ``tensor`` enters first; None if it needs no gradient."""
     if tensor.grad_fn is not None:
         return tensor.grad_fn
-    if tensor.requires_grad:
+    if tensor.requires_grad and hasattr(tensor, "_get_grad_accumulator"):
         return tensor._get_grad_accumulator()
     return None
 
 
 def walk(outputs, params=None, names=None, show_saved=False, show_values=True):
     """Describe the backward graph behind ``outputs`` (a tensor or a sequence of tensors)."""
-    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    outputs = [outputs] if is_tensor(outputs) else list(outputs)
     for output in outputs:
-        if not isinstance(output, Tensor):
+        if not is_tensor(output):
             raise TypeError(f"draw() takes tensors, not {type(output).__name__}")
     labels = tensor_names(params, names)
     roots = [root_node(output) for output in outputs]
@@ -215,10 +223,10 @@ def walk(outputs, params=None, names=None, show_saved=False, show_values=True):
         box = NodeBox(node_id, node_name(node),
                       [None if next_node is None else ids[next_node]
                        for next_node, _ in node.next_functions])
-        if isinstance(node, AccumulateGrad):
+        if hasattr(node, "variable"):                       # an AccumulateGrad: its leaf
             box.leaf = tensor_box("leaf", node.variable, labels, f"leaf {leaf_number}", show_values)
             leaf_number += 1
-        for output_nr, hook in sorted((node._retains_grad_hooks or {}).items()):
+        for output_nr, hook in sorted((getattr(node, "_retains_grad_hooks", None) or {}).items()):
             tensor = hook.tensor_ref()
             if tensor is not None:
                 box.retained.append(tensor_box("retained", tensor, labels, "retains grad", show_values))

@@ -13,6 +13,7 @@ the line of ``myautograd`` it came from. No verdict ever shows a traceback.
 import contextlib
 import hashlib
 import importlib
+import os
 import pathlib
 import re
 import signal
@@ -70,7 +71,8 @@ class Verdict:
 
 # ----------------------------------------------------------------- loading
 def package_dir(answers=False):
-    return ANSWER_KEY if answers else LEARNER_PACKAGE
+    """The learner's package, or the answer key (also when BUILDTRACK_ANSWERS=1, as in CI's run of the chapters)."""
+    return ANSWER_KEY if answers or os.environ.get("BUILDTRACK_ANSWERS") == "1" else LEARNER_PACKAGE
 
 
 def _fingerprint(directory):

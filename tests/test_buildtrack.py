@@ -94,7 +94,7 @@ def test_a_later_step_names_the_earlier_step_to_finish():
 
 
 def test_a_wrong_earlier_step_is_named_too(planted):
-    result = verdict("04.1", planted("ops.py", "return grad * ctx.result", "return grad"))
+    result = verdict("04.1", planted("ops.py", "return grad * result", "return grad"))
     assert result.message == "finish step 03.1 (backward formulas) first: it fails its check."
 
 

@@ -4,6 +4,7 @@ PyTorch counterparts: torch/csrc/autograd/function.h (Node, compute_requires_gra
 torch/csrc/autograd/functions/accumulate_grad.h (AccumulateGrad),
 torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (Function).
 """
+import itertools
 import weakref
 
 from .grad_mode import is_grad_enabled
@@ -22,17 +23,22 @@ def compute_requires_grad(*inputs):
     ### END SOLUTION
 
 
+_sequence_numbers = itertools.count()
+
+
 class Node:
     """(given) One step of the backward graph. PyTorch: struct Node (function.h).
 
     ``next_functions``: one ``(node, input_nr)`` edge per input of the forward
     operation, ``(None, 0)`` for an input that needs no gradient.
     ``pre_hooks``: functions the engine calls with the gradient arriving here.
+    ``sequence_nr``: the order nodes were made in (chapter 08's engine uses it).
     """
 
     def __init__(self):
         self.next_functions = ()
         self.pre_hooks = []
+        self.sequence_nr = next(_sequence_numbers)
 
     def name(self):
         return type(self).__name__
@@ -54,6 +60,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         super().__init__()
         self.variable = variable           # the leaf tensor
+        self.sequence_nr = 2**64 - 1       # runs as soon as it is ready (PyTorch: UINT64_MAX)
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
@@ -114,6 +121,16 @@ class BackwardFunction(Node):
     def __init__(self, function):
         super().__init__()
         self.function = function            # the Function class: Mul, Exp, ...
+        self.saved = ()
+
+    def save_for_backward(self, *tensors):
+        """Keep these tensors for backward (chapter 07 looks closer)."""
+        self.saved = tensors
+
+    @property
+    def saved_tensors(self):
+        """What forward saved, in the same order."""
+        return self.saved
 
     def name(self):
         return self.function.node_name or f"{self.function.__name__}Backward"

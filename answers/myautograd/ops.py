@@ -66,14 +66,18 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.a, ctx.b = a, b                   # what backward will need
+        ctx.save_for_backward(a, b)           # what backward will need
         return Tensor(a._data * b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = a * b. d out/d a = b, d out/d b = a (times ``grad``)."""
+        """Step 03.1: out = a * b. d out/d a = b, d out/d b = a (times ``grad``).
+
+        Hint: ``a, b = ctx.saved_tensors`` gives back what forward saved.
+        """
         ### BEGIN SOLUTION
-        return grad * ctx.b, grad * ctx.a
+        a, b = ctx.saved_tensors
+        return grad * b, grad * a
         ### END SOLUTION
 
 
@@ -82,14 +86,16 @@ class Pow(Function):
 
     @staticmethod
     def forward(ctx, a, exponent):            # exponent: a Python number, not a Tensor
-        ctx.a, ctx.exponent = a, exponent
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent               # a number: kept as a plain attribute
         return Tensor(a._data ** exponent)
 
     @staticmethod
     def backward(ctx, grad):
         """Step 03.1: out = a ** c for a number c. d out/d a = c * a ** (c - 1)."""
         ### BEGIN SOLUTION
-        return grad * ctx.exponent * ctx.a ** (ctx.exponent - 1)
+        a, = ctx.saved_tensors
+        return grad * ctx.exponent * a ** (ctx.exponent - 1)
         ### END SOLUTION
 
 
@@ -98,14 +104,16 @@ class Exp(Function):
 
     @staticmethod
     def forward(ctx, a):
-        ctx.result = Tensor(np.exp(a._data))
-        return ctx.result
+        result = Tensor(np.exp(a._data))
+        ctx.save_for_backward(result)
+        return result
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = exp(a). d out/d a = exp(a), which forward kept as ``ctx.result``."""
+        """Step 03.1: out = exp(a). d out/d a = exp(a): the result, which forward saved."""
         ### BEGIN SOLUTION
-        return grad * ctx.result
+        result, = ctx.saved_tensors
+        return grad * result
         ### END SOLUTION
 
 
@@ -153,7 +161,7 @@ class MatMul(Function):
     def forward(ctx, a, b):                   # two matrices: (n, k) @ (k, m)
         if a.ndim != 2 or b.ndim != 2:
             raise RuntimeError("myautograd's @ takes two 2-D tensors")
-        ctx.a, ctx.b = a, b
+        ctx.save_for_backward(a, b)
         return Tensor(a._data @ b._data)
 
     @staticmethod
@@ -163,7 +171,8 @@ class MatMul(Function):
         Hint: ``Tensor.T`` is not in myautograd; ``transpose(t)`` below is given.
         """
         ### BEGIN SOLUTION
-        return grad @ transpose(ctx.b), transpose(ctx.a) @ grad
+        a, b = ctx.saved_tensors
+        return grad @ transpose(b), transpose(a) @ grad
         ### END SOLUTION
 
 

@@ -64,12 +64,15 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.a, ctx.b = a, b                   # what backward will need
+        ctx.save_for_backward(a, b)           # what backward will need
         return Tensor(a._data * b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = a * b. d out/d a = b, d out/d b = a (times ``grad``)."""
+        """Step 03.1: out = a * b. d out/d a = b, d out/d b = a (times ``grad``).
+
+        Hint: ``a, b = ctx.saved_tensors`` gives back what forward saved.
+        """
         raise NotImplementedError("Step 03.1: Mul.backward")
 
 
@@ -78,7 +81,8 @@ class Pow(Function):
 
     @staticmethod
     def forward(ctx, a, exponent):            # exponent: a Python number, not a Tensor
-        ctx.a, ctx.exponent = a, exponent
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent               # a number: kept as a plain attribute
         return Tensor(a._data ** exponent)
 
     @staticmethod
@@ -92,12 +96,13 @@ class Exp(Function):
 
     @staticmethod
     def forward(ctx, a):
-        ctx.result = Tensor(np.exp(a._data))
-        return ctx.result
+        result = Tensor(np.exp(a._data))
+        ctx.save_for_backward(result)
+        return result
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = exp(a). d out/d a = exp(a), which forward kept as ``ctx.result``."""
+        """Step 03.1: out = exp(a). d out/d a = exp(a): the result, which forward saved."""
         raise NotImplementedError("Step 03.1: Exp.backward")
 
 
@@ -140,7 +145,7 @@ class MatMul(Function):
     def forward(ctx, a, b):                   # two matrices: (n, k) @ (k, m)
         if a.ndim != 2 or b.ndim != 2:
             raise RuntimeError("myautograd's @ takes two 2-D tensors")
-        ctx.a, ctx.b = a, b
+        ctx.save_for_backward(a, b)
         return Tensor(a._data @ b._data)
 
     @staticmethod

@@ -11,9 +11,9 @@ from .creation import (arange, from_numpy, full, full_like, linspace, manual_see
                        randint, randn, randperm, tensor, zeros, zeros_like)
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
-from .ops import (abs, add, cat, clone, div, dot, exp, log, matmul, max, mean, mm, mul, mv, neg, pow,
+from .ops import (abs, add, cat, clamp, clone, div, dot, exp, log, matmul, max, mean, mm, mul, mv, neg, pow,
                   relu, reshape, sigmoid, sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze)
-from .ops import argmax
+from .ops import argmax, clamp as clip
 from . import autograd
 
 __version__ = "0.1.0"

@@ -50,9 +50,9 @@ _NON_LEAF_GRAD_WARNING = (
 class Tensor:
     """An n-dimensional array that can record the operations made with it."""
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_version_counter",
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_version_counter",
                  "_grad_accumulator", "_hooks", "_retains_grad", "_is_inference", "_base",
-                 "_wrapped_number", "__weakref__")
+                 "_view_version", "_view_no_grad", "_wrapped_number", "__weakref__")
 
     def __init__(self, data, requires_grad=False):
         """Prefer ``mini_autograd.tensor(...)``; this takes a numpy array as it is."""
@@ -64,14 +64,14 @@ class Tensor:
                                 f"to build one from {type(data).__name__}")
         self._data = data
         self._grad = None
-        self.grad_fn = None          # the Node that made this tensor; None for leaves
+        self._grad_fn = None         # the Node that made this tensor; None for leaves (see grad_fn)
         self._output_nr = 0          # which output of grad_fn this tensor is
         self._version_counter = VersionCounter()
         self._grad_accumulator = None  # weakref to the leaf's AccumulateGrad node
         self._hooks = None           # a leaf's tensor hooks (non-leaf hooks live on grad_fn)
         self._retains_grad = False
         self._is_inference = _grad_state.inference_mode
-        self._base = None            # the tensor this one is a view of
+        self._base = None            # the tensor this one is a view of (see ops/views.py)
         self._wrapped_number = False  # a python scalar turned into a tensor by an op
         self._requires_grad = False
         if requires_grad:
@@ -181,8 +181,22 @@ class Tensor:
 
     # -------------------------------------------------------------- autograd
     @property
+    def grad_fn(self):
+        """The node that made this tensor (``None`` for leaves).
+
+        A view whose base was changed in place since its ``grad_fn`` was set gets a new one,
+        ``AsStridedBackward0``, that reads its gradient out of the base's (ops/views.py).
+        """
+        if self._base is None or self._view_version == self._version_counter.value:
+            return self._grad_fn
+        return ops.views.refresh_view_grad_fn(self)
+
+    @property
     def requires_grad(self):
-        return self._requires_grad or self.grad_fn is not None
+        if self._requires_grad or self._grad_fn is not None:
+            return True
+        base = self._base       # a view of a tensor that requires grad requires grad too
+        return base is not None and base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, flag):
@@ -290,25 +304,44 @@ class Tensor:
         return out
 
     def detach_(self):
-        self.grad_fn = None
+        """Cut this tensor from the graph in place: it becomes a leaf (``retains_grad`` is kept, as in PyTorch)."""
+        if self._base is not None and self._base.requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
+                               "is set as True, gradients are views of DDP buckets, and hence detach_() "
+                               "cannot be called on these gradients. To fix this error, please refer to "
+                               "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                               "solution.")
+        self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False
-        self._retains_grad = False
         return self
 
     # ----------------------------------------------------- in-place helpers
-    def _check_inplace(self):
+    def _check_inplace(self, check_overlap=True):
         """The checks PyTorch makes before any in-place operation."""
         if self._is_inference and not is_inference_mode_enabled():
             raise RuntimeError(
                 "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
                 "make a clone to get a normal tensor before doing inplace update.See "
                 "https://github.com/pytorch/rfcs/pull/17 for more details.")
-        if is_grad_enabled() and self.grad_fn is None and self._requires_grad:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-        if is_grad_enabled() and self._base is not None and self._base.requires_grad:
-            raise RuntimeError("mini_autograd does not support in-place operations on a view of a "
-                               "tensor that requires grad; use an out-of-place operation instead.")
+        if is_grad_enabled():
+            if self._grad_fn is None and self._requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+            base = self._base
+            if base is not None:
+                if base._grad_fn is None and base._requires_grad:
+                    raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                                       "in-place operation.")
+                if self._view_no_grad and base.requires_grad:
+                    raise RuntimeError(
+                        "A view was created in no_grad mode and is being modified inplace with grad mode "
+                        "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+                        "You can clarify your code by moving both the view and the inplace either both "
+                        "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+                        "outside (if you want the inplace to be tracked).")
+        if check_overlap and ops.views.has_internal_overlap(self._data):
+            raise RuntimeError(ops.views.OVERLAP_MESSAGE)
 
     def _bump_version(self):
         self._version_counter.value += 1
@@ -357,6 +390,9 @@ class Tensor:
     def sigmoid(self): return ops.sigmoid(self)
     def relu(self): return ops.relu(self)
     def reciprocal(self): return ops.reciprocal(self)
+    def clamp(self, min=None, max=None): return ops.clamp(self, min, max)
+    def clip(self, min=None, max=None): return ops.clamp(self, min, max)
+    def clamp_(self, min=None, max=None): return ops.inplace_ops.run_inplace(self, ops.clamp, (min, max))
     def sum(self, dim=None, keepdim=False): return ops.sum(self, dim, keepdim)
     def mean(self, dim=None, keepdim=False): return ops.mean(self, dim, keepdim)
     def max(self, dim=None, keepdim=False): return ops.max(self, dim, keepdim)
@@ -398,25 +434,14 @@ class Tensor:
 
     def zero_(self):
         """Fill with zeros in place (what ``optimizer.zero_grad(set_to_none=False)`` does)."""
-        return self.fill_(0)
+        return ops.inplace_ops.zero_(self)
 
     def fill_(self, value):
-        self._check_inplace()
-        if self.requires_grad and is_grad_enabled():
-            raise RuntimeError("mini_autograd does not record fill_/zero_ on a tensor that requires "
-                               "grad; use it under no_grad()")
-        self._data[...] = value
-        self._bump_version()
-        return self
+        return ops.inplace_ops.fill_(self, value)
 
     def copy_(self, src):
-        """Copy ``src``'s values into this tensor, in place (used under ``no_grad``)."""
-        self._check_inplace()
-        if is_grad_enabled() and (self.requires_grad or getattr(src, "requires_grad", False)):
-            raise RuntimeError("mini_autograd records copy_ only under no_grad()")
-        self._data[...] = src._data if isinstance(src, Tensor) else src
-        self._bump_version()
-        return self
+        """Copy ``src``'s values (broadcast, converted to this dtype) into this tensor, in place."""
+        return ops.inplace_ops.copy_(self, src)
 
 
 def _is_operand(value):

@@ -120,6 +120,35 @@ class BackwardFunction(Node, FunctionCtx):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
+SECOND_BACKWARD_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward.")
+
+
+class BackwardFunctionWithSavedAttributes(BackwardFunction):
+    """The node of a Function that keeps, as plain ctx attributes, data PyTorch saves as tensors.
+
+    The index arrays of ``x[[0, 2]]`` are an example: PyTorch frees them after backward, so a
+    second backward through the node fails unless ``retain_graph=True``; so does this node.
+    The attributes are named by the Function's ``saved_attributes``.
+    """
+
+    _released = False
+
+    def release_variables(self):
+        super().release_variables()
+        for name in self._forward_cls.saved_attributes:
+            self.__dict__.pop(name, None)
+        self._released = True
+
+    def apply(self, grad_outputs):
+        if self._released:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        return super().apply(grad_outputs)
+
+
 class Function:
     """Base class of every differentiable operation (torch/autograd/function.py: Function).
 
@@ -130,6 +159,7 @@ class Function:
 
     node_name = None
     saved_names = ()  # names under which saved tensors show as ``grad_fn._saved_<name>``
+    saved_attributes = ()  # ctx attributes freed after backward, like saved tensors
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -137,8 +167,8 @@ class Function:
         # PyTorch's built-in nodes pass a missing gradient on as "none"; custom Functions
         # get zeros instead (ctx.materialize_grads). Built-in here = defined inside mini_autograd.
         cls._is_builtin = cls.__module__.startswith("mini_autograd.")
-        cls._backward_cls = type(name, (BackwardFunction,), {"_forward_cls": cls,
-                                                              "__module__": cls.__module__})
+        base = BackwardFunctionWithSavedAttributes if cls.saved_attributes else BackwardFunction
+        cls._backward_cls = type(name, (base,), {"_forward_cls": cls, "__module__": cls.__module__})
 
     @staticmethod
     def forward(ctx, *args):
@@ -186,7 +216,7 @@ def _record(node, args, outputs):
         if _is_one_of(out, tensor_args):
             out = _alias(out)                  # forward returned an input: give back a new tensor
         if out._data.dtype.kind == "f" and not _is_one_of(out, node._non_differentiable):
-            out.grad_fn = node
+            out._grad_fn = node
             out._output_nr = output_nr
         wrapped.append(out)
         metadata.append((out._data.shape, out._data.dtype))

@@ -231,7 +231,7 @@ class SavedTensor:
         out = Tensor(self.data)
         out._version_counter = self.version_counter
         if self.requires_grad:
-            out.grad_fn = node        # a saved output is rebuilt pointing at its own node
+            out._grad_fn = node       # a saved output is rebuilt pointing at its own node
             out._output_nr = self.output_nr
         return out
 

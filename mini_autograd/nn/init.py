@@ -12,11 +12,12 @@ import warnings
 import numpy as np
 
 from .. import creation, grad_mode
+from .._tensor import Tensor
 
 
 def _fill(tensor, values):
     with grad_mode.no_grad():
-        tensor.copy_(np.asarray(values, dtype=tensor._data.dtype))
+        tensor.copy_(Tensor(np.asarray(values, dtype=tensor._data.dtype)))
     return tensor
 
 

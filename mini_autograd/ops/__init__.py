@@ -11,13 +11,15 @@ import numpy as np
 from .. import grad_mode
 from .._tensor import Tensor
 from ._helpers import as_tensor_operand, check_broadcast, check_tensor, result_dtype
-from .pointwise import (Abs, Add, Div, Exp, Log, Mul, Neg, PowScalarTensor, PowTensorScalar,
-                        PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid, Sqrt, Sub, Tanh, ToCopy)
+from .pointwise import (Abs, Add, Clamp, ClampTensor, Div, Exp, Log, Mul, Neg, PowScalarTensor,
+                        PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid, Sqrt, Sub, Tanh,
+                        ToCopy)
 from .reduction import argmax, max, mean, sum
 from .linalg import dot, matmul, mm, mv
 from .shape import clone, expand, permute, reshape, squeeze, t, transpose, unsqueeze, view
 from .indexing import getitem, setitem
 from .join import cat, stack
+from . import views, inplace as inplace_ops
 
 
 def _binary_operands(a, b, symbol):
@@ -108,6 +110,20 @@ def relu(x):
     return Relu.apply(check_tensor(x, "relu"))
 
 
+def clamp(x, min=None, max=None):
+    """Each element limited to [min, max] (``ClampBackward1``; ``ClampBackward0`` for tensor bounds)."""
+    check_tensor(x, "clamp")
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        bounds = [b if b is None or isinstance(b, Tensor) else as_tensor_operand(b, "clamp") for b in (min, max)]
+        return ClampTensor.apply(x, *bounds)
+    for bound in (min, max):
+        if bound is not None and not isinstance(bound, numbers.Real):
+            raise TypeError(f"clamp(): argument 'min' must be Number, not {type(bound).__name__}")
+    return Clamp.apply(x, min, max)
+
+
 def reciprocal(x):
     return Reciprocal.apply(check_tensor(x, "reciprocal"))
 
@@ -129,67 +145,34 @@ def compare(ufunc, a, b):
 
 
 def inplace(op, tensor, other):
-    """``tensor.add_(other)`` and friends: compute out of place, write back, bump the version.
+    """``tensor.add_(other)`` and friends: see ``inplace.run_inplace``.
 
-    When the graph is recorded, the tensor takes the new node as its ``grad_fn`` (PyTorch
-    calls this rebasing its history); the old value is what the node received as input.
+    Mul and Div keep their first input for the gradient of the second: they get a copy
+    of the old values (PyTorch saves ``self.clone()`` for these in-place ops too).
     """
-    tensor._check_inplace()
-    recording = grad_mode.is_grad_enabled() and (
-        tensor.requires_grad or (isinstance(other, Tensor) and other.requires_grad))
-    if not recording and op in _UFUNC_OF and _write_in_place(_UFUNC_OF[op], tensor, other):
-        return tensor
-    if recording:
-        old = Tensor(tensor._data)                       # the value before the change, for the graph
-        old._version_counter = tensor._version_counter
-        old.grad_fn, old._output_nr = tensor.grad_fn, tensor._output_nr
-        old._requires_grad = tensor._requires_grad
-        result = op(old, other)
-    else:
-        result = op(tensor, other)
-    if result._data.dtype != tensor._data.dtype and not np.can_cast(result._data.dtype, tensor._data.dtype,
-                                                                     casting="same_kind"):
-        names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-        raise RuntimeError(f"result type {names[result.dtype.name]} can't be cast to the desired output "
-                           f"type {names[tensor.dtype.name]}")
-    if result._data.shape != tensor._data.shape:
-        raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast shape "
-                           f"{list(result.shape)}")
-    np.copyto(tensor._data, result._data, casting="unsafe")
-    tensor._bump_version()
-    if recording:
-        node = result.grad_fn
-        if tensor._retains_grad and tensor.grad_fn is not None:   # the .grad hook moves to the new node
-            tensor.grad_fn._retains_grad_hooks.pop(tensor._output_nr, None)
-            tensor._retains_grad = False
-            tensor.grad_fn, tensor._output_nr = node, 0
-            tensor.retain_grad()
-        tensor.grad_fn, tensor._output_nr = node, 0
-        for saved in node._saved:
-            if saved is not None and saved.is_output:   # the node's output now lives in ``tensor``
-                saved.data, saved.version_counter = tensor._data, tensor._version_counter
-                saved.saved_version = tensor._version_counter.value
-    return tensor
+    saves_self = op in (mul, div) and isinstance(other, Tensor) and other.requires_grad
+    ufunc = _UFUNC_OF.get(op)
+    write = None if ufunc is None else (lambda array, value: _write_in_place(ufunc, array, value))
+    return inplace_ops.run_inplace(tensor, op, (other,), saves_self=saves_self, write=write)
 
 
-def _write_in_place(ufunc, tensor, other):
+def _write_in_place(ufunc, array, other):
     """Nothing to record: numpy writes the result straight into the tensor's memory (no copy).
 
-    Only when the result already has the tensor's dtype and shape; ``inplace`` handles (and
+    Only when the result already has the tensor's dtype and shape; ``run_inplace`` handles (and
     reports) every other case. Returns whether the update was done.
     """
-    if not isinstance(other, (Tensor, int, float)):
+    if not isinstance(other, (Tensor, int, float)) or isinstance(other, bool):
         return False
     other = as_tensor_operand(other, ufunc.__name__)
-    if result_dtype(tensor, other) != tensor._data.dtype:
+    if result_dtype(Tensor(array), other) != array.dtype:
         return False
     try:
-        if np.broadcast_shapes(tensor._data.shape, other._data.shape) != tensor._data.shape:
+        if np.broadcast_shapes(array.shape, other._data.shape) != array.shape:
             return False
     except ValueError:
         return False
-    ufunc(tensor._data, other._data, out=tensor._data, dtype=tensor._data.dtype)
-    tensor._bump_version()
+    ufunc(array, other._data, out=array, dtype=array.dtype)
     return True
 
 

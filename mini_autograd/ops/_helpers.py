@@ -85,12 +85,20 @@ def check_broadcast(a, b):
                                f"({size_b}) at non-singleton dimension {i}")
 
 
-def view_of(base, array):
-    """A tensor over ``array``, a view into ``base``'s data: it shares base's version counter."""
+def view_of(base, array, ctx):
+    """A tensor over ``array``, a view into ``base``'s data: it shares base's version counter.
+
+    Its ``_base`` is the tensor that owns the memory (a view of a view has the same base).
+    ``ctx`` is the forward's ctx: a recorded node when the view is made with grad mode on,
+    which is how a view made under ``no_grad`` of a tensor that requires grad is told apart.
+    """
     out = Tensor(array)
     out._version_counter = base._version_counter
     out._is_inference = base._is_inference
-    out._base = base if base._base is None else base._base
+    root = base if base._base is None else base._base
+    out._base = root
+    out._view_version = base._version_counter.value
+    out._view_no_grad = root.requires_grad and not hasattr(ctx, "next_functions")
     return out
 
 

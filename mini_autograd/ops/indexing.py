@@ -1,10 +1,19 @@
-"""Indexing ``x[...]``: integers select, slices slice, lists and tensors gather.
+"""Indexing ``x[...]`` and ``x[...] = value``: integers select, slices slice, lists and tensors gather.
 
-As in PyTorch (torch/csrc/autograd/python_variable_indexing.cpp: applySlicing),
-the index is applied one dimension at a time: ``w[0, 1]`` is two selects, and a
-full ``:`` is skipped. Each step's backward puts the gradient back into a
-zero tensor of the input's shape.
+As in PyTorch (torch/csrc/autograd/python_variable_indexing.cpp: ``THPVariable_getitem``,
+``applySlicing``), the index is applied one dimension at a time: ``w[0, 1]`` is two
+selects; inside a tuple a slice that keeps a whole dimension is skipped, and an
+index that changes nothing gives an ``AliasBackward0`` view. Integer and slice
+steps give views (``SelectBackward0``, ``SliceBackward0``); list, array, tensor
+and mask indices gather a copy (``IndexBackward0``). Each step's backward puts the
+gradient back into a zero tensor of the input's shape.
+
+Assignment follows ``THPVariable_setitem``: the basic part of the index gives a
+view, and the value is copied into it (``copy_``, ``fill_``, or ``index_put_`` for
+advanced indices), in place, so a recorded graph gets ``CopySlices`` (views.py).
 """
+import numbers
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -12,47 +21,100 @@ from .._tensor import Tensor
 from ._helpers import view_of
 
 
-class _Gather(Function):
-    """Shared backward of the indexing ops: scatter the gradient into zeros."""
-
-    @staticmethod
-    def backward(ctx, grad):
-        return IndexBackwardScatter.apply(grad, ctx.self_sym_sizes, ctx.key), None
-
-
-class Select(_Gather):
-    """x.select(dim, i): one position along one dimension."""
+class Select(Function):
+    """x.select(dim, i): one position along one dimension (a view)."""
     node_name = "SelectBackward0"
 
     @staticmethod
-    def forward(ctx, x, key):
-        ctx.self_sym_sizes, ctx.key = tuple(x.shape), key
-        return view_of(x, x._data[key])
+    def forward(ctx, x, dim, index):
+        ctx.self_sym_sizes, ctx.dim, ctx.index = tuple(x.shape), dim, index
+        return view_of(x, x._data[(slice(None),) * dim + (index, Ellipsis)], ctx)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return SelectBackward.apply(grad, ctx.self_sym_sizes, ctx.dim, ctx.index), None, None
 
 
-class Slice(_Gather):
-    """x[start:stop:step] along one dimension."""
+class SelectBackward(Function):
+    """zeros(sizes) with ``grad`` at position ``index`` of ``dim``: Select's backward, differentiable."""
+    node_name = "SelectBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, sizes, dim, index):
+        ctx.dim, ctx.index = dim, index
+        out = np.zeros(sizes, dtype=grad._data.dtype)
+        out[(slice(None),) * dim + (index,)] = grad._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Select.apply(grad, ctx.dim, ctx.index), None, None, None
+
+
+class Slice(Function):
+    """x[start:stop:step] along one dimension (a view)."""
     node_name = "SliceBackward0"
 
     @staticmethod
-    def forward(ctx, x, key):
-        ctx.self_sym_sizes, ctx.key = tuple(x.shape), key
-        return view_of(x, x._data[key])
+    def forward(ctx, x, dim, key):
+        ctx.self_sym_sizes, ctx.dim, ctx.key = tuple(x.shape), dim, key
+        start, stop, step = key.indices(x.shape[dim])
+        ctx.start, ctx.end, ctx.step = start, max(stop, start), step
+        return view_of(x, x._data[(slice(None),) * dim + (key,)], ctx)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return SliceBackward.apply(grad, ctx.self_sym_sizes, ctx.dim, ctx.key), None, None
 
 
-class Index(_Gather):
+class SliceBackward(Function):
+    """zeros(sizes) with ``grad`` at the slice: Slice's backward, differentiable."""
+    node_name = "SliceBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, sizes, dim, key):
+        ctx.dim, ctx.key = dim, key
+        out = np.zeros(sizes, dtype=grad._data.dtype)
+        out[(slice(None),) * dim + (key,)] = grad._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Slice.apply(grad, ctx.dim, ctx.key), None, None, None
+
+
+class Alias(Function):
+    """x[...] or x[:, :]: an index that selects everything is a new view of the same elements."""
+    node_name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return view_of(x, x._data[...], ctx)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class Index(Function):
     """x[index_tensor]: gather (a copy). Repeated indices add up in backward."""
     node_name = "IndexBackward0"
+    saved_attributes = ("key",)      # PyTorch saves the index tensors: freed after backward
 
     @staticmethod
     def forward(ctx, x, key):
         ctx.self_sym_sizes, ctx.key = tuple(x.shape), key
         return Tensor(x._data[key])
 
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexBackwardScatter.apply(grad, ctx.self_sym_sizes, ctx.key), None
+
 
 class IndexBackwardScatter(Function):
     """zeros(shape) with ``grad`` added at ``key``: the backward of indexing, itself differentiable."""
     node_name = "IndexPutBackward0"
+    saved_attributes = ("key",)
 
     @staticmethod
     def forward(ctx, grad, shape, key):
@@ -83,6 +145,8 @@ def _index_arrays(index, shape, dim):
             raise IndexError(f"The shape of the mask {list(array.shape)} at index {bad} does not match "
                              f"the shape of the indexed tensor {list(shape)} at index {dim + bad}")
         return np.nonzero(array)
+    if array.size == 0 and array.dtype.kind == "f" and not isinstance(index, Tensor):
+        array = array.astype(np.int64)            # x[[]]: an empty list indexes nothing
     if array.dtype.kind not in "iu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     size = shape[dim]
@@ -92,9 +156,41 @@ def _index_arrays(index, shape, dim):
     return (array,)
 
 
-def getitem(x, index):
-    if not isinstance(index, tuple):
-        index = (index,)
+def _is_integer_index(item):
+    return (isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))) or (
+        isinstance(item, Tensor) and item.ndim == 0 and item.dtype.name == "int64")
+
+
+def _is_mask(item):
+    return isinstance(item, (list, np.ndarray, Tensor)) and _as_index_array(item).dtype == np.bool_
+
+
+def _select(x, dim, item):
+    i, size = int(item), x.shape[dim]
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+    return Select.apply(x, dim, i % size if size else i)
+
+
+def _slice(x, dim, item, optimize):
+    """One slice step; with ``optimize`` a slice that keeps the whole dimension is skipped (PyTorch)."""
+    for part in (item.start, item.stop, item.step):
+        if part is not None and not _is_integer_index(part):
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
+    step = 1 if item.step is None else int(item.step)
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    start = 0 if item.start is None else int(item.start)
+    if optimize and start == 0 and step == 1 and (item.stop is None or int(item.stop) >= x.shape[dim]):
+        return x
+    return Slice.apply(x, dim, slice(start, None if item.stop is None else int(item.stop), step))
+
+
+def _apply_slicing(x, index):
+    """Ints, slices and None of a tuple index, in order (applySlicing); the advanced ones are collected.
+
+    Returns the view so far and a list of (dim, index) for the advanced indices.
+    """
     n_ellipsis = sum(i is Ellipsis for i in index)
     if n_ellipsis > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -102,29 +198,20 @@ def getitem(x, index):
                    for i in index if i is not None and i is not Ellipsis)
     if consumed > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
-    if n_ellipsis:
-        at = index.index(Ellipsis)
-        index = index[:at] + (slice(None),) * (x.ndim - consumed) + index[at + 1:]
 
     result, dim, advanced = x, 0, []
     for item in index:
         if item is None:
             result = result.unsqueeze(dim)
             dim += 1
+        elif item is Ellipsis:
+            dim += x.ndim - consumed
         elif isinstance(item, (bool, np.bool_)):
             raise IndexError("mini_autograd does not support indexing with a python bool")
-        elif isinstance(item, (int, np.integer)) or (isinstance(item, Tensor) and item.ndim == 0
-                                                      and not item.dtype.is_floating_point
-                                                      and item.dtype.name != "bool"):
-            i, size = int(item), result.shape[dim]
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
-            result = Select.apply(result, (slice(None),) * dim + (i,))
+        elif _is_integer_index(item):
+            result = _select(result, dim, item)
         elif isinstance(item, slice):
-            if item.step is not None and item.step <= 0:
-                raise ValueError("step must be greater than zero")
-            if item != slice(None):
-                result = Slice.apply(result, (slice(None),) * dim + (item,))
+            result = _slice(result, dim, item, optimize=True)
             dim += 1
         elif isinstance(item, (list, np.ndarray, Tensor)):
             advanced.append((dim, item))
@@ -132,29 +219,84 @@ def getitem(x, index):
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                              "Variables are valid indices (got " + type(item).__name__ + ")")
-    if advanced:
-        key, d, at = [], 0, dict(advanced)
-        while d < result.ndim:
-            arrays = _index_arrays(at[d], result.shape, d) if d in at else (slice(None),)
-            key.extend(arrays)
-            d += len(arrays)
-        result = Index.apply(result, tuple(key))
-    return result
+    return result, advanced
 
 
-def _is_mask(item):
-    return isinstance(item, (list, np.ndarray, Tensor)) and _as_index_array(item).dtype == np.bool_
+def _advanced_key(result, advanced):
+    """The numpy key for the advanced indices, with ``:`` for the dimensions between them."""
+    key, d, at = [], 0, dict(advanced)
+    while d < result.ndim:
+        arrays = _index_arrays(at[d], result.shape, d) if d in at else (slice(None),)
+        key.extend(arrays)
+        d += len(arrays)
+    while key and isinstance(key[-1], slice):
+        key.pop()
+    return tuple(key)
+
+
+def getitem(x, index):
+    if index is None:
+        return x.unsqueeze(0)
+    if index is Ellipsis:
+        return Alias.apply(x)
+    if _is_integer_index(index):
+        return _select(x, 0, index)
+    if isinstance(index, slice):
+        if x.ndim == 0:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        return _slice(x, 0, index, optimize=False)   # a lone slice always records SliceBackward0
+    if not isinstance(index, tuple):
+        index = (index,)
+    result, advanced = _apply_slicing(x, index)
+    if not advanced:
+        return Alias.apply(result) if result is x else result
+    return Index.apply(result, _advanced_key(result, advanced))
 
 
 def setitem(x, index, value):
-    """``x[index] = value`` in place; recorded graphs do not support it here."""
-    from ..grad_mode import is_grad_enabled
-    if is_grad_enabled() and x.grad_fn is None and x._requires_grad:
-        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    x._check_inplace()
-    if is_grad_enabled() and (x.requires_grad or getattr(value, "requires_grad", False)):
-        raise RuntimeError("mini_autograd supports x[index] = value only on tensors that do not "
-                           "require grad, or under no_grad()")
-    key = tuple(i._data if isinstance(i, Tensor) else i for i in (index if isinstance(index, tuple) else (index,)))
-    x._data[key] = value._data if isinstance(value, Tensor) else value
-    x._bump_version()
+    """``x[index] = value`` in place (python_variable_indexing.cpp: THPVariable_setitem, set_item)."""
+    from .inplace import index_put_
+    if isinstance(value, Tensor):
+        pass
+    elif isinstance(value, (numbers.Number, np.number, np.bool_)):
+        value = Tensor(np.array(value, dtype=x._data.dtype))
+    else:
+        names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+        raise TypeError(f"can't assign a {type(value).__name__} to a torch.{names[x.dtype.name]}Tensor")
+    if index is False:
+        return
+    if index is Ellipsis:
+        return _copy_to(x, value)
+    if index is None or index is True:
+        return _copy_to(x.unsqueeze(0), value)
+    if _is_integer_index(index):
+        return _copy_to(_select(x, 0, index), value)
+    if isinstance(index, slice):
+        if x.ndim == 0:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        return _copy_to(_slice(x, 0, index, optimize=True), value)
+    if not isinstance(index, tuple):
+        index = (index,)
+    sliced, advanced = _apply_slicing(x, index)
+    if not advanced:
+        return _copy_to(sliced, value)
+    leading_ones = 0
+    while leading_ones < value.ndim and value.shape[leading_ones] == 1:
+        leading_ones += 1
+    if leading_ones:
+        value = value.reshape(tuple(value.shape[leading_ones:]))
+    index_put_(sliced, _advanced_key(sliced, advanced), value)
+
+
+def _copy_to(dst, src):
+    """Copy ``src`` into ``dst`` in place: copy_ for equal shapes, fill_ for a 0-d src, else broadcast."""
+    if dst.shape == src.shape:
+        dst.copy_(src)
+    elif src.ndim == 0:
+        dst.fill_(src)
+    else:
+        leading_ones = 0
+        while leading_ones < src.ndim and src.shape[leading_ones] == 1:
+            leading_ones += 1
+        src = src.view(tuple(src.shape[leading_ones:])) if leading_ones else src
+        dst.copy_(src.expand(tuple(dst.shape)))

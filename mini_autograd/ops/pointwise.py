@@ -394,6 +394,75 @@ class Relu(Function):
         return grad * Tensor(result._data > 0)
 
 
+class Clamp(Function):
+    """min(max(x, min), max) for numbers min, max (either may be None).  d/dx = 1 inside the bounds."""
+    node_name = "ClampBackward1"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, low, high):
+        ctx.save_for_backward(x)
+        ctx.min, ctx.max = low, high
+        dtype = x._data.dtype
+        if dtype.kind != "f" and any(isinstance(b, float) for b in (low, high)):
+            dtype = np.dtype(np.float32)          # an integer tensor clamped by a float gives floats
+        data = x._data.astype(dtype)
+        if low is not None:
+            np.maximum(data, np.array(low, dtype=dtype), out=data)
+        if high is not None:
+            np.minimum(data, np.array(high, dtype=dtype), out=data)
+        return Tensor(data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        inside = np.ones(x._data.shape, dtype=bool)
+        if ctx.min is not None:
+            inside &= x._data >= ctx.min
+        if ctx.max is not None:
+            inside &= x._data <= ctx.max
+        return grad * Tensor(inside.astype(grad._data.dtype)), None, None
+
+
+class ClampTensor(Function):
+    """min(max(x, min), max) for tensors min, max (either may be None); derivatives.yaml: clamp.Tensor."""
+    node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
+
+    @staticmethod
+    def forward(ctx, x, low, high):
+        ctx.save_for_backward(x, low, high)
+        dtype = result_dtype(*[t for t in (x, low, high) if t is not None])
+        data = cast(x._data, dtype)
+        if low is not None:
+            data = np.maximum(data, cast(low._data, dtype))
+        if high is not None:
+            data = np.minimum(data, cast(high._data, dtype))
+        return Tensor(np.array(data, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, low, high = ctx.saved_tensors
+        dtype = grad._data.dtype
+        inside = np.asarray(True)
+        grad_low = grad_high = None
+        if low is not None:
+            inside = inside & (x._data >= low._data)
+        if high is not None:
+            inside = inside & (x._data <= high._data)
+        if low is not None and ctx.needs_input_grad[1]:
+            picks_low = x._data < low._data
+            if high is not None:
+                picks_low = picks_low & (low._data < high._data)
+            grad_low = grad * Tensor(np.asarray(picks_low).astype(dtype))
+        if high is not None and ctx.needs_input_grad[2]:
+            picks_high = x._data > high._data
+            if low is not None:
+                picks_high = picks_high | (high._data < low._data)
+            grad_high = grad * Tensor(np.asarray(picks_high).astype(dtype))
+        return grad * Tensor(np.asarray(inside).astype(dtype)), grad_low, grad_high
+
+
 class Reciprocal(Function):
     """1/x.  d/dx = -1/x**2."""
     node_name = "ReciprocalBackward0"

@@ -8,6 +8,7 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import view_of, wrap_dim
+from .views import expand_array
 
 
 def _infer_shape(shape, numel):
@@ -53,7 +54,7 @@ class View(Function):
             raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
                                "least one dimension spans across two contiguous subspaces). Use "
                                ".reshape(...) instead.")
-        return view_of(x, array)
+        return view_of(x, array, ctx)
 
     @staticmethod
     def backward(ctx, grad):
@@ -99,7 +100,7 @@ class Transpose(Function):
     @staticmethod
     def forward(ctx, x, dim0, dim1):
         ctx.dim0, ctx.dim1 = dim0, dim1
-        return view_of(x, np.swapaxes(x._data, dim0, dim1))
+        return view_of(x, np.swapaxes(x._data, dim0, dim1), ctx)
 
     @staticmethod
     def backward(ctx, grad):
@@ -112,7 +113,7 @@ class T(Function):
 
     @staticmethod
     def forward(ctx, x):
-        return view_of(x, x._data.T)
+        return view_of(x, x._data.T, ctx)
 
     @staticmethod
     def backward(ctx, grad):
@@ -126,7 +127,7 @@ class Permute(Function):
     @staticmethod
     def forward(ctx, x, dims):
         ctx.dims = dims
-        return view_of(x, np.transpose(x._data, dims))
+        return view_of(x, np.transpose(x._data, dims), ctx)
 
     @staticmethod
     def backward(ctx, grad):
@@ -140,7 +141,7 @@ class Unsqueeze(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = dim
-        return view_of(x, np.expand_dims(x._data, dim))
+        return view_of(x, np.expand_dims(x._data, dim), ctx)
 
     @staticmethod
     def backward(ctx, grad):
@@ -154,7 +155,7 @@ class Squeeze(Function):
     @staticmethod
     def forward(ctx, x, dims):
         ctx.self_sym_sizes = tuple(x.shape)
-        return view_of(x, x._data.squeeze(axis=dims))
+        return view_of(x, x._data.squeeze(axis=dims), ctx)
 
     @staticmethod
     def backward(ctx, grad):
@@ -178,7 +179,7 @@ class Expand(Function):
     @staticmethod
     def forward(ctx, x, sizes):
         ctx.self_sym_sizes = tuple(x.shape)
-        return view_of(x, np.broadcast_to(x._data, sizes))
+        return view_of(x, expand_array(x._data, sizes), ctx)
 
     @staticmethod
     def backward(ctx, grad):

@@ -1,0 +1,200 @@
+"""In-place operations: ``add_``, ``mul_``, ..., ``fill_``, ``zero_``, ``copy_`` and ``x[index] = value``.
+
+Every one goes through ``run_inplace``: check that the change is allowed, compute the
+new values out of place (recording a node when autograd must see the change), write
+them into the tensor's memory, and bump the version counter. When the graph is
+recorded the tensor's history is *rebased*: the new node becomes its ``grad_fn``; for
+a view, its base gets a ``CopySlices`` node instead (see ``views.py``), as in
+PyTorch (torch/csrc/autograd/VariableTypeUtils.h: ``rebase_history``).
+"""
+import numpy as np
+
+from .. import grad_mode
+from ..autograd.function import Function
+from ..autograd.graph import gradient_edge
+from .._tensor import Tensor
+from .views import CopySlices, element_positions, set_history
+
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+
+
+def run_inplace(tensor, compute, args, saves_self=False, write=None, check_overlap=True):
+    """Change ``tensor`` in place to ``compute(tensor, *args)``; record it when autograd must see it.
+
+    ``saves_self``: the node ``compute`` records keeps its first input for backward; it
+    then gets a copy of the old values (PyTorch saves ``self.clone()`` for in-place ops too),
+    so that the change made here does not invalidate it.
+    ``write(array, *args)``: writes the result straight into the array, for when nothing
+    is recorded; returns False when it cannot (then the general path runs).
+    """
+    tensor._check_inplace(check_overlap)
+    recording = grad_mode._state.grad_enabled and (
+        tensor.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
+    if not recording:
+        if write is None or not write(tensor._data, *args):
+            _write_result(tensor, compute(tensor, *args))
+        tensor._bump_version()
+        return tensor
+
+    old = Tensor(tensor._data.copy() if saves_self else tensor._data)    # the values before the change
+    old._grad_fn, old._output_nr = tensor.grad_fn, tensor._output_nr
+    old._requires_grad = tensor._requires_grad
+    result = compute(old, *args)
+    _write_result(tensor, result)
+    tensor._bump_version()
+    node = result._grad_fn
+    if node is None:
+        return tensor
+    for saved in node._saved:
+        if saved is not None and saved.is_output:     # the node's output now lives in ``tensor``
+            saved.data, saved.version_counter = tensor._data, tensor._version_counter
+            saved.saved_version = tensor._version_counter.value
+    base = tensor._base
+    if base is None:
+        set_history(tensor, node)
+    else:
+        copy_slices = CopySlices(gradient_edge(base), (base._data.shape, base._data.dtype),
+                                 element_positions(base._data, tensor._data), node)
+        set_history(base, copy_slices)
+    return tensor
+
+
+def _write_result(tensor, result):
+    """Copy an out-of-place result into the tensor's memory, with PyTorch's checks."""
+    if result._data.dtype != tensor._data.dtype and not np.can_cast(result._data.dtype, tensor._data.dtype,
+                                                                     casting="same_kind"):
+        raise RuntimeError(f"result type {_TYPE_NAMES[result.dtype.name]} can't be cast to the desired output "
+                           f"type {_TYPE_NAMES[tensor.dtype.name]}")
+    if result._data.shape != tensor._data.shape:
+        raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast shape "
+                           f"{list(result.shape)}")
+    np.copyto(tensor._data, result._data, casting="unsafe")
+
+
+# ----------------------------------------------------------------- fill, zero, copy
+class FillScalar(Function):
+    """x.fill_(number): every element becomes the number; no gradient reaches the old values."""
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return Tensor(np.full(x._data.shape, value, dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data)), None
+
+
+class FillTensor(Function):
+    """x.fill_(value) with a 0-d tensor: the value's gradient is the sum of the gradient."""
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return Tensor(np.full(x._data.shape, value._data, dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data)), grad.sum()
+
+
+class Zero(Function):
+    """x.zero_()."""
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return Tensor(np.zeros_like(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data))
+
+
+class Copy(Function):
+    """x.copy_(src): src, broadcast to x's shape and cast to x's dtype, replaces x's values."""
+    node_name = "torch::autograd::CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, x, src):
+        return Tensor(np.broadcast_to(src._data, x._data.shape).astype(x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        # the engine sums the gradient to src's shape and casts it to src's dtype
+        return Tensor(np.zeros_like(grad._data)), grad
+
+
+def fill_(tensor, value):
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions.")
+        return run_inplace(tensor, FillTensor.apply, (value,), write=_fill_array, check_overlap=False)
+    if not isinstance(value, (bool, int, float, np.number, np.bool_)):
+        raise TypeError(f"fill_() received an invalid combination of arguments - got ({type(value).__name__}), "
+                        "but expected one of:\n * (Tensor value)\n * (Number value)\n")
+    return run_inplace(tensor, FillScalar.apply, (value,), write=_fill_array, check_overlap=False)
+
+
+def zero_(tensor):
+    return run_inplace(tensor, lambda x: Zero.apply(x), (), write=_fill_array_zero, check_overlap=False)
+
+
+def copy_(tensor, src):
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+    if src._data.shape != tensor._data.shape:
+        from .shape import expand
+        expand(src.detach(), tuple(tensor.shape))         # PyTorch's error when src cannot broadcast
+    return run_inplace(tensor, Copy.apply, (src,), write=_copy_array)
+
+
+def _fill_array(array, value):
+    array[...] = value._data if isinstance(value, Tensor) else value
+    return True
+
+
+def _fill_array_zero(array):
+    array[...] = 0
+    return True
+
+
+def _copy_array(array, src):
+    np.copyto(array, src._data, casting="unsafe")
+    return True
+
+
+# -------------------------------------------------------------------- index_put_
+class IndexPut(Function):
+    """x[index] = values for an advanced index: values (broadcast) replace the indexed elements.
+
+    d/dx: the gradient, zero where x was overwritten; d/dvalues: the gradient at the index.
+    """
+    node_name = "IndexPutBackward0"
+    saved_attributes = ("key",)      # PyTorch saves the index tensors: freed after backward
+
+    @staticmethod
+    def forward(ctx, x, values, key):
+        ctx.key = key
+        out = x._data.copy()
+        out[key] = values._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .indexing import Index
+        grad_self = IndexPut.apply(grad, Tensor(np.zeros((), grad._data.dtype)), ctx.key) \
+            if ctx.needs_input_grad[0] else None
+        grad_values = Index.apply(grad, ctx.key) if ctx.needs_input_grad[1] else None
+        return grad_self, grad_values, None
+
+
+def index_put_(tensor, key, values):
+    def compute(x, v):
+        return IndexPut.apply(x, v, key)
+
+    def write(array, v):
+        array[key] = v._data
+        return True
+    return run_inplace(tensor, compute, (values,), write=write)

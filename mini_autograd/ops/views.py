@@ -1,0 +1,198 @@
+"""Views and in-place changes: how a view keeps its gradient right when its base changes.
+
+A view (``x[0:2]``, ``x.t()``, ``x.view(...)``, ...) shares memory with its *base*,
+the tensor that owns the data, and shares the base's version counter. Two things
+follow, as in PyTorch (torch/csrc/autograd/variable.cpp: ``VariableHooks::grad_fn``
+and ``CopySlices`` in torch/csrc/autograd/functions/tensor.cpp):
+
+- An in-place change of the base (or of another view of it) changes the view's
+  numbers too, so the view's old ``grad_fn`` no longer describes them. The next time
+  the view's ``grad_fn`` is read, a new one is made: ``AsStridedBackward0``, whose
+  gradient is read out of the gradient of the base as it is *now*.
+- An in-place change *through* a view changes the base: the base gets a
+  ``CopySlices`` node, which runs the in-place op's own backward on the viewed
+  elements and passes the rest of the base's gradient through unchanged.
+
+Both need to know which elements of the base a view covers: ``element_positions``
+works that out from the two numpy arrays' memory layout.
+"""
+import numpy as np
+
+from ..autograd.function import Function
+from ..autograd.graph import Node, gradient_edge
+from .._tensor import Tensor
+
+OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a "
+                   "single memory location. Please clone() the tensor before performing the operation.")
+
+
+# ------------------------------------------------------------------ memory layout
+def _memory_offsets(array, start):
+    """The offset (in elements, from ``start``) in memory of every element of ``array``."""
+    offsets = np.full(array.shape, start, dtype=np.int64)
+    for d, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        shape = [1] * array.ndim
+        shape[d] = size
+        offsets = offsets + (np.arange(size, dtype=np.int64) * (stride // array.itemsize)).reshape(shape)
+    return offsets
+
+
+def element_positions(base, view):
+    """For each element of ``view``, its index in ``base.reshape(-1)`` (both numpy arrays, same memory)."""
+    start = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
+    offsets = _memory_offsets(view, start)
+    if base.flags.c_contiguous:
+        positions = offsets
+    else:
+        base_offsets = _memory_offsets(base, 0).reshape(-1)
+        order = np.argsort(base_offsets, kind="stable")
+        found = np.clip(np.searchsorted(base_offsets[order], offsets), 0, max(base.size - 1, 0))
+        positions = order[found] if base.size else found
+        if base.size and not np.array_equal(base_offsets[positions], offsets):
+            raise RuntimeError("mini_autograd could not find this view's elements in its base's memory "
+                               "(was the base's .data replaced?)")
+    if positions.size and (positions.min() < 0 or positions.max() >= base.size):
+        raise RuntimeError("mini_autograd could not find this view's elements in its base's memory "
+                           "(was the base's .data replaced?)")
+    return positions
+
+
+def has_internal_overlap(array):
+    """True when two elements share memory (a stride of 0 over a size > 1), as after ``expand``."""
+    if array.flags.c_contiguous:
+        return False
+    return any(stride == 0 and size > 1 for size, stride in zip(array.shape, array.strides))
+
+
+def expand_array(array, sizes):
+    """``array`` broadcast to ``sizes`` without copying, writable (PyTorch allows writing to it
+    when the written elements do not overlap; ``has_internal_overlap`` catches the rest)."""
+    lead = len(sizes) - array.ndim
+    strides = [0] * lead + [0 if old == 1 and new != 1 else stride
+                            for old, new, stride in zip(array.shape, sizes[lead:], array.strides)]
+    return np.lib.stride_tricks.as_strided(array, shape=tuple(sizes), strides=strides)
+
+
+# ------------------------------------------------ gathering and scattering positions
+class TakePositions(Function):
+    """The elements of ``x`` at ``positions`` (indices into ``x.reshape(-1)``), in their shape."""
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, x, positions):
+        ctx.self_sym_sizes, ctx.positions = tuple(x.shape), positions
+        return Tensor(np.ascontiguousarray(x._data).reshape(-1)[positions])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return PutPositions.apply(grad, ctx.self_sym_sizes, ctx.positions), None
+
+
+class PutPositions(Function):
+    """Zeros of ``shape`` with ``grad`` added at ``positions`` (repeated positions add up)."""
+    node_name = "AsStridedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, shape, positions):
+        ctx.positions = positions
+        size = int(np.prod(shape, dtype=np.int64))
+        out = np.bincount(positions.reshape(-1), weights=grad._data.reshape(-1), minlength=size)
+        return Tensor(out.astype(grad._data.dtype, copy=False).reshape(shape))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return TakePositions.apply(grad, ctx.positions), None, None
+
+
+class ReplacePositions(Function):
+    """``grad`` with the elements at ``positions`` replaced by ``values`` (by zeros if None)."""
+    node_name = "CopySlicesBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, positions, values):
+        ctx.positions = positions
+        out = grad._data.copy()
+        out.reshape(-1)[positions.reshape(-1)] = 0 if values is None else values._data.reshape(-1)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        rest = ReplacePositions.apply(grad, ctx.positions, None)
+        return rest, None, TakePositions.apply(grad, ctx.positions) if ctx.needs_input_grad[2] else None
+
+
+class AsStrided(Function):
+    """The node a view gets when its base changed in place: its gradient is read from the base's.
+
+    Never called through ``apply``: ``refresh_view_grad_fn`` makes the node directly,
+    for a view that already exists.
+    """
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return PutPositions.apply(grad, ctx.base_sizes, ctx.positions)
+
+
+def set_history(tensor, node):
+    """Make ``node`` the tensor's ``grad_fn`` (output 0); a ``retain_grad`` moves with it."""
+    old, old_output_nr = tensor._grad_fn, tensor._output_nr
+    tensor._grad_fn, tensor._output_nr = node, 0
+    if tensor._retains_grad and old is not None and old._retains_grad_hooks:
+        if old._retains_grad_hooks.pop(old_output_nr, None) is not None:
+            node._register_retains_grad_hook(tensor)
+
+
+def refresh_view_grad_fn(view):
+    """The ``grad_fn`` of a view whose base changed in place since it was set: a new AsStridedBackward0.
+
+    variable.cpp: VariableHooks::grad_fn. Called by ``Tensor.grad_fn`` only when the
+    version counter moved on.
+    """
+    base = view._base
+    version = view._version_counter.value
+    if view._grad_fn is None and not base.requires_grad:
+        return None
+    node = AsStrided._backward_cls()
+    node.needs_input_grad = (True,)
+    node._arg_is_tensor = (True,)
+    node.next_functions = (gradient_edge(base),)
+    node._input_metadata = ((view._data.shape, view._data.dtype),)
+    node.base_sizes = base._data.shape
+    node.positions = element_positions(base._data, view._data)
+    set_history(view, node)
+    view._view_version = version
+    return node
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op through one of its views (functions/tensor.cpp: CopySlices).
+
+    ``fn`` is the node the op recorded on the view. Backward: the gradient of the
+    elements the view covers goes through ``fn``; the others pass unchanged.
+    Edges: the base's previous history, then ``fn``'s edges other than the view's.
+    """
+
+    def __init__(self, base_edge, base_metadata, positions, fn):
+        super().__init__()
+        self.next_functions = (base_edge,) + tuple(fn.next_functions[1:])
+        self._input_metadata = (base_metadata,)
+        self.positions = positions
+        self.fn = fn
+
+    def name(self):
+        return "torch::autograd::CopySlices"
+
+    def apply(self, grad_outputs):
+        grad = grad_outputs[0]
+        if grad is None:
+            return (None,) * len(self.next_functions)
+        results = self.fn.apply([TakePositions.apply(grad, self.positions)])
+        self_grad = results[0]
+        if self_grad is not None and self_grad._data.shape != self.positions.shape:
+            from ..autograd.engine import sum_to
+            self_grad = sum_to(self_grad, self.positions.shape)
+        return (ReplacePositions.apply(grad, self.positions, self_grad),) + tuple(results[1:])
+
+    def release_variables(self):
+        self.fn.release_variables()

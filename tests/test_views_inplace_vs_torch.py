@@ -1,0 +1,338 @@
+"""Views, in-place changes and indexing, against PyTorch.
+
+The cases here come from issue 12: a view left on the old graph after an in-place
+change of its base (a silently wrong gradient), in-place ops refused because a
+saved input shared memory with the changed tensor, writes through views
+(``CopySlices``), ``x[i] = v``, and the graph shapes PyTorch records for
+indexing. Each case runs under PyTorch and under mini_autograd
+(``crosscheck.assert_same``): printed output, warnings and errors must agree.
+"""
+import textwrap
+
+import pytest
+
+try:
+    from crosscheck import assert_same, run_snippet, until
+except ImportError:  # tests/ made a package
+    from tests.crosscheck import assert_same, run_snippet, until
+
+CASES = []
+BEFORE_HINT = until(" Hint:")
+
+
+def case(id, code, error=None, message=None):
+    if code.startswith(HELP):      # the helper, then the case's own (indented) lines
+        code = HELP + textwrap.dedent(code[len(HELP):])
+    CASES.append(pytest.param(textwrap.dedent(code), error, message, id=id))
+
+
+HELP = """
+def node(t):
+    f = t.grad_fn
+    return None if f is None else (f.name(), [(n.name() if n is not None else None, i)
+                                               for n, i in f.next_functions])
+"""
+
+# ------------------------------------------------------------------ views of a changed base
+case("view_sees_inplace_change_of_base", HELP + """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    x = a * 1
+    v = x[0:1]
+    print(node(v))
+    x.mul_(3)
+    print(node(v), v)
+    v.sum().backward()
+    print(a.grad)
+""")
+case("select_view_after_base_change", HELP + """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    x = a * 2
+    v = x[1]
+    t = x.view(3, 1)
+    x.add_(torch.tensor([1., 1., 1.]))
+    print(node(v), node(t), v._version, x._version)
+    (v * t.sum()).backward()
+    print(a.grad)
+""")
+case("view_of_view_after_base_change", HELP + """
+    a = torch.arange(6., requires_grad=True)
+    x = a.reshape(2, 3) * 1
+    v = x.t()[1:]
+    x.mul_(2)
+    print(node(v))
+    v.pow(2).sum().backward()
+    print(a.grad)
+""")
+case("view_after_base_change_under_no_grad", HELP + """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    x = a * 1
+    v = x[0:1]
+    with torch.no_grad():
+        x.mul_(3)
+    print(node(v), v)
+    v.sum().backward()
+    print(a.grad)
+""")
+case("view_retain_grad_after_base_change", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    x = a * 1
+    v = x[1:]
+    v.retain_grad()
+    x.mul_(2)
+    (v * v).sum().backward()
+    print(v.grad, a.grad)
+""")
+
+# ------------------------------------------------------------------ in-place that saves its input
+case("mul_by_tensor_requiring_grad", """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    b = torch.tensor([3., 4.], requires_grad=True)
+    x = a * 1
+    x.mul_(b)
+    print(x.grad_fn.name())
+    x.sum().backward()
+    print(a.grad, b.grad)
+""")
+case("div_by_tensor_requiring_grad", """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    b = torch.tensor([3., 4.], requires_grad=True)
+    x = a * 1
+    x /= b
+    x.sum().backward()
+    print(a.grad, b.grad)
+""")
+case("mul_by_itself_still_caught", """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    x = a * 1
+    x.mul_(x)
+    x.sum().backward()
+""", "RuntimeError", BEFORE_HINT)
+case("inplace_on_saved_output_still_caught", """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    y = a.exp()
+    y.mul_(2)
+    y.sum().backward()
+""", "RuntimeError", BEFORE_HINT)
+case("inplace_on_saved_input_still_caught", """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    w = torch.tensor([3., 4.], requires_grad=True)
+    x = a * 1
+    y = x * w
+    x.add_(1)
+    y.sum().backward()
+""", "RuntimeError", BEFORE_HINT)
+
+# ------------------------------------------------------------------ writing through views
+case("inplace_through_slice_view", HELP + """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    x = a * 1
+    v = x[1:]
+    v.mul_(2)
+    print(node(x), node(v))
+    x.sum().backward()
+    print(a.grad)
+""")
+case("inplace_through_view_with_other_requiring_grad", HELP + """
+    a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    b = torch.tensor([10., 20.], requires_grad=True)
+    x = a * 1
+    x[0].add_(b)
+    x.t()[1].mul_(b)
+    print(node(x))
+    (x * x).sum().backward()
+    print(a.grad, b.grad)
+""")
+case("inplace_view_of_view", HELP + """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    b = torch.tensor([2.], requires_grad=True)
+    x = a * 1
+    v = x[1:]
+    w = v[0:1]
+    w.mul_(b)
+    print(node(x), node(v), node(w))
+    (x * torch.tensor([1., 2., 3.])).sum().backward()
+    print(a.grad, b.grad)
+""")
+case("inplace_on_view_of_leaf_refused", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    a[1:].mul_(2)
+""", "RuntimeError")
+case("inplace_on_view_made_under_no_grad_refused", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    x = a * 1
+    with torch.no_grad():
+        v = x[1:]
+    print(v.requires_grad, v.grad_fn, v.is_leaf)
+    v.mul_(2)
+""", "RuntimeError")
+case("view_made_under_no_grad_requires_grad", """
+    a = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        v = a[0:2]
+        d = a.detach()
+    print(v.requires_grad, v.grad_fn, v.is_leaf, d.requires_grad)
+    s = (v * 2).sum()
+    print([n for n, _ in s.grad_fn.next_functions])
+""")
+case("inplace_through_view_under_no_grad", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    x = a * 1
+    with torch.no_grad():
+        x[1:].mul_(2)
+    print(x)
+    x.sum().backward()
+    print(a.grad)
+""")
+case("write_into_expanded_rejected", """
+    t = torch.ones(1, 3)
+    e = t.expand(2, 3)
+    e.add_(1)
+""", "RuntimeError")
+case("write_row_of_expanded", """
+    t = torch.ones(1, 3)
+    e = t.expand(2, 3)
+    e[0] = 5.
+    print(t, e)
+    e.zero_()
+    print(t)
+""")
+case("copy_into_expanded_rejected", """
+    t = torch.ones(1, 3)
+    t.expand(2, 3).copy_(torch.zeros(2, 3))
+""", "RuntimeError")
+
+# ------------------------------------------------------------------ x[index] = value
+case("setitem_variants", HELP + """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    b = torch.tensor(5., requires_grad=True)
+    for label, f in [
+            ("x[:]=b", lambda x: x.__setitem__(slice(None), b)),
+            ("x[...]=b", lambda x: x.__setitem__(Ellipsis, b)),
+            ("x[1]=b", lambda x: x.__setitem__(1, b)),
+            ("x[1]=5", lambda x: x.__setitem__(1, 5.)),
+            ("x[[0,2]]=b", lambda x: x.__setitem__([0, 2], b)),
+            ("x[x>1]=0", lambda x: x.__setitem__(x > 1, 0.)),
+            ("x.fill_(2)", lambda x: x.fill_(2)),
+            ("x.zero_()", lambda x: x.zero_()),
+            ("x.copy_(b)", lambda x: x.copy_(b)),
+            ("x.copy_(double)", lambda x: x.copy_(torch.ones(3, dtype=torch.double))),
+            ("x[1:].zero_()", lambda x: x[1:].zero_()),
+            ("x[1:].fill_(b)", lambda x: x[1:].fill_(b)),
+            ("x[0:2].add_(b)", lambda x: x[0:2].add_(b))]:
+        x = a * 1
+        f(x)
+        print(label, node(x), x)
+        (x * x).sum().backward()
+        print("   ", a.grad, b.grad)
+        a.grad = None
+        b.grad = None
+""")
+case("setitem_on_plain_tensor_with_grad_value", HELP + """
+    b = torch.tensor(5., requires_grad=True)
+    z = torch.zeros(3)
+    z[1] = b
+    print(node(z), z)
+    z2 = torch.zeros(2, 3)
+    z2[0, [1]] = b
+    z2[1, 1:] = torch.tensor([[7., 8.]])
+    print(node(z2), z2)
+    (z.sum() + (z2 * z2).sum()).backward()
+    print(b.grad)
+""")
+case("setitem_in_custom_backward", """
+    class MyReLU(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, input):
+            ctx.save_for_backward(input)
+            return input.clamp(min=0)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, = ctx.saved_tensors
+            grad_input = grad_output.clone()
+            grad_input[input < 0] = 0
+            return grad_input
+
+    x = torch.tensor([-1., 2., -3., 4.], requires_grad=True)
+    y = MyReLU.apply(x)
+    print(y)
+    (y * torch.tensor([1., 2., 3., 4.])).sum().backward()
+    print(x.grad)
+""")
+case("setitem_leaf_requiring_grad_refused", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    a[0] = 2.
+""", "RuntimeError")
+case("setitem_whole_leaf_requiring_grad_refused", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    a[...] = 2.
+""", "RuntimeError")
+case("setitem_leaf_under_no_grad", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    with torch.no_grad():
+        a[0] = 10.
+        a[[1, 2]] = torch.tensor([20., 30.])
+    print(a, a._version)
+""")
+case("setitem_bad_shape", """
+    x = torch.zeros(2, 3)
+    x[0] = torch.ones(2)
+""", "RuntimeError")
+
+# ------------------------------------------------------------------ indexing graph shapes
+case("indexing_graph_shapes", HELP + """
+    x = torch.arange(6.).reshape(2, 3).requires_grad_()
+    def chain(t):
+        out, f = [], t.grad_fn
+        while f is not None and f.name() != "torch::autograd::AccumulateGrad":
+            out.append(f.name())
+            f = f.next_functions[0][0]
+        return out
+    for idx in ["0:2, 0", "0:100, 0", ":2, 0", "-2:, 0", "0:, 0", "::1, 0", ":, 0", "0:2", "0:2, :",
+                "..., 0", "0, ...", "0, ..., 1", "None, ...", "..., None", "torch.tensor(1)",
+                "torch.tensor(1), 0", "[1]", "[1], 0", "0, [1]", "x>2", "1, None, :",
+                "[0,1], [1,2]", ":, [0,1]", "[0,1], :", "None, [0,1]", "..., [0, 1]", "0:1, [0,1]",
+                ":", "...", "()", ":, :", "None, ::1"]:
+        r = eval(f"x[{idx}]")
+        print(f"{idx:20}", chain(r), tuple(r.shape))
+""")
+case("second_backward_through_advanced_indexing", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    y = a[[0, 0, 2]].sum()
+    y.backward()
+    print(a.grad)
+    y.backward()
+""", "RuntimeError")
+case("second_backward_through_slicing_is_fine", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    y = a[0:2].sum() + a[1]
+    y.backward()
+    y.backward()
+    print(a.grad)
+""")
+case("retain_graph_through_advanced_indexing", """
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    y = a[[0, 0, 2]].sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    print(a.grad)
+""")
+
+
+@pytest.mark.parametrize("code, error, message", CASES)
+def test_same_as_torch(code, error, message):
+    kwargs = {} if message is None else {"message": message}
+    assert_same(code, error=error, **kwargs)
+
+
+def test_case_ids_unique():
+    ids = [p.id for p in CASES]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+def test_cases_deterministic_under_torch():
+    torch = pytest.importorskip("torch")
+    for param in CASES:
+        code = param.values[0]
+        first, second = run_snippet(code, torch), run_snippet(code, torch)
+        assert first["stdout"] == second["stdout"], param.id

@@ -32,15 +32,26 @@ def add(a, b):
     return Add.apply(*_binary_operands(a, b, "+"))
 
 
+_BOOL_SUB_MESSAGE = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+                     "to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def sub(a, b):
-    return Sub.apply(*_binary_operands(a, b, "-"))
+    a, b = _binary_operands(a, b, "-")
+    if a._data.dtype == np.bool_ or b._data.dtype == np.bool_:
+        if a._data.dtype == b._data.dtype:
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        raise RuntimeError(_BOOL_SUB_MESSAGE)
+    return Sub.apply(a, b)
 
 
 def rsub(a, number):
     """``number - a``: PyTorch's rsub, where the number is not a graph input."""
     if isinstance(number, Tensor):
         return sub(number, a)
-    as_tensor_operand(number, "-")        # type check only
+    if as_tensor_operand(number, "-")._data.dtype == np.bool_ or a._data.dtype == np.bool_:
+        raise RuntimeError(_BOOL_SUB_MESSAGE)
     return Rsub.apply(a, number)
 
 

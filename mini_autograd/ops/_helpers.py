@@ -113,12 +113,21 @@ def wrap_dim(dim, ndim):
 
 
 def dims_tuple(dim, ndim):
-    """Normalise ``dim`` (an int, a tuple of ints, or None for all) to a sorted tuple."""
+    """Normalise ``dim`` (an int, a tuple of ints, or None for all) to a sorted tuple.
+
+    A 0-d tensor accepts dim 0 or -1 (PyTorch treats it as having one dimension of
+    size 1 there) and has no axes to reduce: the tuple is then empty.
+    """
     if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
         return tuple(range(ndim))          # no dims given: reduce over all, as PyTorch does
     if isinstance(dim, (list, tuple)):
-        return tuple(sorted(wrap_dim(d, ndim) for d in dim))
-    return (wrap_dim(dim, ndim),)
+        dims = [wrap_dim(d, ndim) for d in dim]
+        for d in dims:
+            if dims.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        return tuple(sorted(dims)) if ndim else ()
+    dim = wrap_dim(dim, ndim)
+    return (dim,) if ndim else ()
 
 
 def check_tensor(value, op_name, arg="input", position=1):

@@ -58,6 +58,9 @@ def _check_list(tensors, name):
 def cat(tensors, dim=0):
     _check_list(tensors, "cat")
     first = tensors[0]
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     for t in tensors[1:]:
         if t.ndim != first.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t.ndim}")

@@ -57,6 +57,8 @@ class Addmm(Function):
 
 def _softmax_parts(data, dim):
     """x - max(x) along ``dim`` (so exp cannot overflow) and the sum of its exponentials."""
+    if data.size == 0:                  # nothing to normalise (numpy's max has no identity)
+        return data.copy(), data.copy(), np.zeros_like(data)
     with np.errstate(invalid="ignore", over="ignore"):      # rows of inf give nan, as in PyTorch
         shifted = data - data.max(axis=dim, keepdims=True)
         exp = np.exp(shifted)
@@ -155,10 +157,9 @@ class NllLoss(Function):
         dtype = grad._data.dtype
         classes, picked_weight = _picked(ctx.target._data.reshape(-1), ctx.weight, ctx.ignore_index, dtype)
         scale = np.zeros((len(classes), log_probs.shape[-1]), dtype=dtype)
-        scale[np.arange(len(classes)), classes] = -picked_weight
-        if ctx.reduction == REDUCTIONS["mean"]:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                scale /= ctx.total_weight._data
+        scale[np.arange(len(classes)), classes] = 0.0 - picked_weight   # (0 - 0 is 0, not -0)
+        if ctx.reduction == REDUCTIONS["mean"] and ctx.total_weight._data != 0:
+            scale /= ctx.total_weight._data      # every target ignored: the gradient stays 0, as in PyTorch
         scale = Tensor(scale.reshape(log_probs.shape))
         if ctx.reduction == REDUCTIONS["none"] and log_probs.ndim == 2:
             grad = grad.unsqueeze(1)      # one gradient per sample, spread over its row

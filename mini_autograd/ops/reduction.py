@@ -114,6 +114,14 @@ class MaxDim(Function):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
+        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dim, keepdim, tuple(x.shape)
+        if x.ndim == 0:                  # a 0-d tensor is its own maximum, at index 0
+            indices = Tensor(np.zeros((), np.int64))
+            ctx.mark_non_differentiable(indices)
+            ctx.save_for_backward(indices)
+            return Tensor(x._data.copy()), indices
+        if x.shape[dim] == 0:
+            raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size.")
         indices = Tensor(np.asarray(x._data.argmax(axis=dim)))
         values = Tensor(np.asarray(np.take_along_axis(
             x._data, np.expand_dims(indices._data, dim), axis=dim).squeeze(axis=dim)))
@@ -127,6 +135,8 @@ class MaxDim(Function):
     @staticmethod
     def backward(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
+        if not ctx.self_sym_sizes:
+            return grad, None, None
         index = indices._data if ctx.keepdim else np.expand_dims(indices._data, ctx.dim)
         one_hot = np.zeros(ctx.self_sym_sizes, dtype=grad._data.dtype)
         np.put_along_axis(one_hot, index, 1, axis=ctx.dim)
@@ -173,9 +183,17 @@ def max(x, dim=None, keepdim=False):
 
 
 def argmax(x, dim=None, keepdim=False):
+    check_tensor(x, "argmax")
+    if x.numel() == 0:
+        raise RuntimeError("argmax(): Expected reduction dim to be specified for input.numel() == 0."
+                           if dim is None else
+                           f"argmax(): Expected reduction dim {wrap_dim(dim, x.ndim)} to have non-zero size.")
     if dim is None:
         return Tensor(np.asarray(x._data.argmax()))
-    result = x._data.argmax(axis=wrap_dim(dim, x.ndim))
+    dim = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return Tensor(np.zeros((), np.int64))
+    result = x._data.argmax(axis=dim)
     return Tensor(np.expand_dims(result, dim) if keepdim else np.asarray(result))
 
 

@@ -100,6 +100,8 @@ class Transpose(Function):
     @staticmethod
     def forward(ctx, x, dim0, dim1):
         ctx.dim0, ctx.dim1 = dim0, dim1
+        if x.ndim == 0:
+            return view_of(x, x._data[...], ctx)
         return view_of(x, np.swapaxes(x._data, dim0, dim1), ctx)
 
     @staticmethod

@@ -3,6 +3,7 @@
 They live beside the notebooks, not in ``mini_autograd``: they are about the
 course, not about autograd.
 """
+import functools
 import inspect
 import pathlib
 
@@ -25,8 +26,97 @@ def show_source(obj):
     print(inspect.getsource(obj).rstrip())
 
 
+# ---------------------------------------------------------------- exercise checks
+#
+# Every exercise cell starts with the placeholder ``...`` (Ellipsis): ``answer = ...``. Only ``...``
+# means "not answered yet"; anything else is an answer and gets a verdict, and a wrong kind of
+# answer (None, a function that was not called, a string for a number, a wrong shape) gets a
+# message saying so, never a traceback.
+
+NONE_HINT = ("None is not an answer here. If you assigned the result of backward(), note that "
+             "backward() returns None: read .grad instead.")
+
+
+def _a(word):
+    return f"{'an' if word[:1].lower() in 'aeiou' or word.startswith('nd') else 'a'} {word}"
+
+
+def _describe(x):
+    """A few words on what ``x`` is, for messages: "a str ('abc')", "a Tensor of shape [2]"."""
+    if x is None:
+        return "None"
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return f"{_a(type(x).__name__)} of shape {list(x.shape)}"
+    if isinstance(x, (list, tuple, set, frozenset, dict)):
+        return f"{_a(type(x).__name__)} of {len(x)} item{'s' if len(x) != 1 else ''}"
+    return f"{_a(type(x).__name__)} ({repr(x)[:60]})"
+
+
+def _shape_words(shape):
+    """"a single number", "3 numbers", "shape [2, 2]": how many numbers an answer holds."""
+    if shape == ():
+        return "a single number"
+    if len(shape) == 1:
+        return f"{shape[0]} number{'s' if shape[0] != 1 else ''}"
+    return f"shape {list(shape)}"
+
+
+def _uncalled(x):
+    """True for a function, method or class: something that was meant to be called."""
+    return inspect.isroutine(x) or inspect.isclass(x) or isinstance(x, functools.partial)
+
+
+def not_answered(hint="", *, what="your answer"):
+    """Print the "not answered yet" line of an exercise."""
+    print(f"⏳ Not answered yet: replace the placeholder `...` with {what}."
+          + (f" Hint: {hint}" if hint else ""))
+    return False
+
+
+def _reject(problem, hint):
+    print(f"❌ Not yet. {problem}" + (f" Hint: {hint}" if hint else ""))
+    return False
+
+
+def can_check(answer, hint="", *, kind=None, what=None, length=None, none_hint=None):
+    """True when ``answer`` can be checked; otherwise print why not and return False.
+
+    Why not: the placeholder ``...`` (not answered yet), None, a function that was not called,
+    not an instance of ``kind`` (described by ``what``), or not ``length`` entries long.
+    ``kind=callable`` asks for a function instead.
+    """
+    what = what or "something else"
+    if answer is ...:
+        return not_answered(hint)
+    if kind is callable:
+        if answer is None or not callable(answer):
+            return _reject(f"The answer should be {what}, not {_describe(answer)}.", hint)
+        return True
+    if answer is None:
+        return _reject(f"Your answer is None. {none_hint or NONE_HINT}", hint)
+    if _uncalled(answer):
+        name = getattr(answer, "__name__", "it")
+        return _reject(f"Your answer is the function `{name}` itself, not its result: "
+                       f"did you forget to call it, as in `{name}()`?", hint)
+    if kind is not None and not isinstance(answer, kind):
+        return _reject(f"The answer should be {what}, not {_describe(answer)}.", hint)
+    if length is not None:
+        try:
+            n = len(answer)
+        except TypeError:
+            return _reject(f"The answer should be {what}, not {_describe(answer)}.", hint)
+        if n != length:
+            return _reject(f"The answer should be {what}: {length} entries, not {n}.", hint)
+    return True
+
+
 def _values(x):
-    """A plain numpy array from a mini_autograd tensor, a torch tensor, a number or a list."""
+    """A plain float array from a tensor (mini_autograd or torch), a number, or nested lists of them."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError("a string is not a number")
+    if isinstance(x, (list, tuple)):
+        parts = [_values(e) for e in x]
+        return np.array(parts, dtype=float)          # ragged lists raise ValueError
     if hasattr(x, "detach"):
         x = x.detach()
     if hasattr(x, "numpy"):
@@ -40,9 +130,23 @@ def _has_words(expected):
         isinstance(e, (str, type(None))) or _has_words(e) for e in expected)
 
 
-def _as_tuples(x):
-    """Lists and tuples, nested, as tuples: ``[["a", 0]]`` and ``(("a", 0),)`` compare equal."""
-    return tuple(_as_tuples(e) for e in x) if isinstance(x, (list, tuple)) else x
+def _contains(x, test):
+    """True when ``x`` or anything in its nested lists and tuples passes ``test``."""
+    return test(x) or (isinstance(x, (list, tuple)) and any(_contains(e, test) for e in x))
+
+
+def _same(answer, expected, atol):
+    """Entry by entry: words equal as strings, None as None, numbers within ``atol``."""
+    if isinstance(expected, (list, tuple)):
+        return (isinstance(answer, (list, tuple)) and len(answer) == len(expected)
+                and all(_same(a, e, atol) for a, e in zip(answer, expected)))
+    if expected is None or isinstance(expected, str):
+        return answer is expected or (isinstance(answer, str) and answer == expected)
+    try:
+        got, want = _values(answer), _values(expected)
+    except (TypeError, ValueError, RuntimeError):
+        return False
+    return got.shape == want.shape and bool(np.allclose(got, want, atol=atol))
 
 
 def check(condition, right, hint):
@@ -54,22 +158,61 @@ def check(condition, right, hint):
     return bool(condition)
 
 
-def check_answer(answer, expected, *, right="", hint="", atol=1e-4):
-    """Compare an answer (tensor, number, list, string, bool) with the expected one, and say why not."""
-    if answer is None or answer is ...:
-        print(f"⏳ Not answered yet: replace the placeholder with your answer. Hint: {hint}")
+def check_answer(answer, expected, *, right="", hint="", atol=1e-4, none_hint=None):
+    """Compare an answer (tensor, number, list, string, bool) with the expected one, and say why not.
+
+    ``...`` is "not answered yet"; None, an uncalled function or a wrong kind of answer gets a
+    message (``none_hint`` replaces the generic one for None). Never raises for a wrong answer.
+    """
+    if not can_check(answer, hint, none_hint=none_hint):
         return False
-    if isinstance(expected, (str, bool, type(None))):
+    try:
+        return _compare(answer, expected, right, hint, atol, none_hint)
+    except Exception as error:              # a safety net: a wrong answer gets a message, not a traceback
+        return check(False, right, f"{hint} (your answer {_describe(answer)} could not be checked: "
+                                   f"{type(error).__name__}: {error})")
+
+
+def _compare(answer, expected, right, hint, atol, none_hint):
+    if isinstance(expected, str):
+        if not isinstance(answer, str):
+            return _reject(f"The answer should be a string (in quotes), not {_describe(answer)}.", hint)
+        return check(answer == expected, right, f"{hint} (your answer: {answer!r})")
+    if isinstance(expected, (bool, np.bool_)):
+        if not isinstance(answer, (bool, np.bool_)):
+            return _reject(f"The answer should be True or False, not {_describe(answer)}.", hint)
         return check(answer == expected, right, f"{hint} (your answer: {answer!r})")
     if _has_words(expected):              # e.g. ("MulBackward0", None): compare item by item
-        return check(_as_tuples(answer) == _as_tuples(expected), right, f"{hint} (your answer: {answer!r})")
+        if not isinstance(answer, (list, tuple)) or len(answer) != len(expected):
+            return _reject(f"The answer should be a tuple of {len(expected)} entries, "
+                           f"not {_describe(answer)}.", hint)
+        return check(_same(answer, expected, atol), right, f"{hint} (your answer: {answer!r})")
+    if _contains(answer, lambda e: e is None):
+        return _reject(f"Your answer contains None. {none_hint or NONE_HINT}", hint)
+    if isinstance(answer, (str, bytes)):
+        return _reject(f"The answer should be a number or a tensor, not {_describe(answer)}.", hint)
+    if _contains(answer, lambda e: isinstance(e, (str, bytes))):
+        return _reject(f"The answer should hold numbers, not strings: {answer!r}.", hint)
     try:
         got, want = _values(answer), _values(expected)
-    except (TypeError, ValueError):
-        return check(False, right, f"{hint} (could not read {answer!r} as numbers)")
+    except (TypeError, ValueError, RuntimeError):
+        return check(False, right, f"{hint} (could not read {_describe(answer)} as numbers)")
     if got.shape != want.shape:
-        return check(False, right, f"{hint} (shape {list(got.shape)}, expected {list(want.shape)})")
+        return check(False, right, f"{hint} (your answer holds {_shape_words(got.shape)}; "
+                                   f"expected {_shape_words(want.shape)})")
     return check(np.allclose(got, want, atol=atol), right, f"{hint} (your answer: {np.round(got, 4).tolist()})")
+
+
+def run_check(test, hint=""):
+    """Run ``test()``, a check that calls the learner's code; an error in it becomes a message.
+
+    Returns what ``test`` returns, or False after printing the error's type and first line.
+    """
+    try:
+        return test()
+    except Exception as error:               # the learner's code failed: say how, no traceback
+        first_line = (str(error).splitlines() or [""])[0]
+        return _reject(f"Running your answer raised {type(error).__name__}: {first_line}", hint)
 
 
 # ---------------------------------------------------------------- set-up check (chapter 00)

@@ -58,9 +58,10 @@ meaning
 # a function, put the cursor on it and press **Shift+Tab**, or run a cell with `torch.tensor?`.
 #
 # **Exercises.** Each chapter ends with two or three. An exercise cell starts with `# Exercise N.k` and
-# holds a placeholder `answer = None`; replace it with your answer and run it. The cell right
-# after it checks your answer and says why not if it is wrong; as shipped it says the exercise is not
-# answered yet. A **Show solution** box follows, closed, for when you are stuck.
+# holds a placeholder `answer = ...` (the three dots are Python's `Ellipsis`, meaning "not filled in
+# yet"); replace the dots with your answer and run it. The cell right after it checks your answer and
+# says why not if it is wrong; as shipped it says the exercise is not answered yet. A **Show solution**
+# box follows, closed, for when you are stuck.
 
 # %% [markdown]
 # ## Set-up check
@@ -184,7 +185,7 @@ viz.draw(z, params={"x": x, "y": y}, names={"z": z})
 
 # %%
 # Exercise 0.1
-answer = None  # your answer here: x.grad when x = 5
+answer = ...  # your answer here: x.grad when x = 5
 
 # %%
 x5 = 5.0

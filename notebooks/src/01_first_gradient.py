@@ -359,7 +359,7 @@ show_source(torch.Tensor.requires_grad.fget)
 
 # %%
 # Exercise 1.1
-answer = None  # your answer here: (x.grad, y.grad)
+answer = ...  # your answer here: (x.grad, y.grad)
 
 # %%
 x0, y0 = 1.5, -0.5
@@ -367,7 +367,9 @@ by_hand = (3 * x0**2 - 2 * y0, -2 * x0)        # dz/dx = 3x² - 2y, dz/dy = -2x
 _ = check_answer(answer, by_hand,
                  right="dz/dx = 3x² - 2y = 7.75 and dz/dy = -2x = -3, as autograd says.",
                  hint="Create x and y with requires_grad=True, compute z = x**3 - 2*x*y, call z.backward(), "
-                      "then answer = (x.grad, y.grad).")
+                      "then answer = (x.grad, y.grad).",
+                 none_hint="A .grad is None until backward() has run, and stays None for a tensor "
+                           "created without requires_grad=True.")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -404,7 +406,7 @@ _ = check_answer(answer, by_hand,
 
 # %%
 # Exercise 1.2
-answer = None  # your answer here, e.g. (True, True, False, False)
+answer = ...  # your answer here, e.g. (True, True, False, False)
 
 # %%
 p = torch.tensor(1.0, requires_grad=True)
@@ -440,14 +442,15 @@ _ = check_answer(answer, (c.requires_grad, d.requires_grad, e.requires_grad, n.r
 
 # %%
 # Exercise 1.3
-answer = None  # your answer here: a tensor of 4 derivatives
+answer = ...  # your answer here: a tensor of 4 derivatives
 
 # %%
 points = np.array([0.0, 1.0, 2.0, 3.0])
 _ = check_answer(answer, 3 * points**2 - 1,                 # h'(x) = 3x² - 1
                  right="h'(x) = 3x² - 1 gives -1, 2, 11, 26: one backward on the sum computed all four.",
                  hint="Put the four points in one tensor with requires_grad=True, compute h elementwise, "
-                      "call .sum().backward() and read x.grad.")
+                      "call .sum().backward() and read x.grad.",
+                 none_hint="backward() returns None: run it, then set answer = x.grad.")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>

@@ -423,7 +423,7 @@ show_source(gradient_edge)
 
 # %%
 # Exercise 2.1
-answer = None  # your answer here: a node name as a string
+answer = ...  # your answer here: a node name as a string
 
 # %%
 w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -461,7 +461,7 @@ _ = check_answer(answer, r.grad_fn.name(),
 
 # %%
 # Exercise 2.2
-answer = None  # your answer here: a number of nodes
+answer = ...  # your answer here: a number of nodes
 
 # %%
 def count_nodes(tensor):
@@ -510,7 +510,7 @@ _ = check_answer(answer, count_nodes(s),
 
 # %%
 # Exercise 2.3
-answer = None  # your answer here: (name or None, name or None)
+answer = ...  # your answer here: (name or None, name or None)
 
 # %%
 a = torch.tensor([1.0, 2.0], requires_grad=True)

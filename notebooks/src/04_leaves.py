@@ -30,9 +30,11 @@
 # %%
 import warnings
 
+import numpy as np
+
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer, check, can_check
 
 # %% [markdown]
 # ## 1. Who is a leaf?
@@ -268,18 +270,22 @@ t = r * p
 
 # %%
 # Exercise 4.1
-answer = None  # your answer here: a set of names
+answer = ...  # your answer here: a set of names
 
 # %%
 tensors = {"p": p, "q": q, "r": r, "s": s, "t": t}
 expected = {name for name, tensor in tensors.items() if tensor.is_leaf}
 hint = "A leaf is a tensor with grad_fn None: not made by an operation that was recorded."
-if answer is None:
-    check_answer(answer, expected, hint=hint)
-else:
-    check(set(answer) == expected,
-          right="p was created by you; r is detached; s was made from tensors needing no grad.",
-          hint=f"{hint} (your answer: {sorted(answer)})")
+if can_check(answer, hint, kind=(set, frozenset, list, tuple), what='a set of names, such as {"p", "q"}'):
+    if not all(isinstance(name, str) for name in answer):
+        check(False, "", f'{hint} (answer with the names as strings, such as {{"p", "q"}})')
+    elif set(answer) - tensors.keys():
+        check(False, "", f"{hint} (there is no tensor named {', '.join(sorted(set(answer) - tensors.keys()))}: "
+                         "the names are p, q, r, s and t)")
+    else:
+        check(set(answer) == expected,
+              right="p was created by you; r is detached; s was made from tensors needing no grad.",
+              hint=f"{hint} (your answer: {sorted(answer)})")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -307,13 +313,15 @@ x = torch.tensor([2.0, 1.0, 0.5])
 u = w * x + 1
 loss = (u ** 2).mean()
 loss.backward()
-answer = None  # your answer here: the gradient of loss with respect to u
+answer = ...  # your answer here: the gradient of loss with respect to u
 
 # %%
 _ = check_answer(answer, 2 * u.detach() / u.numel(),
                  right="u.retain_grad() before backward() keeps d loss / d u = 2u / 3 in u.grad.",
                  hint="u is not a leaf, so u.grad stays None unless you ask autograd to keep it "
-                      "before calling backward().")
+                      "before calling backward().",
+                 none_hint="u.grad is None: backward() computed u's gradient on the way to w, but "
+                           "dropped it.")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -338,24 +346,52 @@ _ = check_answer(answer, 2 * u.detach() / u.numel(),
 # %% [markdown]
 # **Exercise 4.3.** A classic bug: the line below is meant to create a small random parameter,
 # but `w_buggy` is not a leaf, so after `backward()` its `.grad` is `None`. Write a `w` that
-# holds the same kind of numbers (random, scaled by 0.1) and *is* a leaf that requires grad.
+# holds the same kind of numbers — three numbers from `torch.randn`, scaled by 0.1 — and *is* a
+# leaf that requires grad. (The cell seeds the random generator, so the check knows which
+# numbers to expect: the ones `w_buggy` got, or the next three.)
 
 # %%
 # Exercise 4.3
 torch.manual_seed(0)
 w_buggy = torch.randn(3, requires_grad=True) * 0.1   # the bug: this is the result of `* 0.1`
-w = None  # your answer here: a leaf tensor of small random numbers that requires grad
+w = ...  # your answer here: a leaf tensor of small random numbers that requires grad
 
 # %%
 hint = ("Do the scaling first, on a tensor that does not require grad, then switch requires_grad "
         "on for the result.")
-if w is None:
-    check_answer(w, 0.0, hint=hint)
-else:
-    (w * 2).sum().backward()
-    check(w.is_leaf and w.requires_grad and w.grad is not None and float(w.abs().max()) < 1,
-          right="w is a leaf that requires grad, so backward() filled w.grad.",
-          hint=f"{hint} (is_leaf={w.is_leaf}, requires_grad={w.requires_grad})")
+torch.manual_seed(0)                        # the exercise cell's seed: its first two draws of randn(3)
+draws = [torch.randn(3).numpy(), torch.randn(3).numpy()]
+
+
+def whats_wrong_43(w):
+    """What is wrong with w, in a sentence; None when it is what the exercise asks for."""
+    if not w.is_leaf:
+        return (f"w is not a leaf: its grad_fn is {w.grad_fn.name()}, so the operation that made it was "
+                "recorded, and w.grad will stay None.")
+    if not w.requires_grad:
+        return "w is a leaf but does not require grad: backward() would not compute a gradient for it."
+    if list(w.shape) != [3]:
+        return f"w has shape {list(w.shape)}; w_buggy has shape [3]."
+    values = w.detach().numpy()
+    if not values.any():
+        return "w is all zeros: the exercise asks for random numbers, from torch.randn."
+    if any(np.allclose(values, draw, atol=1e-6) for draw in draws):
+        return "w holds torch.randn's numbers unscaled: multiply them by 0.1 first."
+    if not any(np.allclose(values, 0.1 * draw, atol=1e-6) for draw in draws):
+        return ("w's numbers are not torch.randn(3) * 0.1 after torch.manual_seed(0). Run the exercise "
+                "cell again from its first line (it seeds the generator), and use randn, not rand.")
+    return None
+
+
+if can_check(w, hint, kind=torch.Tensor, what="a tensor"):
+    problem = whats_wrong_43(w)
+    if problem is not None:
+        check(False, "", f"{problem} {hint}")
+    else:
+        (w * 2).sum().backward()
+        check(w.grad is not None,
+              right=f"w is a leaf that requires grad and holds randn's numbers scaled by 0.1, so "
+                    f"backward() filled w.grad: {w.grad}.", hint=hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -369,8 +405,13 @@ else:
 # `torch.randn(3, requires_grad=True) * 0.1` is the result of a recorded multiplication, so
 # its `grad_fn` is `MulBackward0`: the gradient would go to the unscaled tensor behind it,
 # which you no longer hold. Scaling first and then calling `requires_grad_()` makes the scaled
-# tensor itself the leaf. (`torch.randn(3) * 0.1` followed by `.requires_grad_()` is also how
-# `nn.init` functions work: they change parameters under `no_grad`.)
+# tensor itself the leaf. (`w_buggy.detach().requires_grad_()` also works: the same numbers,
+# as a new leaf.)
+#
+# Layers take another route to the same end. A parameter is created first, as a leaf that
+# requires grad (an `nn.Parameter`), and the `nn.init` functions, such as
+# `nn.init.normal_(w, std=0.1)`, then fill it *in place* under `no_grad()`: nothing is
+# recorded, so it stays a leaf. They do not call `requires_grad_()`.
 #
 # </details>
 

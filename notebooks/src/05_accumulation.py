@@ -28,7 +28,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer, check, can_check, run_check
 
 # %% [markdown]
 # ## 1. Twice `backward()`, twice the gradient
@@ -315,7 +315,7 @@ print("the same step:", np.allclose(one_step(True), one_step(False), atol=1e-6))
 
 # %%
 # Exercise 5.1
-answer = None  # your answer here: a number
+answer = ...  # your answer here: a number
 
 # %%
 x = torch.tensor(3.0, requires_grad=True)
@@ -356,16 +356,18 @@ def train(steps=20, lr=0.25):
     return w
 
 
-answer = None  # your answer here: train(), once the loop is fixed
+answer = ...  # your answer here: train(), once the loop is fixed
 
 # %%
 hint = "Each step's backward adds to the gradients of all the earlier steps: clear w.grad in the loop."
-if answer is None:
-    check_answer(answer, 3.0, hint=hint)
-else:
-    check(abs(answer.item() - 3.0) < 1e-3,
-          right="With w.grad cleared every step, each update uses only the current gradient.",
-          hint=f"{hint} (w ended at {answer.item():.4f})")
+if can_check(answer, hint, kind=torch.Tensor, what="the tensor w that train() returns"):
+    if answer.numel() != 1:
+        check(False, "", f"{hint} (train() should return w, one number; your answer has shape {list(answer.shape)})")
+    else:
+        final_w = float(answer)
+        check(abs(final_w - 3.0) < 1e-3,
+              right="With w.grad cleared every step, each update uses only the current gradient.",
+              hint=f"{hint} (w ended at {final_w:.4f})")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -402,7 +404,7 @@ else:
 
 # %%
 # Exercise 5.3
-answer = None  # your answer here: [factor for piece 1, piece 2, piece 3]
+answer = ...  # your answer here: [factor for piece 1, piece 2, piece 3]
 
 # %%
 w = torch.tensor([0.0, 0.0], requires_grad=True)
@@ -411,17 +413,28 @@ mse(w, b, X[:40], Y[:40]).backward()
 whole = np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)])
 
 hint = "Write the mean over 40 samples as a weighted sum of the three pieces' means."
-if answer is None:
-    check_answer(answer, whole, hint=hint)
-else:
+
+
+def accumulate_with(factors):
     w.grad, b.grad = None, None
-    for (start, stop), factor in zip([(0, 10), (10, 20), (20, 40)], answer):
+    for (start, stop), factor in zip([(0, 10), (10, 20), (20, 40)], factors):
         (mse(w, b, X[start:stop], Y[start:stop]) * factor).backward()
     pieces = np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)])
-    check(np.allclose(pieces, whole, atol=1e-5),
-          right="Each piece weighs by its share of the samples, n_j / N: 1/4, 1/4 and 1/2.",
-          hint=f"{hint} (your factors give the gradient {np.round(pieces, 3)}, "
-               f"the whole batch {np.round(whole, 3)})")
+    return check(np.allclose(pieces, whole, atol=1e-5),
+                 right="Each piece weighs by its share of the samples, n_j / N: 1/4, 1/4 and 1/2.",
+                 hint=f"{hint} (your factors give the gradient {np.round(pieces, 3)}, "
+                      f"the whole batch {np.round(whole, 3)})")
+
+
+if can_check(answer, hint, kind=(list, tuple), what="a list of three numbers", length=3):
+    try:
+        factors = [None if isinstance(factor, str) else float(factor) for factor in answer]
+    except (TypeError, ValueError, RuntimeError):
+        factors = [None]
+    if None in factors:
+        check(False, "", f"{hint} (the factors should be numbers; your answer: {answer!r})")
+    else:
+        run_check(lambda: accumulate_with(factors), hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>

@@ -40,7 +40,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import nn, viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer, check, can_check
 
 # %% [markdown]
 # ## 1. Four things that look alike
@@ -674,7 +674,7 @@ except RuntimeError as error:
 
 # %%
 # Exercise 6.1
-answer = None  # your answer here: (a?, b?, c?, d?, e?, f?)
+answer = ...  # your answer here: (a?, b?, c?, d?, e?, f?)
 
 # %%
 w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -689,15 +689,11 @@ with torch.inference_mode():
 f = b * 2
 expected = tuple(t.grad_fn is not None for t in (a, b, c, d, e, f))
 
-hint = ("An operation is recorded when grad mode is on and at least one input requires grad. "
-        "Check both conditions for each line.")
-if answer is None:
-    check_answer(answer, expected, hint=hint)
-else:
-    check(tuple(answer) == expected,
-          right="a, c and d are recorded. b and e were made with recording off, and f's only "
-                "tensor input, b, does not require grad.",
-          hint=f"{hint} (your answer: {tuple(answer)})")
+_ = check_answer(answer, expected,
+                 right="a, c and d are recorded. b and e were made with recording off, and f's only "
+                       "tensor input, b, does not require grad.",
+                 hint="An operation is recorded when grad mode is on and at least one input requires grad. "
+                      "Check both conditions for each line.")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -741,14 +737,12 @@ def train_with_logging(steps=200, lr=0.2):
     return loss.item()
 
 
-answer = None  # your answer here: train_with_logging(), once it is fixed
+answer = ...  # your answer here: train_with_logging(), once it is fixed
 
 # %%
 correct_final_loss = runs["correct"][0][-1]
 hint = "The detach() cuts layer1 out of the graph. Detach only the value that goes into the log."
-if answer is None:
-    check_answer(answer, correct_final_loss, hint=hint)
-else:
+if can_check(answer, hint, kind=float, what="the final loss that train_with_logging() returns, a float"):
     check(abs(answer - correct_final_loss) < 1e-4,
           right=f"The final loss is back to {correct_final_loss:.4f}: layer1 learns again.",
           hint=f"{hint} (your final loss: {answer:.4f}, the correct run's: {correct_final_loss:.4f})")
@@ -796,7 +790,7 @@ else:
 
 # %%
 # Exercise 6.3
-answer = None  # your answer here: (d.is_leaf, d.requires_grad, y[0].item(), y._version)
+answer = ...  # your answer here: (d.is_leaf, d.requires_grad, y[0].item(), y._version)
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -804,14 +798,11 @@ y = x * 3
 d = y.detach()
 d[0] = 100.0
 expected = (d.is_leaf, d.requires_grad, y[0].item(), y._version)
-hint = "detach() gives a new leaf without grad, but over the same data and the same version counter."
-if answer is None:
-    check_answer(answer, expected, hint=hint)
-else:
-    check(tuple(answer) == expected,
-          right="d is a leaf that does not require grad; it shares y's data (so y[0] is 100) and "
-                "its version counter (so y._version is 1).",
-          hint=f"{hint} (your answer: {tuple(answer)})")
+_ = check_answer(answer, expected,
+                 right="d is a leaf that does not require grad; it shares y's data (so y[0] is 100) and "
+                       "its version counter (so y._version is 1).",
+                 hint="detach() gives a new leaf without grad, but over the same data and the same "
+                      "version counter.")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>

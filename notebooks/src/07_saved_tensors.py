@@ -746,7 +746,7 @@ plt.show()
 
 # %%
 # Exercise 7.1
-answer = None  # your answer here: "self" or "result"
+answer = ...  # your answer here: "self" or "result"
 
 # %%
 x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
@@ -787,7 +787,7 @@ _ = check_answer(answer, expected,
 
 # %%
 # Exercise 7.2
-answer = None  # your answer here: a number of bytes
+answer = ...  # your answer here: a number of bytes
 
 # %%
 a = torch.randn(1000, requires_grad=True)
@@ -835,7 +835,7 @@ def f(x):
     return (y ** 2).sum()
 
 
-answer = None  # your answer here: x.grad, once f(x).backward() works
+answer = ...  # your answer here: x.grad, once f(x).backward() works
 
 # %%
 x_np = np.array([0.0, 1.0, 2.0])

@@ -581,7 +581,7 @@ else:
 
 # %%
 # Exercise 8.1
-answer = None  # your answer here: a whole number
+answer = ...  # your answer here: a whole number
 
 # %%
 w = torch.tensor(1.5, requires_grad=True)
@@ -623,7 +623,7 @@ _ = check_answer(answer, task_81.dependencies[u.grad_fn.next_functions[0][0]],
 
 # %%
 # Exercise 8.2
-answer = None  # your answer here: a node name as a string
+answer = ...  # your answer here: a node name as a string
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -666,7 +666,7 @@ _ = check_answer(answer, ran_82[1].split()[1],
 
 # %%
 # Exercise 8.3
-answer = None  # your answer here: (value in the buffer, number of gradients summed)
+answer = ...  # your answer here: (value in the buffer, number of gradients summed)
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)

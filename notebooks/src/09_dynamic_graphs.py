@@ -387,7 +387,7 @@ show_source(torch.autograd.Function.apply)
 
 # %%
 # Exercise 9.1
-answer = None  # your answer here: a whole number
+answer = ...  # your answer here: a whole number
 
 # %%
 x_c = torch.tensor([3.0, 1.0], requires_grad=True)
@@ -421,7 +421,7 @@ _ = check_answer(answer, len(node_names(forward(x_c))),
 
 # %%
 # Exercise 9.2
-square_until_big = None  # your answer here: def square_until_big(x): ...
+square_until_big = ...  # your answer here: def square_until_big(x): ...
 
 # %%
 def check_square_until_big(fn):
@@ -429,6 +429,8 @@ def check_square_until_big(fn):
     for start, squarings in [(2.0, 3), (1.5, 4), (200.0, 0)]:
         x = torch.tensor(start, requires_grad=True)
         y = fn(x)
+        if not isinstance(y, torch.Tensor):
+            raise TypeError(f"square_until_big returned {type(y).__name__}, not a tensor")
         n_mul = node_names(y).count("MulBackward0") if y.grad_fn is not None else 0
         if y.grad_fn is not None:
             y.backward()
@@ -440,12 +442,12 @@ def check_square_until_big(fn):
 
 hint = ("Use a while loop whose condition reads the tensor (while x < 100:), and x = x * x inside; "
         "return x at the end.")
-if square_until_big is None:
-    check_answer(None, True, hint=hint)
-else:
-    _ = check(check_square_until_big(square_until_big),
-              right="One MulBackward0 per pass of the loop: 3 for x = 2, 4 for x = 1.5, none for x = 200.",
-              hint=hint)
+from coursetools import can_check, run_check
+if can_check(square_until_big, hint, kind=callable, what="a function, def square_until_big(x): ..."):
+    _ = run_check(lambda: check(check_square_until_big(square_until_big),
+                                right="One MulBackward0 per pass of the loop: 3 for x = 2, 4 for x = 1.5, "
+                                      "none for x = 200.",
+                                hint=hint), hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -479,7 +481,7 @@ else:
 
 # %%
 # Exercise 9.3
-answer = None  # your answer here: [grad at x = 2, grad at x = -2]
+answer = ...  # your answer here: [grad at x = 2, grad at x = -2]
 
 # %%
 def g(x):

@@ -548,7 +548,7 @@ lines = ["loss.backward()", "optimizer.step()", "pred = model(x)",
 
 # %%
 # Exercise 10.1
-answer = None  # your answer here: a list of the five strings above, in order
+answer = ...  # your answer here: a list of the five strings above, in order
 
 # %%
 def small_setup():
@@ -581,9 +581,10 @@ for _ in range(3):
     env["optimizer"].step()
 reference = weights(env)
 hint = "Clear, forward, loss, backward, update: each line needs what the line before it made."
-if answer is None:
-    check_answer(answer, lines, hint=hint)
-elif sorted(answer) != sorted(lines):
+from coursetools import can_check
+if not can_check(answer, hint, kind=(list, tuple), what="a list of the five strings", length=5):
+    pass
+elif not all(isinstance(line, str) for line in answer) or sorted(answer) != sorted(lines):
     check(False, "", f"{hint} (use each of the five strings exactly once)")
 else:
     try:
@@ -629,7 +630,7 @@ else:
 
 # %%
 # Exercise 10.2
-answer = None  # your answer here: a number
+answer = ...  # your answer here: a number
 
 # %%
 w = torch.tensor(0.0, requires_grad=True)
@@ -667,24 +668,33 @@ _ = check_answer(answer, w.detach(),
 # %%
 # Exercise 10.3
 def accuracy(logits, labels):
-    return None  # your code here
+    return ...  # your code here
 
 # %%
 sample_logits = torch.tensor([[2.0, 1.0], [0.5, 1.5], [3.0, -1.0], [0.0, 0.2], [1.0, 0.0]])
 sample_labels = torch.tensor([0, 1, 1, 0, 0])
 expected = float(np.mean(np.argmax(sample_logits.numpy(), axis=1) == sample_labels.numpy()))
 hint = "Take the index of the largest score in each row (dim=1), compare with the labels, average."
-got = accuracy(sample_logits, sample_labels)
-if got is None:
-    check_answer(got, expected, hint=hint)
-else:
-    with torch.no_grad():
-        on_spirals = accuracy(net(X), labels)
+from coursetools import not_answered, run_check
+
+
+def check_accuracy():
+    got = accuracy(sample_logits, sample_labels)
+    if got is ...:
+        return not_answered(hint, what="your code")
+    on_spirals = None
+    if isinstance(got, float):
+        with torch.no_grad():
+            on_spirals = accuracy(net(X), labels)
     spirals_expected = float(np.mean(np.argmax(net(X).detach().numpy(), axis=1) == labels_np))
-    check(isinstance(got, float) and abs(got - expected) < 1e-6 and abs(on_spirals - spirals_expected) < 1e-6,
-          right=f"3 of the 5 sample rows are right: {expected:.0%}.",
-          hint=f"{hint} Return a Python float (.item()). (your answer on the sample: {got!r}, "
-               f"expected {expected})")
+    return check(isinstance(got, float) and abs(got - expected) < 1e-6
+                 and isinstance(on_spirals, float) and abs(on_spirals - spirals_expected) < 1e-6,
+                 right=f"3 of the 5 sample rows are right: {expected:.0%}.",
+                 hint=f"{hint} Return a Python float (.item()). (your answer on the sample: {got!r}, "
+                      f"expected {expected})")
+
+
+_ = run_check(check_accuracy, hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>

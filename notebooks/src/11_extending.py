@@ -469,21 +469,33 @@ class SmoothReLU(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
-        return None  # your code here: the gradient with respect to x
+        return ...  # your code here: the gradient with respect to x
 
 # %%
 x_check = torch.tensor([-3.0, -0.5, 0.0, 0.7, 2.5], dtype=torch.float64, requires_grad=True)
 hint = "d/dx ln(1 + e^x) = e^x / (1 + e^x); and don't forget to multiply by grad_output."
+from coursetools import not_answered
+
+
+class _SavedX:                                     # just enough of a ctx to call backward directly
+    saved_tensors = (x_check.detach(),)
+
+
 try:
-    (probe,) = torch.autograd.grad(SmoothReLU.apply(x_check).sum(), x_check, allow_unused=True)
-    if probe is None:                              # backward returned None: not written yet
-        check_answer(None, 0.0, hint=hint)
+    unanswered = SmoothReLU.backward(_SavedX(), torch.ones_like(x_check)) is ...
+except Exception:                                  # an error in your backward: reported below
+    unanswered = False
+try:
+    if unanswered:                                 # backward still returns the placeholder
+        not_answered(hint, what="your code")
+    elif torch.autograd.grad(SmoothReLU.apply(x_check).sum(), x_check, allow_unused=True)[0] is None:
+        check(False, "", f"{hint} (your backward returned None: no gradient reached x)")
     else:
         check(torch.autograd.gradcheck(SmoothReLU.apply, (x_check,)),
               right="gradcheck agrees: the derivative of softplus is the sigmoid, times grad_output.",
               hint=hint)
 except Exception as error:                         # GradcheckError, or an error inside your backward
-    check(False, "", f"{hint} ({type(error).__name__}: {str(error).splitlines()[0]})")
+    check(False, "", f"{hint} ({type(error).__name__}: {(str(error).splitlines() or [''])[0]})")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -514,7 +526,7 @@ except Exception as error:                         # GradcheckError, or an error
 
 # %%
 # Exercise 11.2
-answer = None  # your answer here: a number
+answer = ...  # your answer here: a number
 
 # %%
 x = torch.tensor(1.0, requires_grad=True)
@@ -543,21 +555,26 @@ _ = check_answer(answer, second,
 
 # %%
 # Exercise 11.3
-double = None  # your answer here: a function of grad
+double = ...  # your answer here: a function of grad
 
 # %%
 hint = "A tensor hook receives the gradient; whatever tensor it returns replaces it."
-if double is None:
-    check_answer(None, 0.0, hint=hint)
-else:
+from coursetools import can_check, run_check
+
+
+def check_double():
     x = torch.tensor([1.0, -2.0], requires_grad=True)
     h = x * 3                                   # an intermediate tensor: dL/dh = 2h
     h.register_hook(double)
     (h ** 2).sum().backward()
     expected = 2 * (2 * 3 * 3 * np.array([1.0, -2.0]))     # twice 18x
-    check(x.grad is not None and np.allclose(x.grad.numpy(), expected),
-          right="The gradient arriving at h was doubled, and the chain rule carried the factor 2 on to x.",
-          hint=f"{hint} (x.grad came out as {x.grad}, expected {expected.tolist()})")
+    return check(x.grad is not None and x.grad.shape == (2,) and np.allclose(x.grad.numpy(), expected),
+                 right="The gradient arriving at h was doubled, and the chain rule carried the factor 2 on to x.",
+                 hint=f"{hint} (x.grad came out as {x.grad}, expected {expected.tolist()})")
+
+
+if can_check(double, hint, kind=callable, what="a function of grad, such as def double(grad): ..."):
+    _ = run_check(check_double, hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>

@@ -5,16 +5,19 @@ print what PyTorch prints. This file only re-exports the public names.
 """
 from . import _dtype
 from ._dtype import bool_ as bool, double, float, float32, float64, int64, long
+from ._device import device, get_default_device, set_default_device
 from ._tensor import Size, Tensor
 from ._printing import get_printoptions, set_printoptions
-from .creation import (arange, from_numpy, full, full_like, linspace, manual_seed, ones, ones_like, rand,
-                       randint, randn, randperm, tensor, zeros, zeros_like)
+from .creation import (BoolTensor, DoubleTensor, FloatTensor, LongTensor, arange, empty, empty_like, eye,
+                       from_numpy, full, full_like, linspace, manual_seed, ones, ones_like, rand, rand_like,
+                       randint, randn, randn_like, randperm, tensor, zeros, zeros_like)
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
-from .ops import (abs, add, cat, clamp, clone, div, dot, exp, log, matmul, max, mean, mm, mul, mv, neg, pow,
-                  relu, reshape, sigmoid, sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze)
-from .ops import argmax, clamp as clip
-from . import autograd
+from .ops import (abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clone, cos, div, dot, exp, flatten, log,
+                  matmul, max, maximum, mean, min, minimum, mm, mul, mv, neg, norm, pow, relu, reshape,
+                  sigmoid, sin, sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze, where)
+from .ops import clamp as clip
+from . import autograd, accelerator, backends, cuda
 
 __version__ = "0.1.0"
 
@@ -25,5 +28,48 @@ def is_tensor(obj):
 
 def numel(t):
     return t.numel()
+
+
+def as_tensor(data, dtype=None, device=None):
+    """``data`` as a tensor: a Tensor of the right dtype is returned as it is, an array shares memory."""
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
+        return data
+    if isinstance(data, Tensor):
+        return data.to(dtype)
+    import numpy
+    if isinstance(data, numpy.ndarray) and (dtype is None or data.dtype == dtype.numpy):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def _compare(name):
+    def compare(input, other):
+        return getattr(input, name)(other)
+    compare.__name__ = name
+    return compare
+
+
+eq, ne, lt, le, gt, ge = (_compare(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+
+
+def all(input, dim=None, keepdim=False):
+    return input.all(dim, keepdim)
+
+
+def any(input, dim=None, keepdim=False):
+    return input.any(dim, keepdim)
+
+
+def logical_not(input):
+    return input.logical_not()
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    import numpy
+    return bool(numpy.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 from . import nn, optim  # noqa: E402  (they build on everything above)

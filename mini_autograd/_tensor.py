@@ -12,6 +12,7 @@ import weakref
 import numpy as np
 
 from . import _dtype
+from ._device import CPU, check_device
 from ._printing import tensor_repr
 from .grad_mode import _state as _grad_state, is_grad_enabled, is_inference_mode_enabled
 
@@ -47,6 +48,9 @@ _NON_LEAF_GRAD_WARNING = (
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
 
 
+_NO_DATA = object()
+
+
 class Tensor:
     """An n-dimensional array that can record the operations made with it."""
 
@@ -54,14 +58,21 @@ class Tensor:
                  "_grad_accumulator", "_hooks", "_retains_grad", "_is_inference", "_base",
                  "_view_version", "_view_no_grad", "_wrapped_number", "__weakref__")
 
-    def __init__(self, data, requires_grad=False):
-        """Prefer ``mini_autograd.tensor(...)``; this takes a numpy array as it is."""
+    def __init__(self, data=_NO_DATA, requires_grad=False, *sizes):
+        """Prefer ``mini_autograd.tensor(...)``; this takes a numpy array as it is.
+
+        Called the legacy PyTorch way, ``torch.Tensor([1, 2])`` or ``torch.Tensor(2, 3)``,
+        it makes a float32 tensor from the list, or of that shape.
+        """
         if not isinstance(data, np.ndarray):
             if isinstance(data, np.generic):      # numpy turns 0-d results into scalars
                 data = np.asarray(data)
             else:
-                raise TypeError("Tensor(data) expects a numpy array; use mini_autograd.tensor(...) "
-                                f"to build one from {type(data).__name__}")
+                from .creation import legacy_new
+                args = () if data is _NO_DATA else (data,)
+                if isinstance(data, (int, np.integer)) and not isinstance(requires_grad, bool):
+                    args += (requires_grad,) + sizes
+                data, requires_grad = legacy_new(args, _dtype.float32), False
         self._data = data
         self._grad = None
         self._grad_fn = None         # the Node that made this tensor; None for leaves (see grad_fn)
@@ -400,11 +411,30 @@ class Tensor:
     def matmul(self, other): return ops.matmul(self, other)
     def mm(self, other): return ops.mm(self, other)
     def mv(self, other): return ops.mv(self, other)
+    def bmm(self, other): return ops.bmm(self, other)
+
+    @property
+    def mT(self):
+        """The last two dimensions swapped (a batch of transposed matrices)."""
+        if self.ndim < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got "
+                               f"{self.ndim}-D tensor.")
+        return ops.transpose(self, -2, -1)
+
+    def is_contiguous(self):
+        return self._data.flags.c_contiguous
+
+    def contiguous(self):
+        """This tensor if its elements are laid out row by row in memory, else a copy that is."""
+        return self if self._data.flags.c_contiguous else ops.clone(self)
     def dot(self, other): return ops.dot(self, other)
     def reshape(self, *shape): return ops.reshape(self, shape)
     def view(self, *shape): return ops.view(self, shape)
     def transpose(self, dim0, dim1): return ops.transpose(self, dim0, dim1)
-    def permute(self, *dims): return ops.permute(self, dims)
+    def permute(self, *dims):
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
+        return ops.permute(self, dims)
     def t(self): return ops.t(self)
     @property
     def T(self):
@@ -424,8 +454,102 @@ class Tensor:
     def float(self): return ops.to_dtype(self, _dtype.float32)
     def double(self): return ops.to_dtype(self, _dtype.float64)
     def long(self): return ops.to_dtype(self, _dtype.int64)
-    def to(self, dtype): return ops.to_dtype(self, dtype)
-    def type(self, dtype): return ops.to_dtype(self, dtype)
+    def bool(self): return ops.to_dtype(self, _dtype.bool_)
+    def int(self): return ops.to_dtype(self, _dtype.int64)
+
+    def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
+        """``x.to(dtype)``, ``x.to(device)``, ``x.to(device, dtype)``, ``x.to(other_tensor)``.
+
+        Only the CPU is here: moving to it changes nothing (``x.to("cpu") is x``).
+        """
+        for arg in args:
+            if isinstance(arg, _dtype.dtype):
+                dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            else:
+                device = arg
+        check_device(device)
+        result = self if dtype is None else ops.to_dtype(self, dtype)
+        return result.clone() if copy and result is self else result
+
+    def type(self, dtype=None):
+        """The legacy type name (``'torch.FloatTensor'``), or a copy converted to ``dtype``."""
+        if dtype is None:
+            return "torch." + {"float32": "Float", "float64": "Double", "int64": "Long",
+                               "bool": "Bool"}[self.dtype.name] + "Tensor"
+        if isinstance(dtype, str):
+            dtype = {"torch.FloatTensor": _dtype.float32, "torch.DoubleTensor": _dtype.float64,
+                     "torch.LongTensor": _dtype.int64, "torch.BoolTensor": _dtype.bool_}[dtype]
+        return ops.to_dtype(self, dtype)
+
+    @property
+    def device(self):
+        return CPU
+
+    is_cuda = False
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None, non_blocking=False):
+        check_device("cuda")
+
+    # more maths, reductions and shapes (each defers to ops)
+    def sin(self): return ops.sin(self)
+    def cos(self): return ops.cos(self)
+    def min(self, dim=None, keepdim=False): return ops.min(self, dim, keepdim)
+    def amax(self, dim=(), keepdim=False): return ops.amax(self, dim, keepdim)
+    def amin(self, dim=(), keepdim=False): return ops.amin(self, dim, keepdim)
+    def argmin(self, dim=None, keepdim=False): return ops.argmin(self, dim, keepdim)
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None): return ops.norm(self, p, dim, keepdim, dtype)
+    def maximum(self, other): return ops.maximum(self, other)
+    def minimum(self, other): return ops.minimum(self, other)
+    def where(self, condition, other): return ops.where(condition, self, other)
+    def flatten(self, start_dim=0, end_dim=-1): return ops.flatten(self, start_dim, end_dim)
+    def expand_as(self, other): return ops.expand(self, tuple(other.shape))
+    def view_as(self, other): return ops.view(self, tuple(other.shape))
+    def reshape_as(self, other): return ops.reshape(self, tuple(other.shape))
+    def eq(self, other): return self == other
+    def ne(self, other): return self != other
+    def lt(self, other): return self < other
+    def le(self, other): return self <= other
+    def gt(self, other): return self > other
+    def ge(self, other): return self >= other
+    def all(self, dim=None, keepdim=False): return ops.logical_reduce(np.all, self, dim, keepdim)
+    def any(self, dim=None, keepdim=False): return ops.logical_reduce(np.any, self, dim, keepdim)
+    def logical_not(self): return ops.logical(np.logical_not, self)
+    def __invert__(self): return ops.invert(self)
+    def __and__(self, other): return ops.bitwise(np.bitwise_and, self, other, "&")
+    def __or__(self, other): return ops.bitwise(np.bitwise_or, self, other, "|")
+    def __xor__(self, other): return ops.bitwise(np.bitwise_xor, self, other, "^")
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    # in-place versions of the unary ops: the same node as the op, recorded on this tensor
+    def neg_(self): return ops.inplace_ops.run_inplace(self, ops.neg, ())
+    def exp_(self): return ops.inplace_ops.run_inplace(self, ops.exp, ())
+    def relu_(self): return ops.inplace_ops.run_inplace(self, ops.relu, ())
+    def sigmoid_(self): return ops.inplace_ops.run_inplace(self, ops.sigmoid, ())
+    def tanh_(self): return ops.inplace_ops.run_inplace(self, ops.tanh, ())
+    def sqrt_(self): return ops.inplace_ops.run_inplace(self, ops.sqrt, ())
+    def reciprocal_(self): return ops.inplace_ops.run_inplace(self, ops.reciprocal, ())
+    def abs_(self): return ops.inplace_ops.run_inplace(self, ops.abs, (), saves_self=True)
+    def log_(self): return ops.inplace_ops.run_inplace(self, ops.log, (), saves_self=True)
+    def sin_(self): return ops.inplace_ops.run_inplace(self, ops.sin, (), saves_self=True)
+    def cos_(self): return ops.inplace_ops.run_inplace(self, ops.cos, (), saves_self=True)
+    def pow_(self, exponent): return ops.inplace_ops.run_inplace(self, ops.pow, (exponent,), saves_self=True)
+
+    def uniform_(self, a=0.0, b=1.0):
+        """Fill with values drawn from U(a, b), in place (from the generator ``manual_seed`` seeds)."""
+        from . import creation
+        return ops.inplace_ops.copy_(self, Tensor(creation._generator.uniform(a, b, self._data.shape)
+                                                  .astype(self._data.dtype)))
+
+    def normal_(self, mean=0.0, std=1.0):
+        """Fill with values drawn from N(mean, std**2), in place."""
+        from . import creation
+        return ops.inplace_ops.copy_(self, Tensor(creation._generator.normal(mean, std, self._data.shape)
+                                                  .astype(self._data.dtype)))
 
     def add_(self, other): return ops.inplace(ops.add, self, other)
     def sub_(self, other): return ops.inplace(ops.sub, self, other)

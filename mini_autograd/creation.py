@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
+from ._device import check_device
 from ._tensor import Tensor
 
 _generator = np.random.default_rng(0)
@@ -65,8 +66,9 @@ def _infer_dtype(data, path=()):
     raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def tensor(data, dtype=None, requires_grad=False):
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array or a Tensor)."""
+    check_device(device)
     kind, _ = _infer_dtype(data)
     default = {"bool": _dtype.bool_, "int64": _dtype.int64, "float": _dtype.float32,
                "float32": _dtype.float32, "float64": _dtype.float64}[kind]
@@ -104,6 +106,8 @@ def _shape(size, name="zeros"):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
+        if isinstance(s, Tensor) and s.ndim == 0 and not s.dtype.is_floating_point:
+            continue
         if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
             raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
                             f"{type(s).__name__}")
@@ -112,33 +116,92 @@ def _shape(size, name="zeros"):
     return tuple(int(s) for s in size)
 
 
-def zeros(*size, dtype=None, requires_grad=False):
-    return Tensor(np.zeros(_shape(size, "zeros"), _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
+def _size_arg(size, size_kw, name):
+    """The shape from ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``."""
+    if size_kw is not None:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        size = (size_kw,) if isinstance(size_kw, (tuple, list)) else (size_kw,)
+    return _shape(size, name)
 
 
-def ones(*size, dtype=None, requires_grad=False):
-    return Tensor(np.ones(_shape(size, "ones"), _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
+def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    check_device(device)
+    shape = _size_arg(size, kwargs.pop("size", None), "zeros")
+    _no_more(kwargs, "zeros")
+    return Tensor(np.zeros(shape, _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
 
 
-def full(size, fill_value, dtype=None, requires_grad=False):
+def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    check_device(device)
+    shape = _size_arg(size, kwargs.pop("size", None), "ones")
+    _no_more(kwargs, "ones")
+    return Tensor(np.ones(shape, _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    """A tensor whose values are to be filled in (zeros here; PyTorch leaves memory as it was)."""
+    check_device(device)
+    shape = _size_arg(size, kwargs.pop("size", None), "empty")
+    _no_more(kwargs, "empty")
+    return Tensor(np.zeros(shape, _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
+
+
+def _no_more(kwargs, name):
+    kwargs.pop("layout", None), kwargs.pop("pin_memory", None), kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    check_device(device)
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
     default = _dtype.float32 if isinstance(fill_value, float) else (
         _dtype.bool_ if isinstance(fill_value, bool) else _dtype.int64)
     return Tensor(np.full(_shape((size,)), fill_value, _resolve_dtype(dtype, default).numpy), requires_grad)
 
 
-def zeros_like(t, dtype=None, requires_grad=False):
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    """The identity matrix, n x n (or n x m)."""
+    check_device(device)
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    return Tensor(np.eye(n, n if m is None else m, dtype=_resolve_dtype(dtype, _dtype.float32).numpy),
+                  requires_grad)
+
+
+def zeros_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return Tensor(np.zeros(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
 
 
-def ones_like(t, dtype=None, requires_grad=False):
+def ones_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return Tensor(np.ones(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
 
 
-def full_like(t, fill_value, dtype=None, requires_grad=False):
+def empty_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
+    return Tensor(np.zeros(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
+
+
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return Tensor(np.full(t._data.shape, fill_value, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False):
+def rand_like(t, dtype=None, device=None, requires_grad=False):
+    return rand(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+
+
+def randn_like(t, dtype=None, device=None, requires_grad=False):
+    return randn(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     if end is None:
         start, end = 0, start
     is_float = any(isinstance(v, float) for v in (start, end, step))
@@ -146,29 +209,79 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
     return Tensor(np.arange(start, end, step).astype(dtype.numpy), requires_grad)
 
 
-def linspace(start, end, steps, dtype=None, requires_grad=False):
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     dtype = _resolve_dtype(dtype, _dtype.float32)
     return Tensor(np.linspace(start, end, steps).astype(dtype.numpy), requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad=False):
+def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
     """Uniform on [0, 1), from the generator seeded by ``manual_seed``."""
+    check_device(device)
+    shape = _size_arg(size, kwargs.pop("size", None), "rand")
+    _no_more(kwargs, "rand")
     dtype = _resolve_dtype(dtype, _dtype.float32)
-    return Tensor(_generator.random(_shape(size, "rand")).astype(dtype.numpy), requires_grad)
+    return Tensor(_generator.random(shape).astype(dtype.numpy), requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad=False):
+def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
     """Standard normal, from the generator seeded by ``manual_seed``."""
+    check_device(device)
+    shape = _size_arg(size, kwargs.pop("size", None), "randn")
+    _no_more(kwargs, "randn")
     dtype = _resolve_dtype(dtype, _dtype.float32)
-    return Tensor(_generator.standard_normal(_shape(size, "randn")).astype(dtype.numpy), requires_grad)
+    return Tensor(_generator.standard_normal(shape).astype(dtype.numpy), requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None):
+def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=False):
+    check_device(device)
     if high is None:
         low, high = 0, low
     return Tensor(_generator.integers(low, high, size=_shape((size,))).astype(
-        _resolve_dtype(dtype, _dtype.int64).numpy))
+        _resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
 
 
-def randperm(n):
-    return Tensor(_generator.permutation(n).astype(np.int64))
+def randperm(n, dtype=None, device=None, requires_grad=False):
+    check_device(device)
+    return Tensor(_generator.permutation(n).astype(_resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
+
+
+def legacy_new(args, dtype):
+    """``torch.Tensor(...)`` / ``torch.FloatTensor(...)``, PyTorch's legacy constructors.
+
+    No argument: an empty tensor; integers: a tensor of that shape (zeros here; PyTorch
+    leaves it uninitialised); a sequence: its values, converted to ``dtype``.
+    """
+    if not args:
+        return np.zeros((0,), dtype.numpy)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0]._data
+    if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+        return np.zeros(_shape(args, "new"), dtype.numpy)
+    if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
+        _infer_dtype(args[0])                     # PyTorch's checks of ragged lists
+        return np.array(_unwrap(args[0]), dtype=dtype.numpy)
+    if len(args) == 1 and isinstance(args[0], (numbers.Number, np.number)):
+        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+    raise TypeError("new() received an invalid combination of arguments - got (" +
+                    ", ".join(type(a).__name__ for a in args) + ")")
+
+
+def _legacy_class(name, dtype):
+    """``torch.FloatTensor`` and friends: calling one makes a tensor of that dtype."""
+
+    def new(*args, **kwargs):
+        if kwargs:
+            raise TypeError(f"new() received an invalid combination of arguments - got an unexpected "
+                            f"keyword argument '{next(iter(kwargs))}'")
+        return Tensor(legacy_new(args, dtype))
+
+    new.__name__ = new.__qualname__ = name
+    new.__doc__ = f"``torch.{name}(...)``: the legacy constructor of {dtype!r} tensors."
+    return new
+
+
+FloatTensor = _legacy_class("FloatTensor", _dtype.float32)
+DoubleTensor = _legacy_class("DoubleTensor", _dtype.float64)
+LongTensor = _legacy_class("LongTensor", _dtype.int64)
+BoolTensor = _legacy_class("BoolTensor", _dtype.bool_)

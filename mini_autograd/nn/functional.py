@@ -15,7 +15,6 @@ from .. import grad_mode, ops
 from .._tensor import Tensor
 from ..ops._helpers import wrap_dim
 from ..ops.nn_ops import REDUCTIONS, Addmm, ClassTargets, LogSoftmax, MseLoss, NllLoss, Softmax
-from ..ops.shape import UnsafeView
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy"]
@@ -64,20 +63,16 @@ def linear(input, weight, bias=None):
             raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(bias)} and "
                                f"{_type_name(weight)}")
 
-    if input.ndim == 2:
-        if bias is None:
-            return ops.mm(input, weight.t())
+    # the same choice of ops as PyTorch's linear (aten/src/ATen/native/Linear.cpp)
+    if input.ndim == 2 and bias is not None:
         return Addmm.apply(bias, input, weight.t())
-    if bias is None and input.ndim == 1:
-        return ops.matmul(input, weight.t())          # vector @ matrix, as PyTorch's matmul does it
-    out_shape = tuple(input.shape[:-1]) + (out_features,)
-    flat = input.reshape(rows, in_features)
-    if bias is None:
-        return UnsafeView.apply(ops.mm(flat, weight.t()), out_shape)
-    if flat.grad_fn is not None and flat.grad_fn.name() == "UnsafeViewBackward0":
-        # The input's layout needed a copy to flatten: PyTorch then adds the bias separately.
-        return UnsafeView.apply(ops.mm(flat, weight.t()), out_shape) + bias
-    return Addmm.apply(bias, flat, weight.t()).view(out_shape)
+    if bias is not None and input.is_contiguous() and (input.ndim == 3 or bias.ndim == 1):
+        out_shape = tuple(input.shape[:-1]) + (out_features,)
+        return Addmm.apply(bias, input.reshape(rows, in_features), weight.t()).view(out_shape)
+    output = ops.matmul(input, weight.t())
+    if bias is not None:
+        output.add_(bias)
+    return output
 
 
 def _check_bias(bias, target):

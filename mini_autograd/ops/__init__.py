@@ -11,12 +11,12 @@ import numpy as np
 from .. import grad_mode
 from .._tensor import Tensor
 from ._helpers import as_tensor_operand, check_broadcast, check_tensor, result_dtype
-from .pointwise import (Abs, Add, Clamp, ClampTensor, Div, Exp, Log, Mul, Neg, PowScalarTensor,
-                        PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid, Sqrt, Sub, Tanh,
-                        ToCopy)
-from .reduction import argmax, max, mean, sum
-from .linalg import dot, matmul, mm, mv
-from .shape import clone, expand, permute, reshape, squeeze, t, transpose, unsqueeze, view
+from .pointwise import (Abs, Add, Clamp, ClampTensor, Cos, Div, Exp, Log, Maximum, Minimum, Mul, Neg,
+                        PowScalarTensor, PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid,
+                        Sin, Sqrt, Sub, Tanh, ToCopy, Where)
+from .reduction import amax, amin, argmax, argmin, max, mean, min, norm, sum
+from .linalg import bmm, dot, matmul, mm, mv
+from .shape import clone, expand, flatten, permute, reshape, squeeze, t, transpose, unsqueeze, view
 from .indexing import getitem, setitem
 from .join import cat, stack
 from . import views, inplace as inplace_ops
@@ -105,6 +105,35 @@ def log(x):
     return Log.apply(check_tensor(x, "log"))
 
 
+def sin(x):
+    return Sin.apply(check_tensor(x, "sin"))
+
+
+def cos(x):
+    return Cos.apply(check_tensor(x, "cos"))
+
+
+def maximum(a, b):
+    check_tensor(a, "maximum"), check_tensor(b, "maximum", "other", 2)
+    return Maximum.apply(a, b)
+
+
+def minimum(a, b):
+    check_tensor(a, "minimum"), check_tensor(b, "minimum", "other", 2)
+    return Minimum.apply(a, b)
+
+
+def where(condition, input, other):
+    """``input`` where ``condition`` holds, else ``other`` (numbers are allowed for either)."""
+    check_tensor(condition, "where", "condition")
+    if condition.dtype.name != "bool":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{ {'float32': 'Float', 'float64': 'Double', 'int64': 'Long'}[condition.dtype.name]}")
+    input = input if isinstance(input, Tensor) else as_tensor_operand(input, "where")
+    other = other if isinstance(other, Tensor) else as_tensor_operand(other, "where")
+    return Where.apply(input, other, condition._data)
+
+
 def sqrt(x):
     return Sqrt.apply(check_tensor(x, "sqrt"))
 
@@ -153,6 +182,40 @@ def compare(ufunc, a, b):
     if a._data.shape != b._data.shape:
         check_broadcast(a, b)              # PyTorch's message, not numpy's ValueError
     return Tensor(np.asarray(ufunc(a._data, b._data)))
+
+
+def logical_reduce(function, x, dim=None, keepdim=False):
+    """x.all() / x.any(), over everything or along ``dim``: a bool tensor, never part of the graph."""
+    check_tensor(x, function.__name__)
+    if dim is None:
+        return Tensor(np.asarray(function(x._data != 0)))
+    from ._helpers import dims_tuple
+    dims = dims_tuple(dim, x.ndim)
+    return Tensor(np.asarray(function(x._data != 0, axis=dims, keepdims=keepdim)))
+
+
+def logical(function, x):
+    return Tensor(np.asarray(function(x._data)))
+
+
+def invert(x):
+    """~x: logical not for bool tensors, bitwise not for integers (PyTorch's bitwise_not)."""
+    if x.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return Tensor(np.asarray(np.invert(x._data)))
+
+
+def bitwise(function, a, b, symbol):
+    """&, |, ^ on bool or integer tensors (masks): never part of the graph."""
+    if not isinstance(b, (Tensor, bool, int, np.ndarray)):
+        return NotImplemented
+    b = as_tensor_operand(b, symbol)
+    if a.dtype.is_floating_point or b.dtype.is_floating_point:
+        name = {"&": "bitwise_and", "|": "bitwise_or", "^": "bitwise_xor"}[symbol]
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'Float\'')
+    if a._data.shape != b._data.shape:
+        check_broadcast(a, b)
+    return Tensor(np.asarray(function(a._data, b._data)))
 
 
 def inplace(op, tensor, other):

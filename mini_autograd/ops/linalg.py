@@ -1,4 +1,4 @@
-"""Matrix products: mm, mv, dot, and matmul choosing between them as PyTorch does."""
+"""Matrix products: mm, mv, dot, bmm, and matmul choosing between them as PyTorch does."""
 import numpy as np
 
 from ..autograd.function import Function
@@ -67,6 +67,37 @@ class Dot(Function):
                 grad * u if ctx.needs_input_grad[1] else None)
 
 
+class Bmm(Function):
+    """A @ B for batches of matrices (B, n, m) @ (B, m, p).  dA = grad @ B^T, dB = A^T @ grad."""
+    node_name = "BmmBackward0"
+    saved_names = ("self", "mat2")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
+                              b if ctx.needs_input_grad[:1] == (True,) else None)
+        return Tensor(np.matmul(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (bmm(grad, b.transpose(1, 2)) if ctx.needs_input_grad[0] else None,
+                bmm(a.transpose(1, 2), grad) if ctx.needs_input_grad[1] else None)
+
+
+def bmm(a, b):
+    check_tensor(a, "bmm", "input"), check_tensor(b, "bmm", "mat2", 2)
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _same_dtype(a, b)
+    return Bmm.apply(a, b)
+
+
 def mm(a, b):
     check_tensor(a, "mm", "input"), check_tensor(b, "mm", "mat2", 2)
     if a.ndim != 2:
@@ -121,5 +152,66 @@ def matmul(a, b):
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
-    raise NotImplementedError(f"mini_autograd's matmul handles 1-D and 2-D tensors; got shapes "
-                              f"{list(a.shape)} and {list(b.shape)}")
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    return _batched_matmul(a, b)
+
+
+def _should_fold(a, b):
+    """Whether the batch of the larger operand can go into mm/mv as extra rows (LinearAlgebra.cpp)."""
+    a_larger = a.ndim >= b.ndim
+    t1 = a if a_larger else b.transpose(-2, -1).detach()
+    small = b if a_larger else a
+    if not (t1.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    strides = [s // t1._data.itemsize for s in t1._data.strides]
+    return all(strides[i] == strides[i + 1] * t1.shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _folded_matmul(a, b):
+    """N-D @ 1-D/2-D (or the reverse): one mm or mv on the batch folded into rows, then a view."""
+    from .shape import UnsafeView
+    transpose = b.ndim > a.ndim
+    t1 = b.transpose(-2, -1) if transpose else a
+    t2 = b if not transpose else (a.t() if a.ndim == 2 else a)
+    out_shape = tuple(t1.shape[:-1])
+    folded = t1.reshape(int(np.prod(out_shape, dtype=np.int64)), t1.shape[-1])
+    if t2.ndim == 2:
+        output = UnsafeView.apply(mm(folded, t2), out_shape + (t2.shape[1],))
+        return output.transpose(-2, -1).contiguous() if transpose else output
+    return UnsafeView.apply(mv(folded, t2), out_shape)
+
+
+def _batched_matmul(a, b):
+    """Batches of matrices: broadcast the batch dimensions, then one bmm (LinearAlgebra.cpp)."""
+    from .shape import UnsafeView
+    from ._helpers import check_broadcast
+    n = a.shape[-2] if a.ndim > 1 else 1
+    m1 = a.shape[-1]
+    batch1 = tuple(a.shape[:max(a.ndim - 2, 0)])
+    m2 = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    p = b.shape[-1] if b.ndim > 1 else 1
+    batch2 = tuple(b.shape[:max(b.ndim - 2, 0)])
+    if a.ndim == 3 and b.ndim == 3 and batch1[0] != batch2[0]:
+        if batch1[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+        if batch2[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+    check_broadcast(Tensor(np.empty(batch1 + (0,))), Tensor(np.empty(batch2 + (0,))))
+    batch = tuple(np.broadcast_shapes(batch1, batch2))
+    count = int(np.prod(batch, dtype=np.int64))
+    a_expanded = a.expand(batch + (n, m1)).reshape(count, n, m1)
+    vector_rhs = b.ndim == 1
+    if vector_rhs:
+        b_expanded = b.expand(batch + (m2,)).reshape(count, m2).unsqueeze(2)
+    else:
+        b_expanded = b.expand(batch + (m2, p)).reshape(count, m2, p)
+    out_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    product = bmm(a_expanded, b_expanded)
+    return UnsafeView.apply(product.squeeze(-1) if vector_rhs else product, out_shape)

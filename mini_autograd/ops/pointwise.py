@@ -139,6 +139,49 @@ class Maximum(Function):
         return grad * share_of_a, grad * (1 - share_of_a)
 
 
+class Minimum(Function):
+    """The smaller of a and b, elementwise: the gradient goes to the smaller (half each on ties)."""
+    node_name = "MinimumBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _binary(np.minimum, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        share_of_a = np.where(a._data < b._data, 1.0, np.where(a._data == b._data, 0.5, 0.0))
+        share_of_a = Tensor(share_of_a.astype(grad._data.dtype))
+        return grad * share_of_a, grad * (1 - share_of_a)
+
+
+class Where(Function):
+    """where(condition, a, b): a where the condition holds, else b.  The gradient is split the same way."""
+    node_name = "WhereBackward0"
+    saved_names = ("condition",)
+
+    @staticmethod
+    def forward(ctx, a, b, condition):
+        """``condition`` is a numpy bool array: not a graph input (no edge), as in PyTorch."""
+        ctx.condition = condition
+        try:
+            return Tensor(np.where(condition, a._data, b._data).astype(result_dtype(a, b), copy=False))
+        except ValueError:
+            check_broadcast(Tensor(condition), a)
+            check_broadcast(Tensor(condition), b)
+            check_broadcast(a, b)
+            raise
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = ctx.condition
+        zero = np.zeros((), grad._data.dtype)
+        return (grad * Tensor(np.where(mask, 1, zero).astype(grad._data.dtype)),
+                grad * Tensor(np.where(mask, zero, 1).astype(grad._data.dtype)), None)
+
+
 class PowTensorScalar(Function):
     """x ** c for a number c.  d/dx = c * x**(c-1)."""
     node_name = "PowBackward0"
@@ -237,6 +280,52 @@ class Neg(Function):
         return -grad
 
 
+class Sin(Function):
+    """sin(x).  d/dx = cos(x)."""
+    node_name = "SinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return Tensor(_rounded_from_float64(np.sin, to_float(x._data)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cos()
+
+
+class Cos(Function):
+    """cos(x).  d/dx = -sin(x)."""
+    node_name = "CosBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return Tensor(_rounded_from_float64(np.cos, to_float(x._data)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -x.sin()
+
+
+class Sgn(Function):
+    """sign(x) (-1, 0 or 1): the gradient of abs; its own gradient is zero."""
+    node_name = "SgnBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        return Tensor(np.sign(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data))
+
+
 class Abs(Function):
     """|x|.  d/dx = sign(x)."""
     node_name = "AbsBackward0"
@@ -250,7 +339,7 @@ class Abs(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * Tensor(np.sign(x._data))
+        return grad * Sgn.apply(x)
 
 
 class Exp(Function):
@@ -303,7 +392,7 @@ class Sqrt(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad / (2 * result)
+        return grad / MulScalar.apply(result, 2)
 
 
 class Tanh(Function):
@@ -391,7 +480,23 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * Tensor(result._data > 0)
+        return ThresholdBackward.apply(grad, result)
+
+
+class ThresholdBackward(Function):
+    """grad where the result is positive, else 0: relu's backward as one op, as in PyTorch."""
+    node_name = "ThresholdBackwardBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, grad, result):
+        ctx.save_for_backward(result)
+        return Tensor(np.where(result._data > 0, grad._data, np.zeros((), grad._data.dtype)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return ThresholdBackward.apply(grad, result), Tensor(np.zeros_like(result._data))
 
 
 class Clamp(Function):

@@ -1,4 +1,4 @@
-"""Reductions: sum, mean, max. Their backward spreads the gradient back over the input."""
+"""Reductions: sum, mean, max, min, amax, amin, norm. Their backward spreads the gradient back over the input."""
 import collections
 
 import numpy as np
@@ -89,13 +89,14 @@ class Max(Function):
     """x.max(): the gradient goes to the maximum (split evenly between ties)."""
     node_name = "MaxBackward1"
     saved_names = ("self", "result")
+    reduce, word = staticmethod(np.max), "max"
 
-    @staticmethod
-    def forward(ctx, x):
+    @classmethod
+    def forward(cls, ctx, x):
         if x.numel() == 0:
-            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() == 0. "
+            raise RuntimeError(f"{cls.word}(): Expected reduction dim to be specified for input.numel() == 0. "
                                "Specify the reduction dim with the 'dim' argument.")
-        result = Tensor(np.asarray(x._data.max()))
+        result = Tensor(np.asarray(cls.reduce(x._data)))
         ctx.save_for_backward(x, result)
         return result
 
@@ -107,13 +108,20 @@ class Max(Function):
         return grad * share
 
 
+class Min(Max):
+    """x.min(): the gradient goes to the minimum (split evenly between ties)."""
+    node_name = "MinBackward1"
+    reduce, word = staticmethod(np.min), "min"
+
+
 class MaxDim(Function):
     """x.max(dim) -> (values, indices): the gradient goes to the selected element of each row."""
     node_name = "MaxBackward0"
     saved_names = ("indices",)
+    arg, word = staticmethod(np.argmax), "max"
 
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
+    @classmethod
+    def forward(cls, ctx, x, dim, keepdim):
         ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dim, keepdim, tuple(x.shape)
         if x.ndim == 0:                  # a 0-d tensor is its own maximum, at index 0
             indices = Tensor(np.zeros((), np.int64))
@@ -121,13 +129,12 @@ class MaxDim(Function):
             ctx.save_for_backward(indices)
             return Tensor(x._data.copy()), indices
         if x.shape[dim] == 0:
-            raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size.")
-        indices = Tensor(np.asarray(x._data.argmax(axis=dim)))
+            raise IndexError(f"{cls.word}(): Expected reduction dim {dim} to have non-zero size.")
+        indices = Tensor(np.asarray(cls.arg(x._data, axis=dim)))
         values = Tensor(np.asarray(np.take_along_axis(
             x._data, np.expand_dims(indices._data, dim), axis=dim).squeeze(axis=dim)))
         if keepdim:
             values, indices = Tensor(np.expand_dims(values._data, dim)), Tensor(np.expand_dims(indices._data, dim))
-        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dim, keepdim, tuple(x.shape)
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
         return values, indices
@@ -138,10 +145,128 @@ class MaxDim(Function):
         if not ctx.self_sym_sizes:
             return grad, None, None
         index = indices._data if ctx.keepdim else np.expand_dims(indices._data, ctx.dim)
-        one_hot = np.zeros(ctx.self_sym_sizes, dtype=grad._data.dtype)
-        np.put_along_axis(one_hot, index, 1, axis=ctx.dim)
-        grad = _unsqueeze_dims(grad, (ctx.dim,), ctx.keepdim).expand(ctx.self_sym_sizes)
-        return grad * Tensor(one_hot), None, None
+        grad = _unsqueeze_dims(grad, (ctx.dim,), ctx.keepdim)
+        return Scatter.apply(grad, ctx.self_sym_sizes, ctx.dim, index), None, None
+
+
+class Scatter(Function):
+    """zeros(sizes) with ``grad`` put at ``index`` along ``dim``: how max(dim) sends its gradient back."""
+    node_name = "ScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, sizes, dim, index):
+        ctx.dim, ctx.index = dim, index
+        out = np.zeros(sizes, dtype=grad._data.dtype)
+        np.put_along_axis(out, index, grad._data, axis=dim)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Gather.apply(grad, ctx.dim, ctx.index), None, None, None
+
+
+class Gather(Function):
+    """The elements of x at ``index`` along ``dim`` (torch.gather)."""
+    node_name = "GatherBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        ctx.self_sym_sizes, ctx.dim, ctx.index = tuple(x.shape), dim, index
+        return Tensor(np.take_along_axis(x._data, index, axis=dim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Scatter.apply(grad, ctx.self_sym_sizes, ctx.dim, ctx.index), None, None
+
+
+class MinDim(MaxDim):
+    """x.min(dim) -> (values, indices)."""
+    node_name = "MinBackward0"
+    arg, word = staticmethod(np.argmin), "min"
+
+
+class Amax(Function):
+    """x.amax(dim): the largest values along dims; the gradient is split evenly between ties."""
+    node_name = "AmaxBackward0"
+    saved_names = ("self", "result")
+    reduce, word = staticmethod(np.max), "amax"
+
+    @classmethod
+    def forward(cls, ctx, x, dims, keepdim):
+        ctx.dim, ctx.keepdim = dims, keepdim
+        for d in dims:
+            if x.shape[d] == 0:
+                raise IndexError(f"{cls.word}(): Expected reduction dim {d} to have non-zero size.")
+        result = Tensor(np.asarray(cls.reduce(x._data, axis=dims, keepdims=keepdim)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        kept = result._data if ctx.keepdim or not ctx.dim else np.expand_dims(result._data, ctx.dim)
+        is_max = x._data == kept
+        count = is_max.sum(axis=ctx.dim, keepdims=True)
+        share = Tensor((is_max / count).astype(grad._data.dtype))
+        return _unsqueeze_dims(grad, ctx.dim, ctx.keepdim) * share, None, None
+
+
+class Amin(Amax):
+    """x.amin(dim)."""
+    node_name = "AminBackward0"
+    reduce, word = staticmethod(np.min), "amin"
+
+
+class VectorNorm(Function):
+    """The p-norm over dims (``x.norm()``, ``torch.linalg.vector_norm``)."""
+    node_name = "LinalgVectorNormBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x, p, dims, keepdim):
+        ctx.ord, ctx.dim, ctx.keepdim = p, dims, keepdim
+        data = np.abs(x._data)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if p == 2:
+                out = np.sqrt((data * data).sum(axis=dims, keepdims=keepdim))
+            elif p == 1:
+                out = data.sum(axis=dims, keepdims=keepdim)
+            elif p == float("inf"):
+                out = data.max(axis=dims, keepdims=keepdim, initial=0)
+            elif p == float("-inf"):
+                out = data.min(axis=dims, keepdims=keepdim, initial=np.inf)
+            elif p == 0:
+                out = (data != 0).sum(axis=dims, keepdims=keepdim).astype(data.dtype)
+            else:
+                out = (data ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+        result = Tensor(np.asarray(out, dtype=x._data.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        p = ctx.ord
+        grad = _unsqueeze_dims(grad, ctx.dim, ctx.keepdim)
+        norm = _unsqueeze_dims(result, ctx.dim, ctx.keepdim)
+        dtype = grad._data.dtype
+        if p == 0:
+            return Tensor(np.zeros(x._data.shape, dtype)), None, None, None
+        if p == 1:
+            return grad * Sgn.apply(x), None, None, None
+        if p in (float("inf"), float("-inf")):
+            hits = np.abs(x._data) == norm._data
+            share = hits / hits.sum(axis=ctx.dim, keepdims=True)
+            return grad * Sgn.apply(x) * Tensor(share.astype(dtype)), None, None, None
+        nonzero = Tensor((norm._data != 0).astype(dtype))
+        safe_norm = norm + (1 - nonzero)              # 1 where the norm is 0: the gradient is 0 there
+        if p == 2:
+            return x * (grad * nonzero / safe_norm), None, None, None
+        scale = grad * nonzero / safe_norm ** (p - 1)
+        return x * x.abs() ** (p - 2) * scale, None, None, None
+
+
+from .pointwise import Sgn  # noqa: E402  (pointwise does not import reduction)
 
 
 class MaxResult(collections.namedtuple("max", ["values", "indices"])):
@@ -152,6 +277,16 @@ class MaxResult(collections.namedtuple("max", ["values", "indices"])):
 
 
 MaxResult.__name__ = MaxResult.__qualname__ = "max"   # type(x.max(1)).__name__ == "max", as in PyTorch
+
+
+class MinResult(collections.namedtuple("min", ["values", "indices"])):
+    """What ``x.min(dim)`` returns; prints like ``torch.return_types.min``."""
+
+    def __repr__(self):
+        return f"torch.return_types.min(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+MinResult.__name__ = MinResult.__qualname__ = "min"
 
 
 def sum(x, dim=None, keepdim=False):
@@ -182,19 +317,64 @@ def max(x, dim=None, keepdim=False):
     return MaxResult(values, indices)
 
 
-def argmax(x, dim=None, keepdim=False):
-    check_tensor(x, "argmax")
-    if x.numel() == 0:
-        raise RuntimeError("argmax(): Expected reduction dim to be specified for input.numel() == 0."
-                           if dim is None else
-                           f"argmax(): Expected reduction dim {wrap_dim(dim, x.ndim)} to have non-zero size.")
+def min(x, dim=None, keepdim=False):
+    check_tensor(x, "min")
+    if isinstance(dim, Tensor):
+        from .pointwise import Minimum
+        return Minimum.apply(x, dim)
     if dim is None:
-        return Tensor(np.asarray(x._data.argmax()))
+        return Min.apply(x)
+    values, indices = MinDim.apply(x, wrap_dim(dim, x.ndim), keepdim)
+    return MinResult(values, indices)
+
+
+def amax(x, dim=(), keepdim=False):
+    check_tensor(x, "amax")
+    return Amax.apply(x, dims_tuple(dim, x.ndim), keepdim)
+
+
+def amin(x, dim=(), keepdim=False):
+    check_tensor(x, "amin")
+    return Amin.apply(x, dims_tuple(dim, x.ndim), keepdim)
+
+
+def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+    """The vector p-norm of x (over ``dim``, or all of it): 2 by default ("fro" is 2 too)."""
+    check_tensor(x, "norm")
+    if p in ("fro", None):
+        p = 2
+    if isinstance(p, str):
+        raise NotImplementedError(f"mini_autograd's norm has no p={p!r}; it takes a number")
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {_dtype_word(x)}")
+    if dtype is not None:
+        x = x.to(dtype)
+    return VectorNorm.apply(x, float(p) if not isinstance(p, int) else p, dims_tuple(dim, x.ndim), keepdim)
+
+
+def _arg(x, dim, keepdim, name, function):
+    check_tensor(x, name)
+    if x.numel() == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                           if dim is None else
+                           f"{name}(): Expected reduction dim {wrap_dim(dim, x.ndim)} to have non-zero size.")
+    if dim is None:
+        result = np.asarray(function(x._data))
+        return Tensor(result.reshape((1,) * x.ndim) if keepdim else result)
     dim = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return Tensor(np.zeros((), np.int64))
-    result = x._data.argmax(axis=dim)
+    result = function(x._data, axis=dim)
     return Tensor(np.expand_dims(result, dim) if keepdim else np.asarray(result))
+
+
+def argmax(x, dim=None, keepdim=False):
+    return _arg(x, dim, keepdim, "argmax", np.argmax)
+
+
+def argmin(x, dim=None, keepdim=False):
+    return _arg(x, dim, keepdim, "argmin", np.argmin)
 
 
 def _dtype_word(x):

@@ -61,6 +61,11 @@ class View(Function):
         return grad.reshape(ctx.self_sym_sizes), None
 
 
+class ReshapeAlias(View):
+    """The reshape of a tensor that is not laid out row by row but can still be viewed (no copy)."""
+    node_name = "ReshapeAliasBackward0"
+
+
 class UnsafeView(Function):
     """The reshape of a fresh copy (what ``reshape`` does when a view is impossible)."""
     node_name = "UnsafeViewBackward0"
@@ -197,9 +202,26 @@ def view(x, shape):
 def reshape(x, shape):
     """A view when the strides allow one, else a copy (PyTorch's reshape)."""
     shape = _infer_shape(_normalize_shape(shape), x.numel())
-    if _try_view(x._data, shape) is not None:
+    if x._data.flags.c_contiguous:
         return View.apply(x, shape)
+    if _try_view(x._data, shape) is not None:
+        return ReshapeAlias.apply(x, shape)
     return UnsafeView.apply(Clone.apply(x), shape)
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    """The dimensions start_dim..end_dim merged into one (a reshape; a 0-d tensor becomes 1-d)."""
+    if x.ndim == 0:
+        wrap_dim(start_dim, 0), wrap_dim(end_dim, 0)
+        return reshape(x, (1,))
+    start, end = wrap_dim(start_dim, x.ndim), wrap_dim(end_dim, x.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return x
+    shape = tuple(x.shape)
+    merged = int(np.prod(shape[start:end + 1], dtype=np.int64))
+    return reshape(x, shape[:start] + (merged,) + shape[end + 1:])
 
 
 def clone(x):

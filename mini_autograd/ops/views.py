@@ -153,6 +153,13 @@ def refresh_view_grad_fn(view):
     version = view._version_counter.value
     if view._grad_fn is None and not base.requires_grad:
         return None
+    if view._view_no_grad:
+        raise RuntimeError(
+            "A view was created in no_grad mode and its base or another view of its base has been "
+            "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+            "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+            "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+            "or both outside (if you want the inplace to be tracked).")
     node = AsStrided._backward_cls()
     node.needs_input_grad = (True,)
     node._arg_is_tensor = (True,)

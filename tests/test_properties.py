@@ -1,0 +1,321 @@
+"""Random small torch programs, run under PyTorch and under mini_autograd, must agree.
+
+Hypothesis writes each program one line at a time, running it under real PyTorch
+as it goes so that every line it keeps is valid for the shapes at hand (a line
+PyTorch rejects is sometimes kept, as the program's last, to compare the errors).
+A program mixes:
+
+- leaves of random small shapes, float64 (so gradients compare to 1e-7) and
+  sometimes float32, requiring grad or not;
+- pointwise ops, unary and binary with broadcasting and python scalars;
+- reductions with and without ``dim`` and ``keepdim``; softmax, log_softmax;
+- views (reshape, view, t, transpose, permute, unsqueeze, squeeze, expand) and
+  indexing (ints, slices, None, ellipsis, index lists, masks), cat and stack;
+- in-place ops on results and on views (``add_``, ``mul_``, ``x[i] = v``,
+  ``copy_``, ``zero_``, ``clamp_``), ``no_grad`` blocks, ``detach``,
+  ``retain_grad``;
+- then one of: ``backward()`` of a weighted sum of the results, ``autograd.grad``
+  with ``create_graph=True`` and a second backward through the gradients, or a
+  second ``backward()`` on the same graph.
+
+For each tensor the program prints its shape, dtype, ``requires_grad``, ``is_leaf``
+and the name of its ``grad_fn``, and records its values; after backward it records
+the gradients of the leaves and of the tensors that retain theirs. Both libraries
+must print the same, record the same values (to a tolerance), and raise the same
+exception type. ``tests/test_properties.py::test_programs_agree`` runs a few hundred
+programs (``MINI_AUTOGRAD_PROPERTY_EXAMPLES`` sets how many); the hypothesis
+profile is derandomized, so CI runs the same programs every time.
+"""
+import math
+import os
+import re
+import textwrap
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+import mini_autograd  # noqa: E402
+
+try:
+    from crosscheck import run_snippet
+except ImportError:  # tests/ made a package
+    from tests.crosscheck import run_snippet
+
+EXAMPLES = int(os.environ.get("MINI_AUTOGRAD_PROPERTY_EXAMPLES", "250"))
+settings.register_profile("mini_autograd_ci", deadline=None, derandomize=True, print_blob=True,
+                          suppress_health_check=list(HealthCheck))
+PROFILE = settings.get_profile("mini_autograd_ci")
+
+SHAPES = [(), (1,), (3,), (2, 3), (3, 1), (1, 3), (2, 1, 3), (2, 3, 1), (4,), (2, 2)]
+
+UNARY = [
+    "{x}.exp()", "{x}.tanh()", "{x}.sigmoid()", "{x}.relu()", "{x}.abs()", "-{x}",
+    "({x}.abs() + 1).log()", "({x}.abs() + 1).sqrt()", "{x} ** 2", "{x}.pow(3)", "{x} * 2.5",
+    "2 - {x}", "{x} / 2", "1 / ({x}.abs() + 1)", "{x}.clone()", "{x}.detach()", "{x} + 1",
+    "{x}.clamp(min=-0.5)", "{x}.clamp(-0.5, 0.5)", "{x}.clamp(max=0.3)", "torch.exp({x})",
+    "{x}.reciprocal()", "{x}.float()", "{x}.double()", "2 ** {x}", "{x}.sin()", "{x}.cos()",
+]
+REDUCE = [
+    "{x}.sum()", "{x}.mean()", "{x}.max()", "{x}.sum({d})", "{x}.sum({d}, keepdim=True)",
+    "{x}.mean({d})", "{x}.mean({d}, keepdim=True)", "{x}.max({d})[0]", "{x}.max({d}, keepdim=True).values",
+    "torch.nn.functional.softmax({x}, {d})", "torch.nn.functional.log_softmax({x}, {d})",
+    "{x}.sum(({d}, {d2}))", "{x}.norm()", "{x}.amax({d})", "{x}.min()", "{x}.min({d})[0]",
+]
+VIEW = [
+    "{x}.reshape(-1)", "{x}.view(-1)", "{x}.t()", "{x}.transpose({d}, {d2})", "{x}.unsqueeze({u})",
+    "{x}.squeeze()", "{x}.squeeze({d})", "{x}.expand(2, *{x}.shape)", "{x}.permute(*reversed(range({x}.ndim)))",
+    "{x}.reshape({x}.numel(), 1)", "{x}.flatten()", "{x}.T", "{x}.expand_as({y})",
+]
+INDEX = [
+    "0", "-1", "1:", ":1", "::2", "...", "None", "[0, 0]", ":, 0", "..., 0", "0, ...", ":, 1:", "None, ..., None",
+    "[1, 0]", "{x} > 0", ":, [0, 0, 1]", "1, None", "(), ", ":, :", "::1, None",
+]
+BINARY = ["{x} + {y}", "{x} - {y}", "{x} * {y}", "{x} / ({y}.abs() + 0.5)", "torch.max({x}, {y})",
+          "{x} @ {y}", "torch.cat([{x}, {y}], {d})", "torch.stack([{x}, {y}], {d})", "{x} * 0 + {y}",
+          "torch.minimum({x}, {y})", "torch.maximum({x}, {y})", "torch.where({x} > {y}, {x}, {y})"]
+INPLACE = ["{x}.add_({y})", "{x}.mul_({y})", "{x}.sub_(0.5)", "{x}.div_(2)", "{x}[{i}] = {y}",
+           "{x}[{i}] = 1.5", "{x}.zero_()", "{x}.copy_({y})", "{x}.clamp_(min=-0.2)", "{x} += {y}",
+           "{x}.mul_(2)", "{x}.fill_(0.5)", "{x} *= {y}", "{x}.neg_()", "{x}.exp_()", "{x}.relu_()"]
+
+PRELUDE = textwrap.dedent('''
+    def describe(name, t):
+        fn = t.grad_fn
+        print(name, tuple(t.shape), str(t.dtype), t.requires_grad, t.is_leaf,
+              None if fn is None else fn.name())
+        record(name, t)
+''')
+
+
+class Builder:
+    """A program under construction, run under PyTorch line by line."""
+
+    def __init__(self, data):
+        self.data = data
+        self.lines = []
+        self.names = []          # tensors defined so far
+        self.leaves = []         # leaves that require grad
+        self.retained = []
+        self.env = self._fresh_env()
+        self.failed = False
+
+    @staticmethod
+    def _fresh_env():
+        env = {"torch": torch, "record": lambda *a: None}
+        exec("import torch.nn.functional as F", env)
+        return env
+
+    def draw(self, strategy):
+        return self.data.draw(strategy)
+
+    def tensor(self, name):
+        return self.env[name]
+
+    def try_line(self, line, keep_errors=True):
+        """Run ``line`` under PyTorch; keep it if it works (or, sometimes, as the failing last line)."""
+        try:
+            exec(line, self.env)
+        except Exception:
+            if keep_errors and self.draw(st.integers(0, 9)) == 0:
+                self.lines.append(line)
+                self.failed = True
+                return False
+            self.env = self._fresh_env()           # an error may have left half-made changes: replay
+            exec("\n".join(self.lines), self.env)
+            return False
+        self.lines.append(line)
+        return True
+
+    # ------------------------------------------------------------------ pieces
+    def new_leaf(self):
+        shape = self.draw(st.sampled_from(SHAPES))
+        seed = self.draw(st.integers(0, 2**16))
+        rng = np.random.default_rng(seed)
+        values = np.round(rng.uniform(-2, 2, size=shape), 2)
+        dtype = self.draw(st.sampled_from(["torch.float64"] * 5 + ["torch.float32"]))
+        requires_grad = self.draw(st.booleans()) or not self.leaves
+        name = f"t{len(self.names)}"
+        self.lines.append(f"{name} = torch.tensor({values.tolist()!r}, dtype={dtype}, "
+                          f"requires_grad={requires_grad})")
+        exec(self.lines[-1], self.env)
+        self.names.append(name)
+        if requires_grad:
+            self.leaves.append(name)
+        return name
+
+    def pick(self):
+        return self.draw(st.sampled_from(self.names))
+
+    def dims(self, name):
+        ndim = max(self.tensor(name).ndim, 1)
+        return self.draw(st.integers(-ndim, ndim - 1)), self.draw(st.integers(-ndim, ndim - 1))
+
+    def fill(self, template, x, y=None):
+        d, d2 = self.dims(x)
+        u = self.draw(st.integers(-self.tensor(x).ndim - 1, self.tensor(x).ndim))
+        i = self.draw(st.sampled_from(INDEX)).format(x=x)
+        return template.format(x=x, y=y if y is not None else x, d=d, d2=d2, u=u, i=i)
+
+    def step(self):
+        kind = self.draw(st.sampled_from(["leaf", "unary", "unary", "reduce", "view", "view", "index",
+                                          "binary", "binary", "inplace", "inplace", "nograd", "retain"]))
+        if kind == "leaf":
+            self.new_leaf()
+            return
+        x = self.pick()
+        name = f"t{len(self.names)}"
+        if kind == "retain":
+            t = self.tensor(x)
+            if t.requires_grad and not t.is_leaf and x not in self.retained:
+                if self.try_line(f"{x}.retain_grad()", keep_errors=False):
+                    self.retained.append(x)
+            return
+        if kind == "unary":
+            expr = self.fill(self.draw(st.sampled_from(UNARY)), x)
+        elif kind == "reduce":
+            expr = self.fill(self.draw(st.sampled_from(REDUCE)), x)
+        elif kind == "view":
+            expr = self.fill(self.draw(st.sampled_from(VIEW)), x, self.pick())
+        elif kind == "index":
+            expr = f"{x}[{self.draw(st.sampled_from(INDEX)).format(x=x)}]"
+        elif kind == "binary":
+            expr = self.fill(self.draw(st.sampled_from(BINARY)), x, self.pick())
+        elif kind == "nograd":
+            inner = self.fill(self.draw(st.sampled_from(UNARY + VIEW + INPLACE[:4])), x, self.pick())
+            if "=" in inner.replace("==", "") and "_(" not in inner:
+                return
+            line = f"with torch.no_grad():\n    {name} = {inner}"
+            if self.try_line(line):
+                self.names.append(name)
+            return
+        else:   # in place, on the tensor itself, or on a view of it
+            if self.draw(st.booleans()):
+                view = self.fill(self.draw(st.sampled_from(VIEW[:9] + ["{x}[{i}]"])), x)
+                if not self.try_line(f"{name} = {view}"):
+                    return
+                self.names.append(name)
+                x, name = name, f"t{len(self.names)}"
+            statement = self.fill(self.draw(st.sampled_from(INPLACE)), x, self.pick())
+            self.try_line(statement)
+            return
+        if self.try_line(f"{name} = {expr}"):
+            self.names.append(name)
+
+    def finish(self):
+        """The end: describe every tensor, then differentiate."""
+        body = list(self.lines)
+        if not self.failed:
+            for name in self.names:
+                body.append(f"describe({name!r}, {name})")
+            ending = self.draw(st.sampled_from(["backward", "backward", "grad_create_graph", "twice",
+                                                "backward_inputs"]))
+            outputs = [n for n in self.names if self.tensor(n).requires_grad
+                       and self.tensor(n).dtype.is_floating_point]
+            chosen = self.draw(st.lists(st.sampled_from(outputs), min_size=1, max_size=3, unique=True)) \
+                if outputs else []
+            if chosen:
+                weights = [f"({n} * torch.linspace(-1, 2, {n}.numel(), dtype={n}.dtype)"
+                           f".reshape({n}.shape)).sum()" for n in chosen]
+                body.append("loss = " + " + ".join(weights))
+                leaves = ", ".join(self.leaves)
+                if ending == "grad_create_graph":
+                    body.append(f"grads = torch.autograd.grad(loss, [{leaves}], create_graph=True, "
+                                "allow_unused=True)")
+                    body.append("for g in grads:\n    record('grad', g)\n"
+                                "    print(None if g is None else (g.requires_grad, "
+                                "None if g.grad_fn is None else g.grad_fn.name()))")
+                    body.append("second = sum((g * g).sum() for g in grads if g is not None "
+                                "and g.requires_grad)")
+                    body.append("if isinstance(second, torch.Tensor):\n    second.backward()")
+                elif ending == "twice":
+                    body.append("loss.backward()")
+                    body.append("loss.backward()")
+                elif ending == "backward_inputs":
+                    body.append(f"loss.backward(inputs=[{self.leaves[0]}])")
+                else:
+                    body.append("loss.backward()")
+                for leaf in self.leaves:
+                    body.append(f"record('grad {leaf}', {leaf}.grad)")
+                for name in self.retained:
+                    body.append(f"record('grad {name}', {name}.grad)")
+        return PRELUDE + "\n".join(body) + "\n"
+
+
+def build_program(data):
+    builder = Builder(data)
+    builder.new_leaf()
+    steps = data.draw(st.integers(1, 8))
+    for _ in range(steps):
+        builder.step()
+        if builder.failed:
+            break
+    return builder.finish()
+
+
+# ------------------------------------------------------------------ comparison
+def _close(a, b, rtol, atol):
+    if isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1] == ("tensor",):
+        if a[1:3] != b[1:3]:
+            return False
+        rtol = 2e-5 if "float32" in a[1] else rtol
+        return _close(a[3], b[3], rtol, atol if "float32" not in a[1] else 1e-5)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y, rtol, atol) for x, y in zip(a, b))
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return math.isclose(a, b, rel_tol=rtol, abs_tol=atol)
+    return a == b
+
+
+_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^\n]*\)\s*$")
+
+
+def compare_programs(code):
+    ref = run_snippet(code, torch)
+    got = run_snippet(code, mini_autograd)
+    problems = []
+    if ref["stdout"] != got["stdout"]:
+        problems.append("stdout")
+    if [w[0] for w in ref["warnings"]] != [w[0] for w in got["warnings"]]:
+        problems.append("warnings")
+    ref_error = ref["error"][0] if ref["error"] else None
+    got_error = got["error"][0] if got["error"] else None
+    if ref_error != got_error:
+        problems.append(f"error {ref['error']} vs {got['error']}")
+    if len(ref["records"]) != len(got["records"]) or not all(
+            la == lb and _close(va, vb, 1e-7, 1e-9)
+            for (la, va), (lb, vb) in zip(ref["records"], got["records"])):
+        problems.append("recorded values")
+    return ref, got, problems
+
+
+def explain(code, ref, got, problems):
+    try:
+        from crosscheck import _side_by_side
+    except ImportError:  # tests/ made a package
+        from tests.crosscheck import _side_by_side
+    text = ["program differs from PyTorch: " + "; ".join(problems), "", code, "stdout:",
+            _side_by_side(ref["stdout"], got["stdout"]), "",
+            f"errors: torch {ref['error']!r}\n        mini  {got['error']!r}"]
+    if "recorded values" in problems:
+        for (la, va), (lb, vb) in zip(ref["records"], got["records"]):
+            if la != lb or not _close(va, vb, 1e-7, 1e-9):
+                text.append(f"first differing record: {la}: {va!r}\n                vs {lb}: {vb!r}")
+                break
+    if got["traceback"]:
+        text.append(got["traceback"])
+    return "\n".join(text)
+
+
+@settings(PROFILE, max_examples=EXAMPLES)
+@given(st.data())
+def test_programs_agree(data):
+    code = build_program(data)
+    ref, got, problems = compare_programs(code)
+    assert not problems, explain(code, ref, got, problems)

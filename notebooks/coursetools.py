@@ -14,16 +14,44 @@ import mini_autograd
 _PACKAGE_ROOT = pathlib.Path(mini_autograd.__file__).resolve().parent.parent
 
 
-def show_source(obj):
-    """Print the real source of a function or class of mini_autograd, with its file."""
+def show_source(obj, only=None, stop_at=None):
+    """Print the real source of a function or class of mini_autograd, with its file.
+
+    ``only``: a list of snippets; then only the first line (the ``def``) and the lines containing
+    one of them are printed, and ``...`` stands for each run of lines left out.
+    ``stop_at``: a snippet; the listing stops before the first line containing it (a method
+    another chapter shows, say), and ``...`` says that more follows.
+    """
     obj = inspect.unwrap(obj)           # a decorated function: show the function itself
     path = pathlib.Path(inspect.getsourcefile(obj)).resolve()
     try:
         where = path.relative_to(_PACKAGE_ROOT)
     except ValueError:
         where = path.name
-    print(f"# {where}: {obj.__qualname__}")
-    print(inspect.getsource(obj).rstrip())
+    lines = inspect.getsource(obj).rstrip().split("\n")
+    if stop_at is not None:
+        stop = next(i for i, line in enumerate(lines) if stop_at in line)
+        while stop > 0 and lines[stop - 1].strip() in ("", "@staticmethod", "@classmethod", "@property"):
+            stop -= 1
+        indent = len(lines[stop]) - len(lines[stop].lstrip()) if lines[stop].strip() else 4
+        print(f"# {where}: {obj.__qualname__}, its first lines (... marks the rest, left out)")
+        print("\n".join(lines[:stop] + ["", " " * indent + "..."]))
+        return
+    if only is None:
+        print(f"# {where}: {obj.__qualname__}")
+        print("\n".join(lines))
+        return
+    print(f"# {where}: {obj.__qualname__}, some lines (... marks lines left out)")
+    shown, skipping = [lines[0]], False
+    for line in lines[1:]:
+        if any(snippet in line for snippet in only):
+            shown.append(line)
+            skipping = False
+        elif not skipping:
+            indent = len(line) - len(line.lstrip()) if line.strip() else 8
+            shown.append(" " * indent + "...")
+            skipping = True
+    print("\n".join(shown))
 
 
 # ---------------------------------------------------------------- exercise checks

@@ -249,15 +249,19 @@ for ax, fn, xs, by_hand, title in [(axes[0], f, xf, f_prime_by_hand, "f(x) = x²
     ax.axhline(0, color="grey", linewidth=0.5)
     ax.set_xlabel("x")
     ax.set_title(title)
-axes[0].plot([2], [7], "ro")
-axes[0].annotate("x = 2: slope 7", (2, 7), textcoords="offset points", xytext=(-90, 5))
+tangent_x = np.array([0.6, 3.0])                      # the tangent to f at x = 2: f(2) = 10, slope f'(2) = 7
+axes[0].plot(tangent_x, 10 + 7 * (tangent_x - 2), "r--", linewidth=1.2, label="tangent at x = 2")
+axes[0].plot([2], [10], "ro")
+axes[0].annotate("x = 2: f = 10, slope 7", (2, 10), textcoords="offset points", xytext=(-125, 8))
 axes[0].legend(loc="upper left", fontsize=8)
 plt.tight_layout()
 plt.show()
 
 # %% [markdown]
-# On the left, the derivative of $x^2 + 3x$ is the straight line $2x + 3$; the red dot is the seed example's
-# gradient, $7$ at $x = 2$. It crosses zero at $x = -1.5$, exactly where $f$ has its minimum. On the right, the
+# On the left, the derivative of $x^2 + 3x$ is the straight line $2x + 3$. The red dot is the seed example's point
+# on $f$: $x = 2$, $f(2) = 10$. The dashed red line through it is the tangent to $f$ there; its slope is the
+# gradient autograd computed, $7$, which is also the height of the derivative line at $x = 2$. The derivative
+# crosses zero at $x = -1.5$, exactly where $f$ has its minimum. On the right, the
 # derivative of $x\tanh(x)$ rises from about $-1$ to about $1$ (overshooting a little on the way) and crosses zero at
 # $x = 0$, where $g$ has its minimum. Where a function falls its derivative is negative; where it rises, positive.
 # That sign is what tells a training loop which way to move.
@@ -326,28 +330,36 @@ print(len(y.parents), (3 * Value(2.0)).parents)
 #
 # ## Open the hood: `Tensor`
 #
-# `mini_autograd`'s `Tensor` keeps the same bookkeeping as `Value`, beside a numpy array. Its constructor:
+# `mini_autograd`'s `Tensor` keeps the same bookkeeping as `Value`, beside a numpy array. Here are the lines of
+# its constructor that this chapter is about (the constructor sets a few more fields, which later chapters
+# introduce when they need them):
 
 # %%
-show_source(torch.Tensor.__init__)
+show_source(torch.Tensor.__init__, only=["self._data = data", "self._grad = None", "grad_fn = None",
+                                         "self._requires_grad", "if requires_grad:", "is_floating_point",
+                                         "Only Tensors"])
 
 # %% [markdown]
 # The numbers live in `_data` (a numpy array). Next to them: the `requires_grad` switch, `_grad`
-# (filled by backward), and `grad_fn`, the node that made this tensor (`None` for tensors you create
-# yourself). The rest serves later chapters: `_version_counter` (chapter 07), `_grad_accumulator` (chapter 04),
-# `_hooks` (chapter 11). Note the check that only floating-point tensors may require grad: integers have no
-# derivative. The public `requires_grad` is a property, and it is true for a tensor that either had the switch
-# turned on or was made by a recorded operation:
+# (filled by backward, read as `.grad`), and `_grad_fn`, read as `.grad_fn`: the node that made this
+# tensor (`None` for tensors you create yourself). Note the check that only floating-point tensors may require
+# grad: integers have no derivative. The public `requires_grad` is a property, and it is true for a tensor that
+# either had the switch turned on or was made by a recorded operation (the last two lines are about *views*,
+# tensors that share the numbers of another one, such as `x[0]`: a view of a tensor that requires grad does too):
 
 # %%
 show_source(torch.Tensor.requires_grad.fget)
 
 # %% [markdown]
-# **In PyTorch** the same fields live in C++: `torch/csrc/autograd/variable.h` defines `struct AutogradMeta`
-# (with `requires_grad_`, `grad_`, `grad_fn_`, `output_nr_`), attached to every tensor that takes part in autograd.
-# The Python attributes you use are getters in `torch/csrc/autograd/python_variable.cpp`
-# (`THPVariable_get_requires_grad`, `THPVariable_get_grad_fn`, ...), and the Python class `torch.Tensor`
-# lives in `torch/_tensor.py`.
+# The Python class `torch.Tensor` lives in `torch/_tensor.py`; its autograd fields are kept in C++.
+#
+# <details><summary>In PyTorch: where the fields live</summary>
+#
+# `torch/csrc/autograd/variable.h` defines `struct AutogradMeta` (with `requires_grad_`, `grad_`, `grad_fn_`,
+# `output_nr_`), attached to every tensor that takes part in autograd. The Python attributes you use are getters
+# in `torch/csrc/autograd/python_variable.cpp` (`THPVariable_get_requires_grad`, `THPVariable_get_grad_fn`, ...).
+#
+# </details>
 
 # %% [markdown]
 # ## Exercises
@@ -478,6 +490,6 @@ _ = check_answer(answer, 3 * points**2 - 1,                 # h'(x) = 3x² - 1
 # - Autograd's derivatives match the ones by hand: at single points, and over a whole range with one
 #   `backward()` on a sum of independent terms.
 # - `mini_autograd`'s `Tensor` keeps `requires_grad`, `grad` and `grad_fn` beside a numpy array, as PyTorch's
-#   `AutogradMeta` does beside its storage.
+#   tensors do (in C++).
 #
 # [Next: 02 — The computation graph](02_computation_graph.ipynb)

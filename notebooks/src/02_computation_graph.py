@@ -380,8 +380,8 @@ from mini_autograd.autograd.graph import gradient_edge
 show_source(_record)
 
 # %% [markdown]
-# `node.next_functions = tuple(gradient_edge(a) for a in tensor_args)` is the toy's `(self.edge(), other.edge())`, and
-# `out.grad_fn = node` is `Var(data, grad_fn=...)`. The rest serves later chapters: saved tensors (chapter 07),
+# `node.next_functions = tuple([gradient_edge(a) for a in tensor_args])` is the toy's `(self.edge(), other.edge())`, and
+# `out._grad_fn = node` (read back as `out.grad_fn`) is `Var(data, grad_fn=...)`. The rest serves later chapters: saved tensors (chapter 07),
 # `_input_metadata` (the shape each incoming gradient must have, checked by the engine), and non-differentiable
 # outputs. `gradient_edge` is the three-way choice listed above:
 
@@ -392,7 +392,10 @@ show_source(gradient_edge)
 # `_get_grad_accumulator` makes the leaf's `AccumulateGrad` the first time it is needed and then reuses it; that is why
 # both factors of `y * y` above could lead to one and the same node.
 #
-# **In PyTorch** the same work is split between Python and C++:
+# **In PyTorch** the same work is split between Python (`torch/autograd/function.py`: `class Function`, for custom
+# operations) and C++ (every built-in operation). The box below says where, for those who want to read PyTorch's source.
+#
+# <details><summary>In PyTorch: where the graph is recorded</summary>
 #
 # - `torch/autograd/function.py`: `class Function`, whose `apply` enters C++ for custom functions
 #   (`torch/csrc/autograd/python_function.cpp`: `THPFunction_apply`, which wraps the outputs and saves tensors in
@@ -406,6 +409,8 @@ show_source(gradient_edge)
 #   `impl::gradient_edge` in `torch/csrc/autograd/variable.cpp`.
 # - The Python attribute `grad_fn.next_functions` is `THPCppFunction_next_functions` in
 #   `torch/csrc/autograd/python_cpp_function.cpp`.
+#
+# </details>
 
 # %% [markdown]
 # ## Exercises

@@ -21,7 +21,7 @@
 # "backward() 到底做了什么" (what backward() really does).
 #
 # **mini_autograd pieces introduced:** `Tensor.backward`, `autograd.backward` and its
-# `_make_grads` (where the scalar rule lives), and a first look at the engine
+# `_make_grads` (where the scalar rule lives), and the chain of calls into the engine
 # (`autograd/engine.py`: `run_backward`, `execute`, `evaluate_function`). Chapter 08 takes the
 # engine apart line by line.
 #
@@ -251,30 +251,26 @@ x.register_hook(print_call_chain)
 (x * x).backward()
 
 # %% [markdown]
-# Read from the top: `Tensor.backward` → `autograd.backward` → `engine.run_backward` (where
-# PyTorch crosses from Python into C++: `torch/csrc/autograd/python_engine.cpp:
-# THPEngine_run_backward`) → `execute` (PyTorch: `torch/csrc/autograd/engine.cpp:
-# Engine::execute`) → `evaluate_function` for each node (`Engine::evaluate_function`) →
-# `call_function`, which runs the node's hooks and its backward formula.
+# Read from the top: `Tensor.backward` → `autograd.backward` → `engine.run_backward` →
+# `execute` → `evaluate_function` for each node → `call_function`, which runs the node's hooks
+# and its backward formula.
 #
-# `execute` holds the main loop. It counts how many gradients each node must wait for
-# (`compute_dependencies`), puts the root in a ready queue, and then pops and runs nodes until
-# the queue is empty:
-
-# %%
-show_source(torch.autograd.engine.execute)
-
-# %% [markdown]
-# `evaluate_function` runs one node, then hands each gradient it produced to the next node
-# along `next_functions`, adding it into that node's input buffer. A node joins the ready
-# queue only when every gradient it is waiting for has arrived (its dependency count reaches 0):
-
-# %%
-show_source(torch.autograd.engine.evaluate_function)
-
-# %% [markdown]
-# That is all of `backward()`: no recursion, one loop over a queue. Chapter 08 follows this
-# loop frame by frame on a graph where two paths meet.
+# `execute` holds the main loop. It counts how many gradients each node must wait for, puts the
+# root in a ready queue, and then pops and runs nodes until the queue is empty.
+# `evaluate_function` runs one node and hands each gradient it produced to the next node along
+# `next_functions`; a node joins the ready queue only when every gradient it waits for has
+# arrived. That is all of `backward()`: no recursion, one loop over a queue. Chapter 08 reads
+# the engine's loop line by line, on a graph where two paths meet.
+#
+# <details><summary>In PyTorch: the same call chain</summary>
+#
+# `Tensor.backward` is in `torch/_tensor.py` and `autograd.backward` in
+# `torch/autograd/__init__.py`. `engine.run_backward` is where PyTorch crosses from Python into
+# C++ (`torch/csrc/autograd/python_engine.cpp: THPEngine_run_backward`); the rest is in
+# `torch/csrc/autograd/engine.cpp`: `Engine::execute`, `Engine::evaluate_function` for each
+# node, and `call_function`.
+#
+# </details>
 
 # %% [markdown]
 # ## 7. Build it: a tiny backward of your own
@@ -621,7 +617,7 @@ _ = check_answer(answer, expected,
 #   (shaped like the output; `y.backward(v)` is the gradient of `(v * y).sum()`), or reduce
 #   first with `sum()` / `mean()`.
 # - The call chain: `Tensor.backward` → `autograd.backward` → `engine.run_backward` →
-#   `execute` → `evaluate_function` (PyTorch: `torch/csrc/autograd/engine.cpp`). The engine is
+#   `execute` → `evaluate_function` (PyTorch's C++ engine has the same steps). The engine is
 #   a loop over a ready queue, so a 100,000-node chain is no problem; a recursive backward
 #   hits Python's recursion limit.
 # - `backward()` only computes gradients; `optimizer.step()` updates the parameters and

@@ -66,11 +66,17 @@ for name, t in [("w", w), ("x", x), ("h", h), ("h_no_grad", h_no_grad),
 # - `detach()` returns a leaf that shares the data but has no history;
 # - `x * 2` is a leaf too: neither input requires grad, so there was nothing to record.
 #
-# Here is mini_autograd's definition. PyTorch's is the same one-liner, in C++
-# (`torch/csrc/autograd/python_variable.cpp: THPVariable_is_leaf` returns `!grad_fn()`):
+# Here is mini_autograd's definition. PyTorch's is the same one-liner, in C++:
 
 # %%
 show_source(torch.Tensor.is_leaf.fget)
+
+# %% [markdown]
+# <details><summary>In PyTorch: is_leaf</summary>
+#
+# `torch/csrc/autograd/python_variable.cpp: THPVariable_is_leaf` returns `!grad_fn()`.
+#
+# </details>
 
 # %% [markdown]
 # Among the leaves, the ones that matter for training are those with `requires_grad=True`:
@@ -216,27 +222,33 @@ print("same AccumulateGrad node:",
 
 # %% [markdown]
 # `AccumulateGrad` is the only node whose backward writes into a tensor. Its `apply` receives
-# the gradient arriving at the leaf and adds it into `.grad` (chapter 05 looks at that adding
-# closely). PyTorch's version is `torch/csrc/autograd/functions/accumulate_grad.h` (and `.cpp`):
+# the gradient arriving at the leaf and adds it into `.grad`; chapter 05 lists that method and
+# looks at the adding closely. Here is the start of the class, the part that ties node and leaf:
 
 # %%
-show_source(torch.autograd.graph.AccumulateGrad)
+show_source(torch.autograd.graph.AccumulateGrad, stop_at="def tensor_pre_hooks")
 
 # %% [markdown]
 # The docstring mentions a detail of the link: the node holds its leaf strongly, while the
-# leaf holds its node only weakly (mini_autograd's `Tensor._get_grad_accumulator`; in PyTorch,
-# the tensor's `AutogradMeta` keeps `grad_accumulator_` as a `std::weak_ptr`, in
-# `torch/csrc/autograd/variable.h`). Otherwise leaf and node would keep each other alive
-# forever. The node's name, `torch::autograd::AccumulateGrad`, is PyTorch's too: it includes
-# the C++ namespace, unlike `MulBackward0` and friends.
+# leaf holds its node only weakly (mini_autograd's `Tensor._get_grad_accumulator`). Otherwise
+# leaf and node would keep each other alive forever. The node's name,
+# `torch::autograd::AccumulateGrad`, is PyTorch's too: it includes the C++ namespace, unlike
+# `MulBackward0` and friends.
+#
+# <details><summary>In PyTorch: AccumulateGrad</summary>
+#
+# The node is `torch/csrc/autograd/functions/accumulate_grad.h` (and `.cpp`). The tensor's
+# `AutogradMeta` keeps `grad_accumulator_` as a `std::weak_ptr`, in
+# `torch/csrc/autograd/variable.h`: the weak side of the link.
+#
+# </details>
 #
 # ## 6. Open the hood: `retain_grad()` is a hook
 #
 # How does `retain_grad()` make the engine keep a gradient it would otherwise drop? It
 # registers a small hook on the node that made the tensor. The engine calls that hook with the
 # gradient arriving at the node — which is the tensor's gradient — and the hook stores a copy in
-# `.grad`. PyTorch does the same: `torch/csrc/autograd/variable.cpp: VariableHooks::retain_grad`
-# installs a hook that fills `.grad`.
+# `.grad`. PyTorch does the same, in C++ (see the box after the listings).
 
 # %%
 show_source(torch.Tensor.retain_grad)
@@ -249,11 +261,19 @@ show_source(torch.autograd.graph.RetainGradHook)
 # require grad fails (`can't retain_grad on Tensor that has requires_grad=False`), and on a
 # leaf it does nothing, since the leaf's `AccumulateGrad` fills `.grad` anyway. Finally, the
 # warning of section 2 comes from the `.grad` property itself, which checks for a non-leaf that
-# does not retain its gradient (PyTorch warns in `aten/src/ATen/core/TensorBody.h:
-# Tensor::grad()`, as the tail of its warning message says):
+# does not retain its gradient:
 
 # %%
 show_source(torch.Tensor.grad.fget)
+
+# %% [markdown]
+# <details><summary>In PyTorch: retain_grad and the warning</summary>
+#
+# `torch/csrc/autograd/variable.cpp: VariableHooks::retain_grad` installs a hook that fills
+# `.grad`. The non-leaf warning comes from `aten/src/ATen/core/TensorBody.h: Tensor::grad()`, as
+# the tail of its message says.
+#
+# </details>
 
 # %% [markdown]
 # ## Exercises
@@ -426,11 +446,10 @@ if can_check(w, hint, kind=torch.Tensor, what="a tensor"):
 #   `None` and a `UserWarning`.
 # - `t.retain_grad()` (before `backward()`) keeps an intermediate gradient; `t.retains_grad`
 #   says whether it will. It is built on a hook the engine calls with the tensor's gradient
-#   (PyTorch: `VariableHooks::retain_grad`).
+#   (PyTorch does the same in C++).
 # - `requires_grad_()` changes only leaves (use `detach()` for a non-leaf), and only
 #   floating-point tensors can require grad.
 # - Each leaf that requires grad has one `AccumulateGrad` node (`node.variable is leaf`), the
-#   end of every path to that leaf; it writes `.grad` (PyTorch:
-#   `torch/csrc/autograd/functions/accumulate_grad.h`).
+#   end of every path to that leaf; it writes `.grad`. The node, and its name, are PyTorch's.
 #
 # [Next: 05 — Gradients accumulate](05_accumulation.ipynb)

@@ -62,8 +62,8 @@ viz.draw(y, params={"x": x}, names={"y": y})
 # %% [markdown]
 # ## 2. Open the hood: `AccumulateGrad.apply`
 #
-# The node at the end of every path to a leaf is `AccumulateGrad` (chapter 04). Its `apply` is
-# where the adding happens:
+# The node at the end of every path to a leaf is `AccumulateGrad` (chapter 04 listed the start
+# of the class). Its `apply` is where the adding happens:
 
 # %%
 show_source(torch.autograd.graph.AccumulateGrad.apply)
@@ -77,10 +77,16 @@ show_source(torch.autograd.graph.AccumulateGrad.apply)
 # - with `create_graph=True` (higher-order gradients, chapter 11): add out of place, so the
 #   addition itself is recorded.
 #
-# PyTorch's counterpart is `torch/csrc/autograd/functions/accumulate_grad.h:
-# AccumulateGrad::accumulateGrad`, with the same cases (plus a few for sparse tensors and for
-# reusing the incoming buffer without a copy when nobody else holds it). The in-place update is
-# visible from Python: the `.grad` tensor keeps its identity across backward calls.
+# PyTorch's `AccumulateGrad` has the same cases, and a few more (see the box). The in-place
+# update is visible from Python: the `.grad` tensor keeps its identity across backward calls.
+#
+# <details><summary>In PyTorch: AccumulateGrad::accumulateGrad</summary>
+#
+# The counterpart is `torch/csrc/autograd/functions/accumulate_grad.h:
+# AccumulateGrad::accumulateGrad`, with the same three cases, plus a few for sparse tensors and
+# for reusing the incoming buffer without a copy when nobody else holds it.
+#
+# </details>
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -456,7 +462,7 @@ if can_check(answer, hint, kind=(list, tuple), what="a list of three numbers", l
 # - `backward()` **adds** into `.grad`; it never overwrites. Twice `y = x * x; y.backward()` at
 #   $x = 2$ gives 4, then 8. This is design, not a bug.
 # - The adding happens in `AccumulateGrad.apply`: the first gradient is copied in, later ones
-#   are added in place (PyTorch: `torch/csrc/autograd/functions/accumulate_grad.h`).
+#   are added in place (PyTorch's `AccumulateGrad` does the same, in C++).
 # - Clear gradients before each update: `x.grad = None` (no gradient; what
 #   `optimizer.zero_grad()` does by default, `set_to_none=True`) or `x.grad.zero_()` (a zero
 #   gradient, which optimizers with momentum or weight decay still act on).

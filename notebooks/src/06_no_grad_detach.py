@@ -152,7 +152,11 @@ print("under no_grad:", w)
 
 # %% [markdown]
 # This is the `with torch.no_grad(): w -= lr * w.grad` you met in chapter 05's exercise, and
-# what `optimizer.step()` does inside (`SGD.step` is decorated with `@no_grad()`).
+# what `optimizer.step()` does inside. mini_autograd's `SGD.step` is decorated with
+# `@no_grad()`. PyTorch's is decorated with `_use_grad_for_differentiable` (in
+# `torch/optim/optimizer.py`), which runs `step` with grad mode set from
+# `self.defaults['differentiable']`: off, unless you built the optimizer with
+# `differentiable=True` to differentiate through the update itself.
 #
 # One more thing it is not: `model.eval()`. That call switches layers such as dropout and
 # batch norm to their evaluation behaviour; it leaves recording on. Evaluation code usually
@@ -330,24 +334,34 @@ show_source(torch.no_grad)
 show_source(torch.inference_mode)
 
 # %% [markdown]
-# Who reads the flag? `Function.apply`, the one place where every operation is recorded
-# (chapter 02). Look at the line that sets `record`: an operation is recorded only when grad
-# mode is on **and** an input requires grad (and inference mode is off). Otherwise `ctx` is a
-# plain `FunctionCtx`, no node is made and the output gets no `grad_fn`:
+# Who reads the flag? `Function.apply`, the one place where every operation is recorded: its
+# listing is in chapter 02. One line of it decides:
+#
+# ```python
+# record = grad_enabled and True in needs_input_grad and not grad_mode._state.inference_mode
+# ```
+#
+# An operation is recorded only when grad mode is on **and** an input requires grad (and
+# inference mode is off). Otherwise `ctx` is a plain `FunctionCtx`, no node is made and the
+# output gets no `grad_fn`. A quick check that `apply` reads the flag at call time:
 
 # %%
-show_source(torch.autograd.Function.apply)
+x = torch.tensor(1.0, requires_grad=True)
+print("grad mode on: ", torch.exp(x).grad_fn)
+with torch.no_grad():
+    print("grad mode off:", torch.exp(x).grad_fn)
 
 # %% [markdown]
 # The flag for inference tensors is set where every tensor is born, in `Tensor.__init__`
 # (`self._is_inference = is_inference_mode_enabled()`), and checked where a tensor would be
 # saved for backward, in `SavedTensor.__init__` (chapter 07).
 #
-# **In PyTorch:**
+# **In PyTorch**, `torch/autograd/grad_mode.py` holds `no_grad`, `enable_grad`,
+# `set_grad_enabled` and `inference_mode`, the same context managers and decorators
+# (`no_grad.__enter__` calls `torch.set_grad_enabled(False)`); the flag itself lives in C++.
 #
-# - `torch/autograd/grad_mode.py`: `no_grad`, `enable_grad`, `set_grad_enabled` and
-#   `inference_mode`, the same context managers and decorators. `no_grad.__enter__` calls
-#   `torch.set_grad_enabled(False)`.
+# <details><summary>In PyTorch: the flag in C++</summary>
+#
 # - `c10/core/GradMode.h`: `GradMode::is_enabled()` / `set_enabled()`, a thread-local flag, and
 #   the RAII guards `AutoGradMode` and `NoGradGuard` that C++ code uses like a `with` block.
 # - `torch/csrc/autograd/functions/utils.h: compute_requires_grad` returns `false` as soon as
@@ -358,6 +372,8 @@ show_source(torch.autograd.Function.apply)
 #   created without autograd metadata or a version counter. `SavedVariable`'s constructor
 #   (`torch/csrc/autograd/saved_variable.cpp`) raises "Inference tensors cannot be saved for
 #   backward".
+#
+# </details>
 
 # %% [markdown]
 # ## 7. `detach()`: one tensor, cut loose
@@ -449,12 +465,15 @@ show_source(torch.Tensor.detach)
 show_source(torch.Tensor.data.fget)
 
 # %% [markdown]
-# **In PyTorch:** `torch/csrc/autograd/VariableTypeManual.cpp: detach`. Its autograd kernel
-# records nothing and passes the call down; the `ADInplaceOrView` kernel in the same file wraps
-# the result as a view of the input (same storage, same version counter) that is not
-# differentiable, so it has no `grad_fn`. `.data` goes through
-# `torch/csrc/autograd/variable.cpp: VariableHooks::variable_data`, which makes a shallow copy
-# with a new version counter, set to 0.
+# <details><summary>In PyTorch: detach and .data</summary>
+#
+# `torch/csrc/autograd/VariableTypeManual.cpp: detach`. Its autograd kernel records nothing
+# and passes the call down; the `ADInplaceOrView` kernel in the same file wraps the result as a
+# view of the input (same storage, same version counter) that is not differentiable, so it has
+# no `grad_fn`. `.data` goes through `torch/csrc/autograd/variable.cpp:
+# VariableHooks::variable_data`, which makes a shallow copy with a new version counter, set to 0.
+#
+# </details>
 
 # %% [markdown]
 # ## 8. `retain_graph=True`: keep the graph for another backward
@@ -825,7 +844,7 @@ _ = check_answer(answer, expected,
 # - `with torch.no_grad():` switches recording off for a block: results have no `grad_fn` and do
 #   not require grad; tensors themselves are not changed. `enable_grad()` switches it back on,
 #   `set_grad_enabled(mode)` sets it from a boolean, and all three work as decorators. The
-#   switch is a thread-local flag read by `Function.apply` (PyTorch: `c10/core/GradMode.h`,
+#   switch is a thread-local flag read by `Function.apply` (PyTorch:
 #   `torch/autograd/grad_mode.py`).
 # - Recording costs time and memory; inference code should not pay for it. Optimizers update
 #   parameters in place under `no_grad`.

@@ -51,13 +51,10 @@ from coursetools import show_source, check_answer, check
 # engine is C++; in mini_autograd it is the Python module `autograd/engine.py`, built the same
 # way and with the same names.
 #
-# Follow one call down. `Tensor.backward` does nothing itself; it passes its arguments on
-# (PyTorch: `torch/_tensor.py: Tensor.backward`):
-
-# %%
-show_source(torch.Tensor.backward)
-
-# %% [markdown]
+# Follow one call down. `Tensor.backward` does nothing itself; it passes its arguments on to
+# `autograd.backward` (the listing of `Tensor.backward` is in chapter 03; PyTorch:
+# `torch/_tensor.py: Tensor.backward`).
+#
 # `autograd.backward` (PyTorch: `torch/autograd/__init__.py: backward`) gathers what the
 # engine needs: the output tensors as a tuple, one starting gradient per output (made by
 # `_make_grads`: a `1` for a scalar, the error from chapter 03 otherwise), and the flags.
@@ -416,10 +413,17 @@ show_source(engine.validate_outputs)
 # `torch/csrc/autograd/functions/accumulate_grad.h`). For the engine it is a node like any other:
 # it has a dependency count, a buffer, a place in the ready queue. Its `apply` is special only in
 # what it does with the gradient: instead of passing it on (it has no edges), it stores it in the
-# leaf's `.grad` — copied the first time, added in place after that (chapter 05).
+# leaf's `.grad` — copied the first time, added in place after that. Its source is listed in
+# two parts: the class and its link to the leaf in chapter 04, `apply` in chapter 05. Seen from
+# the engine, it is the node with no edges:
 
 # %%
-show_source(AccumulateGrad)
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 3
+accumulate = y.grad_fn.next_functions[0][0]
+print(accumulate.name(), "| next_functions:", accumulate.next_functions, "| variable is x:", accumulate.variable is x)
+y.sum().backward()
+print("x.grad:", x.grad)
 
 # %% [markdown]
 # With that, the list of article 000 §7 is complete: `Tensor.backward()` →

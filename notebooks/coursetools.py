@@ -42,8 +42,9 @@ def show_source(obj, only=None, stop_at=None):
         print("\n".join(lines))
         return
     print(f"# {where}: {obj.__qualname__}, some lines (... marks lines left out)")
-    shown, skipping = [lines[0]], False
-    for line in lines[1:]:
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith(("def ", "class ")))
+    shown, skipping = lines[:first + 1], False      # decorators and the def line
+    for line in lines[first + 1:]:
         if any(snippet in line for snippet in only):
             shown.append(line)
             skipping = False

@@ -13,10 +13,9 @@ __all__ = ["check", "progress", "mine", "compare_graphs", "STEPS"]
 
 
 def check(step_id, answers=False):
-    """Check one step of your package and print the verdict; returns True when it is done."""
+    """Check one step of your package and print the verdict."""
     result = verdict(step_id, package_dir(answers))
     print(f"{result.mark} Step {step_id} ({STEPS[step_id].title}): {result.message}")
-    return result.status == "done"
 
 
 def progress(answers=False, chapters=None):
@@ -27,4 +26,3 @@ def progress(answers=False, chapters=None):
         print(f"{result.mark} {s.id}  {s.title:<42} {'' if result.status == 'done' else result.message}".rstrip())
     done = sum(result.status == "done" for _, result in rows)
     print(f"\n{done} of {len(rows)} steps done.")
-    return done == len(rows)

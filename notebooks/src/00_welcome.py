@@ -20,7 +20,7 @@
 #
 # **`mini_autograd` pieces introduced:** the package itself, used as `import mini_autograd as torch`.
 #
-# **Time:** about 10 minutes.
+# **Time:** about 15 minutes.
 
 # %% [markdown]
 # ## Notebooks in two minutes
@@ -227,6 +227,32 @@ _ = check_answer(answer, 2 * x5,  # dz/dx = 2x
 # | 10 | [The training loop](10_training_loop.ipynb) | zero_grad, forward, loss, backward, step: a classifier trained | 000 §6, §10; 003 |
 # | 11 | [Extending autograd](11_extending.ipynb) | custom `Function`, `gradcheck`, hooks, higher-order gradients | beyond the seeds |
 # | 12 | [Summary](12_summary.ipynb) | the whole picture, a cheat sheet, moving on to PyTorch | 000 §13 |
+
+# %% [markdown]
+# ## Build your own: `myautograd`
+#
+# Reading an engine and writing one are different skills, so the chapters also have **build steps**: you write
+# `myautograd`, a small autograd package of your own, in the folder [`myautograd/`](myautograd) beside these
+# notebooks. Each piece ships as a stub (a docstring saying what to do, and `raise NotImplementedError`); the
+# chapter explains it, you fill it in with JupyterLab's editor, and a check cell in the chapter says ✅ done,
+# ⏳ not done yet, or ❌ with the mistake it sees. What you write, chapter by chapter:
+#
+# | chapter | you write | the check proves |
+# |---|---|---|
+# | 01 | a tensor's autograd fields; the rule deciding what is recorded | flags of results of mixed inputs; integers cannot require grad |
+# | 02 | `gradient_edge`; `Function.apply`, which records one node per operation | the scratch-paper graph has PyTorch's node names and edges |
+# | 03 | seven backward formulas; a first engine; `Tensor.backward` | 4.5 and `[2., 4., 6.]`; finite differences; a 10,000-op chain |
+# | 04 | one `AccumulateGrad` per leaf; `is_leaf`; `retain_grad` | a leaf used twice gets one node; non-leaves get no `.grad` |
+# | 05 | accumulation into `.grad`; `zero_grad` | 4 then 8; two micro-batches equal one batch |
+# | 06 | `no_grad`; `detach`; `requires_grad_` | nothing recorded inside, even nested; `detach` shares the numbers |
+#
+# The build steps are practice, not a gate: every chapter reads and runs in full without them. Here is the table
+# of all steps with where your package stands (`make progress` in a terminal prints the same):
+
+# %%
+import buildtrack
+
+buildtrack.progress()
 
 # %% [markdown]
 # ## Glossary (English / 中文)

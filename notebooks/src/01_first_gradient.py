@@ -7,7 +7,8 @@
 # - switch gradient tracking on with `requires_grad=True`, call `backward()`, and read `.grad`;
 # - check autograd against derivatives worked out by hand, at single points and over a whole range (with a plot)
 # - learn when an operation's result is recorded, and when it is not;
-# - build a tiny `Value` class that records how it was made, and compare it with `mini_autograd`'s `Tensor`.
+# - start writing your own autograd package, `myautograd`: a tensor's autograd fields and the rule that decides
+#   what is recorded, each checked by a cell that names your mistakes; then compare with `mini_autograd`'s `Tensor`.
 #
 # **Seed sections:** article 003, "the 30-second example" (30 秒的例子); article 000, §1 (autograd in plain words: a ledger),
 # §2 (what autograd solves), §3 (`requires_grad`, the switch).
@@ -15,7 +16,7 @@
 # **`mini_autograd` pieces introduced:** `Tensor` and its autograd fields (`requires_grad`, `grad`, `grad_fn`),
 # the creation functions `tensor` and `linspace`, and `Tensor.backward()` used from the outside (chapter 03 opens it).
 #
-# **Time:** about 25 minutes.
+# **Time:** about 40 minutes to read and run, and about 15 more for the two build steps.
 
 # %%
 import numpy as np
@@ -267,71 +268,51 @@ plt.show()
 # That sign is what tells a training loop which way to move.
 
 # %% [markdown]
-# ## Build it: a value that remembers how it was made
+# ## Build it: your own autograd, piece by piece
 #
-# What does `requires_grad=True` actually switch on? A tensor that requires grad makes every
-# operation it takes part in leave a note: the inputs, and how the result changes with each of them
-# (the *local derivative*). `backward()` then follows the notes back. Here is that idea for single
-# numbers, in about twenty lines. It handles `+` and `*`, and its `backward` is deliberately naive: it
-# follows every path from the result back to the inputs and multiplies the local derivatives along the way
-# (the chain rule).
+# Reading an engine lets you explain autograd; writing one lets you build it. So from this chapter on, beside
+# reading `mini_autograd`, you write your own: **`myautograd`**, a small package in the folder
+# [`myautograd/`](myautograd) next to these notebooks. Each chapter adds the pieces its idea needs, in the order
+# the articles teach them. By chapter 06 your package records graphs, runs backward through them, accumulates
+# gradients and switches recording off; later chapters make it train a classifier.
+#
+# How a step works:
+#
+# 1. The chapter explains the piece (as this chapter explained `requires_grad`).
+# 2. You open the file in JupyterLab's editor (the links open it; or use the file browser on the left) and fill in
+#    the function that ends in `raise NotImplementedError("Step 01.1: ...")`. Its docstring says what to do, what
+#    PyTorch calls it, and gives a hint. Printing, dtypes and the operators are given; you write the ideas.
+# 3. You save the file and run the step's **check cell**. It reloads your package, so your latest edit counts,
+#    and says ✅ done, ⏳ not done yet, or ❌ with the mistake it sees.
+# 4. The chapter then shows `mini_autograd`'s version of the same piece, to compare.
+#
+# The steps are practice, not a gate: the chapters' own examples run on `mini_autograd`, so you can read on
+# without writing anything. `make progress` (in a terminal, in the repository) prints all steps at once. If you
+# get stuck, the answer key is in `answers/myautograd/`, outside the notebooks folder; to start a file over, see
+# the README.
+#
+# ### Step 01.1: a tensor's autograd fields
+#
+# Open [myautograd/tensor.py](myautograd/tensor.py) and find `Tensor.__init__`. The numbers (`self._data`, a
+# numpy array) are given. Add what this chapter introduced:
+#
+# - `self.requires_grad`, the switch, with PyTorch's error when it is switched on for a tensor that is not
+#   floating point (integers have no derivative);
+# - `self._grad`, where backward will leave the gradient: `None` until then (you read it as `.grad`);
+# - `self.grad_fn`, the node that made the tensor: `None` for a tensor you create.
+#
+# Then run the check:
 
 # %%
-class Value:
-    """A number that remembers how it was made, if it requires grad."""
+import buildtrack
 
-    def __init__(self, data, requires_grad=False, parents=()):
-        self.data, self.requires_grad, self.grad = data, requires_grad, None
-        self.parents = parents if requires_grad else ()   # the ledger entry: ((input, local derivative), ...)
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, self.requires_grad or other.requires_grad,
-                     ((self, 1.0), (other, 1.0)))                 # d(a+b)/da = 1, d(a+b)/db = 1
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, self.requires_grad or other.requires_grad,
-                     ((self, other.data), (other, self.data)))    # d(ab)/da = b, d(ab)/db = a
-
-    __radd__, __rmul__ = __add__, __mul__                         # so that 3 * x works too
-
-    def backward(self, grad=1.0):
-        if not self.parents:                       # an input: keep what arrives, adding it up
-            self.grad = (self.grad or 0.0) + grad
-        for parent, local in self.parents:         # chain rule, one path at a time
-            if parent.requires_grad:
-                parent.backward(grad * local)
+buildtrack.check("01.1")
 
 # %% [markdown]
-# The same example as before, $y = x \cdot x + 3x$ at $x = 2$:
-
-# %%
-x = Value(2.0, requires_grad=True)
-y = x * x + 3 * x
-y.backward()
-print(y.data, x.grad)
-print(len(y.parents), (3 * Value(2.0)).parents)
-
-# %% [markdown]
-# It gives $7$, like `mini_autograd`. Follow it: `y` was made by `+` from `x*x` and `3*x`, each with local
-# derivative 1. `x*x` sends $1 \cdot 2$ to `x` along each of its two paths (once as the left
-# factor, once as the right); `3*x` sends $1 \cdot 3$. In total $2 + 2 + 3 = 7$. The second line shows the
-# switch at work: a product of plain values recorded nothing (`()`).
-#
-# The switch decides whether a result gets a ledger entry: `parents` stays empty unless some input requires grad.
-# The real thing is organised differently, for good reasons you will meet along the way:
-#
-# - the note is not a list of `(input, number)` pairs but a **node** object, the tensor's `grad_fn`, which knows
-#   how to compute the local derivatives when backward needs them (chapter 02)
-# - backward does not follow every path separately, which would take exponential time once paths share pieces; an
-#   **engine** visits each node once, in the right order (chapters 03 and 08)
-# - only tensors created by you (leaves) keep their gradient (chapter 04).
-#
 # ## Open the hood: `Tensor`
 #
-# `mini_autograd`'s `Tensor` keeps the same bookkeeping as `Value`, beside a numpy array. Here are the lines of
-# its constructor that this chapter is about (the constructor sets a few more fields, which later chapters
+# Compare your constructor with `mini_autograd`'s, which keeps the same bookkeeping beside its numpy array. Here
+# are the lines of its constructor that this chapter is about (it sets a few more fields, which later chapters
 # introduce when they need them):
 
 # %%
@@ -361,6 +342,33 @@ show_source(torch.Tensor.requires_grad.fget)
 #
 # </details>
 
+# %% [markdown]
+# ## Step 01.2: the rule that decides what is recorded
+#
+# The rule from this chapter, as a function: a result requires grad when recording is on and at least one input
+# requires grad. Write `compute_requires_grad(*inputs)` in [myautograd/function.py](myautograd/function.py).
+# Inputs can be plain numbers (`x * 3`), which never require grad; `is_grad_enabled()` tells whether recording is
+# on (chapter 06 writes the `no_grad` switch that turns it off). PyTorch has a C++ function of the same name in
+# `torch/csrc/autograd/function.h`.
+
+# %%
+buildtrack.check("01.2")
+
+# %% [markdown]
+# `mini_autograd` makes the same decision inside `Function.apply` (the whole method is chapter 02's subject):
+
+# %%
+show_source(torch.autograd.Function.apply, only=["needs_input_grad = ", "grad_enabled = grad_mode", "record = "])
+
+# %% [markdown]
+# Once both steps are done, your tensors print as PyTorch's do (the printing is given), and follow the rule:
+
+# %%
+mine = buildtrack.mine("01.2")
+if mine:
+    x = mine.tensor(2.0, requires_grad=True)
+    print(x, x.grad, x.grad_fn)
+    print(mine.compute_requires_grad(x, 3.0), mine.compute_requires_grad(mine.tensor(1.0), 3.0))
 # %% [markdown]
 # ## Exercises
 #
@@ -490,6 +498,7 @@ _ = check_answer(answer, 3 * points**2 - 1,                 # h'(x) = 3x² - 1
 # - Autograd's derivatives match the ones by hand: at single points, and over a whole range with one
 #   `backward()` on a sum of independent terms.
 # - `mini_autograd`'s `Tensor` keeps `requires_grad`, `grad` and `grad_fn` beside a numpy array, as PyTorch's
-#   tensors do (in C++).
+#   tensors do (in C++). Your `myautograd.Tensor` now does too, and your `compute_requires_grad` decides what is
+#   recorded (steps 01.1 and 01.2).
 #
 # [Next: 02 — The computation graph](02_computation_graph.ipynb)

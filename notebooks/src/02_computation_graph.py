@@ -8,7 +8,8 @@
 # - walk the graph by hand through `next_functions`, from the output down to the leaves, and read its
 #   `(node, input_nr)` and `(None, 0)` entries;
 # - draw the graph, and see why it is called *dynamic*: every forward pass records a fresh one;
-# - build a tiny recorder that makes such a graph while `+` and `*` run, then read the real one in `mini_autograd`.
+# - write the recorder yourself, in your `myautograd`: `gradient_edge` and `Function.apply`, checked against
+#   PyTorch's graph for the scratch-paper example; then read the real one in `mini_autograd`.
 #
 # **Seed sections:** article 003, "the computation graph: PyTorch's scratch paper" (计算图); article 000, §4
 # (`grad_fn`: the entry to the backward graph).
@@ -17,7 +18,7 @@
 # `AccumulateGrad`, `Function.apply` and `_record` (`autograd/function.py`, where the graph is recorded), and the
 # arithmetic ops in `ops/`, one `Function` per operation.
 #
-# **Time:** about 30 minutes.
+# **Time:** about 45 minutes to read and run, and about 20 more for the two build steps.
 
 # %%
 import mini_autograd as torch
@@ -260,90 +261,57 @@ print(first.grad_fn is second.grad_fn)
 # How does `y = x + 2` end up with a `grad_fn` whose `next_functions` point to `x`'s `AccumulateGrad`? Each operation,
 # as it runs, makes a node and wires it to *where the gradient of each input must go*:
 #
-# - the input's own `grad_fn` if an operation made it;
-# - else, if it is a leaf that requires grad, its `AccumulateGrad` node (one per leaf, made once);
+# - the input's own `grad_fn`, if an operation made it;
+# - else, if it is a leaf that requires grad, its `AccumulateGrad` node;
 # - else nowhere: `(None, 0)`.
 #
-# Here is that in about twenty lines, for `+` and `*` on single numbers. `Node` has a `name()` and `next_functions`,
-# as in PyTorch; `Var` is a number with a `grad_fn`.
+# Your `myautograd` gets this in two steps. The node classes are given in
+# [myautograd/function.py](myautograd/function.py): `Node` (with `name()`, `next_functions`), `AccumulateGrad`
+# (which holds its leaf as `.variable`), and `BackwardFunction`, the node an operation records, named after the
+# operation (`MulBackward0`). The operations are given in [myautograd/ops.py](myautograd/ops.py) as `Function`s
+# with a `forward` in numpy; their backward formulas are chapter 03's.
+#
+# ### Step 02.1: `gradient_edge`
+#
+# Write `gradient_edge(tensor)` in [myautograd/function.py](myautograd/function.py): the three-way choice above,
+# returning a pair `(node, input_nr)`. The `input_nr` is 0 everywhere in this course (it matters for operations
+# with several outputs). For now, make a new `AccumulateGrad(tensor)` each time one is asked for; chapter 04
+# comes back to this line.
 
 # %%
-class Node:
-    """One recorded step: a name, and one edge (node, input_nr) per input of the operation."""
-    def __init__(self, name, next_functions=()):
-        self._name, self.next_functions = name, next_functions
+import buildtrack
 
-    def name(self):
-        return self._name
-
-
-class Var:
-    """A number that remembers, in grad_fn, the node that made it."""
-    def __init__(self, data, requires_grad=False, grad_fn=None):
-        self.data, self.grad_fn = data, grad_fn
-        self.requires_grad = requires_grad or grad_fn is not None
-        self.accumulate_grad = Node("AccumulateGrad") if requires_grad and grad_fn is None else None
-
-    def edge(self):
-        """Where a gradient for this Var must go: (node, 0), or (None, 0) when it needs none."""
-        return (self.grad_fn or self.accumulate_grad, 0)
-
-    def _record(self, other, name, result):
-        other = other if isinstance(other, Var) else Var(other)
-        data = result(self.data, other.data)
-        if not (self.requires_grad or other.requires_grad):
-            return Var(data)                                        # nothing to write down
-        return Var(data, grad_fn=Node(name, (self.edge(), other.edge())))   # one new line on the scratch paper
-
-    def __add__(self, other): return self._record(other, "AddBackward0", lambda a, b: a + b)
-    def __mul__(self, other): return self._record(other, "MulBackward0", lambda a, b: a * b)
-    __radd__, __rmul__ = __add__, __mul__
+buildtrack.check("02.1")
 
 # %% [markdown]
-# To print a whole graph as a list of edges, a helper numbers the nodes as it finds them, visiting each node once
-# (a breadth-first walk). It only uses `name()` and `next_functions`, so it works on any graph with that shape:
+# ### Step 02.2: `Function.apply`
+#
+# `Mul.apply(x, c)` is what `x * c` calls. Write `Function.apply` in the same file. The docstring lists the
+# steps: make the node, hand it to `forward` as its `ctx` (so whatever `forward` keeps on `ctx` is kept on the
+# node, for backward), and, if the result requires grad by your rule of step 01.2, give the node one edge per
+# Tensor input and make it the result's `grad_fn`. The check builds the scratch-paper example and compares your
+# graph with PyTorch's node by node.
 
 # %%
-def list_edges(tensor):
-    """Print every edge of the graph behind tensor once, as 'n0 Name -> (n1 Name, input_nr)'."""
-    number = {tensor.grad_fn: 0}
-    queue = [tensor.grad_fn]
-    while queue:
-        node = queue.pop(0)
-        for next_node, input_nr in node.next_functions:
-            if next_node is None:
-                target = None
-            else:
-                if next_node not in number:
-                    number[next_node] = len(number)
-                    queue.append(next_node)
-                target = f"n{number[next_node]} {next_node.name()}"
-            print(f"n{number[node]} {node.name()} -> ({target}, {input_nr})")
+buildtrack.check("02.2")
 
 # %% [markdown]
-# The scratch-paper example with `Var`s (numbers instead of 2×2 tensors; the mean of a single number would change
-# nothing, so it stops at `z`):
+# Here is the scratch-paper example drawn from `mini_autograd` and, once step 02.2 is done, from your package.
+# `viz.draw` only needs `name()` and `next_functions` on the nodes, so it draws any engine built this way:
 
 # %%
-x = Var(1.0, requires_grad=True)
-y = x + 2
-z = y * y * 3
-print(z.data)
-list_edges(z)
+def scratch_paper(torch):
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    z = y * y * 3
+    return z.mean()
+
+
+buildtrack.compare_graphs(scratch_paper, "02.2")
 
 # %% [markdown]
-# And the same expression with `mini_autograd`'s tensors, through the same helper:
-
-# %%
-x = torch.ones(2, 2, requires_grad=True)
-y = x + 2
-z = y * y * 3
-list_edges(z)
-
-# %% [markdown]
-# The same graph, edge for edge. The only difference is the C++ namespace in PyTorch's name for `AccumulateGrad`.
-# What the toy leaves out is the other half of every node: the backward formula, and the values it must save
-# to compute it (`y * y` needs `y` again during backward). Chapters 03 and 07 add them.
+# The pieces you wrote are the ones `mini_autograd` has, read next: `gradient_edge` appears at the end of the
+# next section, and `Function.apply` with its helper `_record` just before it.
 
 # %% [markdown]
 # ## Open the hood: where `mini_autograd` records the graph
@@ -364,12 +332,14 @@ show_source(Add)
 show_source(torch.autograd.Function.apply)
 
 # %% [markdown]
-# Line by line, against the toy:
+# Line by line, against your `Function.apply`:
 #
 # - `record = grad_enabled and True in needs_input_grad`: record only if recording is on (not under `no_grad`) and
-#   at least one input requires grad. That is the rule from chapter 01, and the toy's `if not (...)`.
+#   at least one input requires grad. That is the rule from chapter 01, your `compute_requires_grad`.
 # - `ctx = cls._backward_cls()`: when recording, the `ctx` object that `forward` receives *is* the new node, of a class
-#   named after the operation (`AddBackward0`). So what `forward` saves on `ctx` is saved on the node, ready for backward.
+#   named after the operation (`AddBackward0`). So what `forward` saves on `ctx` is saved on the node, ready for
+#   backward. Yours makes the node in every case; `mini_autograd` hands forward a plain `FunctionCtx` when nothing
+#   is recorded, which saves making a node that would be thrown away.
 # - `forward` itself runs with recording switched off: the operations inside an operation are not recorded.
 # - `_record` then wires the node into the graph:
 
@@ -380,10 +350,12 @@ from mini_autograd.autograd.graph import gradient_edge
 show_source(_record)
 
 # %% [markdown]
-# `node.next_functions = tuple([gradient_edge(a) for a in tensor_args])` is the toy's `(self.edge(), other.edge())`, and
-# `out._grad_fn = node` (read back as `out.grad_fn`) is `Var(data, grad_fn=...)`. The rest serves later chapters: saved tensors (chapter 07),
+# `node.next_functions = tuple([gradient_edge(a) for a in tensor_args])` is the same line as yours, and
+# `out._grad_fn = node` (read back as `out.grad_fn`) is your `result.grad_fn = ctx`. The rest serves later
+# chapters: saved tensors (chapter 07),
 # `_input_metadata` (the shape each incoming gradient must have, checked by the engine), and non-differentiable
-# outputs. `gradient_edge` is the three-way choice listed above:
+# outputs (yours keeps the input shapes, `ctx.input_shapes`, for the same purpose). `gradient_edge` is the
+# three-way choice of your step 02.1:
 
 # %%
 show_source(gradient_edge)
@@ -462,7 +434,7 @@ _ = check_answer(answer, r.grad_fn.name(),
 # s = (a * b + a).sum()
 # ```
 #
-# Draw it on paper first, then answer with a number. (You may check with `viz.draw(s)` or `list_edges(s)`.)
+# Draw it on paper first, then answer with a number. (You may check with `viz.draw(s)`.)
 
 # %%
 # Exercise 2.2
@@ -553,6 +525,7 @@ _ = check_answer(answer, expected,
 # - The graph points backwards, from the output to the leaves: the way `backward()` travels.
 # - It is recorded as the code runs (define-by-run), anew on every forward pass, so `if` and `for` just work.
 # - In `mini_autograd`, `Function.apply` makes the node and `_record` wires it with `gradient_edge`; in PyTorch the
-#   nodes of built-in operations are C++ classes generated from `tools/autograd/derivatives.yaml`.
+#   nodes of built-in operations are C++ classes generated from `tools/autograd/derivatives.yaml`. Your
+#   `myautograd` records graphs the same way (steps 02.1 and 02.2).
 #
 # [Next: 03 — backward(): reading the graph in reverse](03_backward.ipynb)

@@ -14,7 +14,8 @@
 # - the vector-Jacobian product, and what the `gradient=` argument of `backward()` means
 #   ("the gradient arriving from upstream")
 # - why `backward()` without arguments needs a scalar, and the two ways around it
-# - how to write a tiny backward yourself, and why PyTorch's engine is a loop rather than a recursion
+# - how to write backward yourself, in your `myautograd`: the formulas, a first engine, `Tensor.backward`;
+#   and why an engine must be a loop rather than a recursion
 #
 # **Seed sections:** article 003, "backward()：从结果往回推" (backward works from the result back)
 # and "非标量怎么处理" (what to do with non-scalar results); article 000 §6,
@@ -25,7 +26,7 @@
 # (`autograd/engine.py`: `run_backward`, `execute`, `evaluate_function`). Chapter 08 takes the
 # engine apart line by line.
 #
-# **Time:** about 30 minutes.
+# **Time:** about 45 minutes to read and run, and about 45 more for the three build steps.
 
 # %%
 import inspect
@@ -273,120 +274,65 @@ x.register_hook(print_call_chain)
 # </details>
 
 # %% [markdown]
-# ## 7. Build it: a tiny backward of your own
+# ## 7. Build it: backward formulas, a first engine, `Tensor.backward`
 #
-# Now write a backward yourself, over mini_autograd's own graph, with a small table of
-# backward formulas. Each formula is a vector-Jacobian product written in numpy: given the node
-# and the gradient `g` arriving at its output, return one gradient per `next_functions` entry.
-# The nodes keep what their formula needs from the forward pass; PyTorch exposes it as
-# `_saved_*` attributes (chapter 07 is about these saved tensors), and so does mini_autograd.
+# Now your `myautograd` learns to run backward. Three steps: the formulas each node applies, the loop that visits
+# the nodes, and the `backward()` method that starts it.
+#
+# ### Step 03.1: backward formulas
+#
+# In [myautograd/ops.py](myautograd/ops.py), each operation's `forward` is given. Write the `backward` of `Add`,
+# `Mul`, `Pow`, `Exp`, `Sum`, `Mean` and `MatMul`. Each receives `grad`, the gradient arriving at the operation's
+# output (the $\mathbf{v}$ of section 5), and returns the vector-Jacobian product for each Tensor input, as a
+# Tensor: for `out = a * b` that is `grad * b` for `a` and `grad * a` for `b`. What a formula needs from the
+# forward pass, `forward` has saved on `ctx` with `ctx.save_for_backward(...)`, and `ctx.saved_tensors` gives it
+# back (chapter 07 is about these saved tensors). `Sub` and `Neg` are written
+# for you, as examples. The check calls each formula with an upstream gradient that is not all ones, and
+# compares with finite differences: nudging each input by a little and watching the output.
 
 # %%
-def value(tensor):
-    """The numbers of a tensor, as a numpy array."""
-    return tensor.detach().numpy()
+import buildtrack
 
-
-def add_backward(node, g):       # out = a + b:  d/da = 1, d/db = 1
-    return [g, g]
-
-
-def mul_backward(node, g):       # out = a * b:  d/da = b, d/db = a
-    a, b = node._saved_self, node._saved_other    # None where that gradient is not needed
-    return [None if b is None else g * value(b),
-            None if a is None else g * value(a)]
-
-
-def mean_backward(node, g):      # out = mean of n entries: each entry gets g / n
-    return [np.broadcast_to(g, node._saved_self_sym_sizes) / node._saved_self_sym_numel]
-
-
-def pow_backward(node, g):       # out = a ** c:  d/da = c * a ** (c - 1)
-    c = node._saved_exponent
-    return [g * c * value(node._saved_self) ** (c - 1)]
-
-
-FORMULAS = {"AddBackward0": add_backward, "MulBackward0": mul_backward,
-            "MeanBackward0": mean_backward, "PowBackward0": pow_backward}
+buildtrack.check("03.1")
 
 # %% [markdown]
-# The backward itself has two parts. First, an order: every node must run after all the nodes
-# that send it a gradient. A depth-first search gives one (a node is listed after everything
-# below it; read in reverse, the root comes first). Then one pass in that order: look up the
-# node's formula, and add each gradient it returns into the gradient of the next node. At an
-# `AccumulateGrad` node, add the gradient into the leaf's `.grad`.
+# Compare with `mini_autograd`'s `Mul` (its `forward` keeps only what the other input's gradient needs, a
+# refinement chapter 07 explains):
 
 # %%
-def topological_order(node, order, seen):
-    """Depth-first: append `node` after every node below it (a recursive function)."""
+from mini_autograd.ops.pointwise import Mul
+
+show_source(Mul)
+
+# %% [markdown]
+# ### Step 03.2: a first engine
+#
+# The engine has two jobs. First an order: every node must run after all the nodes that send it a gradient,
+# or it would pass on a gradient before all of its parts had arrived. Following `next_functions` depth first and
+# listing each node after everything below it gives such an order (read backwards, the root comes first): a
+# *topological order*. Then one pass in that order: take the gradient that arrived at the node, run
+# `node.apply(grad)`, and **add** each gradient it returns into what the next node has received so far, since
+# paths can meet (`y * y`). Two more duties, both the engine's in PyTorch too: undo broadcasting (a gradient for
+# `b` in `x + b`, with `b` of shape `[3]` and `x` of shape `[2, 3]`, arrives shaped `[2, 3]`: the given `sum_to`
+# sums it back to `[3]`), and run the formulas with recording off, since a gradient is not part of any graph.
+#
+# Why "a loop with your own stack" in the docstring? The obvious depth-first search calls itself once per
+# node along a path:
+
+# %%
+def depth_first(node, order, seen):
+    """The obvious recursive version: list `node` after everything below it."""
     if node is None or node in seen:
         return order
     seen.add(node)
     for next_node, _ in node.next_functions:
-        topological_order(next_node, order, seen)
+        depth_first(next_node, order, seen)
     order.append(node)
     return order
 
 
-def tiny_backward(root, verbose=False):
-    order = topological_order(root.grad_fn, [], set())
-    grads = {root.grad_fn: np.ones(root.shape, dtype=np.float32)}    # d root / d root = 1
-    for node in reversed(order):                                       # the root first
-        g = grads.pop(node)
-        if node.name() == "torch::autograd::AccumulateGrad":           # a leaf: add into .grad
-            leaf = node.variable
-            new = torch.tensor(g, dtype=leaf.dtype)
-            leaf.grad = new if leaf.grad is None else leaf.grad + new
-            if verbose:
-                print(f"AccumulateGrad  adds {np.round(g, 4).tolist()} into the leaf's .grad")
-            continue
-        grads_out = FORMULAS[node.name()](node, g)
-        if verbose:
-            sent = [None if s is None else np.round(s, 4).tolist() for s in grads_out]
-            print(f"{node.name():15} gets {np.round(g, 4).tolist()}, sends {sent}")
-        for (next_node, _), grad in zip(node.next_functions, grads_out):
-            if next_node is not None:                                  # sum where paths meet
-                grads[next_node] = grads[next_node] + grad if next_node in grads else grad
-
-# %% [markdown]
-# Run it on the classic example, printing what each node receives and sends:
-
-# %%
-x = torch.ones(2, 2, requires_grad=True)
-y = x + 2
-z = y * y * 3
-out = z.mean()
-tiny_backward(out, verbose=True)
-print()
-print("tiny_backward:", x.grad)
-
-# %% [markdown]
-# The trace is the table of section 4, printed by running code: 1 at the root, 0.25 after
-# the mean, 0.75 after `* 3`, 2.25 sent twice by `y * y` and summed to 4.5 at `AddBackward0`,
-# and finally 4.5 in `x.grad`. It agrees with the real engine on the same graph, and also on
-# article 003's `y = x ** 2` with `y.sum()` (here `y.mean() * 3`, to use only formulas from our
-# table):
-
-# %%
-x2 = torch.ones(2, 2, requires_grad=True)
-((x2 + 2) * (x2 + 2) * 3).mean().backward()
-print("real engine:  ", x2.grad.tolist())
-print("tiny_backward:", x.grad.tolist())
-
-x3 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-tiny_backward((x3 ** 2).mean() * 3)
-print("d(3·mean(x**2))/dx:", x3.grad, "= 2x")
-
-# %% [markdown]
-# ## 8. Why the real engine is a loop, not a recursion
-#
-# Our `topological_order` calls itself once per node along a path. Python allows only a
-# limited depth of nested calls (about a thousand by default), so a graph that is a long
-# chain breaks it. A chain of 10,000 multiplications is not exotic: it is what an RNN unrolled
-# over many time steps looks like.
-
-# %%
-def long_chain(n, factor):
+def long_chain(torch, n, factor):
+    """x, and h = x multiplied n times by factor: a graph that is one long chain."""
     x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
     h = x
     for _ in range(n):
@@ -394,50 +340,96 @@ def long_chain(n, factor):
     return x, h
 
 
-x, h = long_chain(10_000, 1.0001)
+x = torch.ones(2, 2, requires_grad=True)
+y = x + 2
+out = (y * y * 3).mean()
+print("the seed graph:", [node.name() for node in reversed(depth_first(out.grad_fn, [], set()))])
+x, h = long_chain(torch, 10_000, 1.0001)
 try:
-    tiny_backward(h)
+    depth_first(h.grad_fn, [], set())
 except RecursionError as error:
-    print(f"tiny_backward failed: {type(error).__name__}: {str(error)[:32]}")
+    print(f"a chain of 10,000 multiplications: {type(error).__name__}: {str(error)[:32]}")
 
 # %% [markdown]
-# The same graph through mini_autograd's engine. $h = x \cdot 1.0001^{10000}$, so
-# $dh/dx = 1.0001^{10000} \approx e$:
+# Python allows only a limited depth of nested calls (about a thousand by default), and a chain of 10,000
+# multiplications is not exotic: it is what an RNN unrolled over many time steps looks like. So write
+# `topological_order` with a loop and a Python list as the stack, then `run_backward`, in
+# [myautograd/engine.py](myautograd/engine.py); and `AccumulateGrad.apply`, the last node of every path, in
+# [myautograd/function.py](myautograd/function.py): for now it stores a copy of the gradient in the leaf's
+# `.grad` (chapter 05 changes what happens when there is one already). The check runs your engine on the seed
+# example, on broadcasting, on hooks (chapter 04 uses them) and on a chain of 10,000 operations.
 
 # %%
-x, h = long_chain(10_000, 1.0001)
-start = time.perf_counter()
-h.backward()
-seconds = time.perf_counter() - start
-print("x.grad:", x.grad, " expected:", round(1.0001 ** 10_000, 4))
-print(f"backward through 10,000 nodes took {seconds * 1e3:.1f} ms")
+buildtrack.check("03.2")
 
 # %% [markdown]
-# And ten times longer, 100,000 nodes ($1.00001^{100000} \approx e$ again):
+# `mini_autograd`'s engine is PyTorch's design, which needs no topological order at all: it counts how many
+# gradients each node waits for and runs a node when its count reaches zero. Chapter 08 reads it line by line,
+# and you rewrite your engine that way there. The broadcasting duty is the same as yours: `mini_autograd` sums
+# gradients back in `validate_outputs`, with its own `sum_to`:
 
 # %%
-x, h = long_chain(100_000, 1.00001)
-start = time.perf_counter()
-h.backward()
-seconds = time.perf_counter() - start
-print("x.grad:", x.grad, " expected:", round(1.00001 ** 100_000, 4))
-print(f"backward through 100,000 nodes took {seconds * 1e3:.1f} ms")
+show_source(torch.autograd.engine.sum_to)
+
+# %% [markdown]
+# ### Step 03.3: `Tensor.backward`
+#
+# Last, the method you call. Write `Tensor.backward(gradient=None)` in
+# [myautograd/tensor.py](myautograd/tensor.py), with the scalar-only rule of section 5 and the same error
+# messages as PyTorch, then hand over to your `run_backward`. Compare with `Tensor.backward` and
+# `autograd._make_grads` of section 6.
+
+# %%
+buildtrack.check("03.3")
+
+# %% [markdown]
+# Once all three steps are done, your package runs the chapter's examples: the seed's 4.5, article 003's
+# `[2., 4., 6.]`, and chains of 10,000 and 100,000 operations, which the engine runs as easily as short ones.
+
+# %%
+mine = buildtrack.mine("03.3")
+if mine:
+    x = mine.ones(2, 2, requires_grad=True)
+    y = x + 2
+    (y * y * 3).mean().backward()
+    print(x.grad)
+    x = mine.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x ** 2
+    y.backward(mine.ones_like(y))
+    print(x.grad)
+    for n, factor in [(10_000, 1.0001), (100_000, 1.00001)]:
+        x, h = long_chain(mine, n, factor)
+        h.backward()
+        print(f"{n:,} operations: x.grad = {x.grad.item():.4f}, expected {factor ** n:.4f}")
+
+# %% [markdown]
+# ## 8. The real engine on long chains
+#
+# `mini_autograd`'s engine runs the same chains. $h = x \cdot 1.0001^{10000}$, so
+# $dh/dx = 1.0001^{10000} \approx e$; and ten times longer, $1.00001^{100000} \approx e$ again:
+
+# %%
+for n, factor in [(10_000, 1.0001), (100_000, 1.00001)]:
+    x, h = long_chain(torch, n, factor)
+    start = time.perf_counter()
+    h.backward()
+    seconds = time.perf_counter() - start
+    print(f"{n:,} nodes: x.grad = {x.grad.item():.4f}, expected {factor ** n:.4f}; backward took {seconds * 1e3:.1f} ms")
 del x, h
 
 # %% [markdown]
-# No recursion limit is involved, because the engine never calls itself: it keeps its own
-# stack and queue in ordinary Python lists. Counting the dependencies, for instance, walks the
-# graph with an explicit stack:
-
-# %%
-show_source(torch.autograd.engine.compute_dependencies)
-
-# %% [markdown]
-# PyTorch's C++ engine does the same for the same reason (`compute_dependencies` in
-# `torch/csrc/autograd/engine.cpp` uses a `std::vector` as its stack): a recursive walk would
-# overflow the C++ stack on deep graphs. As article 000 §7 says, autograd is not a simple
-# recursion but an execution engine, with task scheduling, dependency analysis, ready queues
-# served by worker threads, and gradient accumulation.
+# No recursion limit is involved, because the engine never calls itself: it keeps its own stack and queue in
+# ordinary Python lists, as yours does. PyTorch's C++ engine does the same for the same reason: a recursive walk
+# would overflow the C++ stack on deep graphs. As article 000 §7 says, autograd is not a simple recursion but an
+# execution engine, with task scheduling, dependency analysis, ready queues served by worker threads, and
+# gradient accumulation. Chapter 08 takes it apart.
+#
+# <details><summary>In PyTorch: the explicit stack</summary>
+#
+# `compute_dependencies` in `torch/csrc/autograd/engine.cpp` walks the graph with a `std::vector` as its stack,
+# and `Engine::execute` runs the nodes from a `ReadyQueue`, never calling itself.
+#
+# </details>
 
 # %% [markdown]
 # ## 9. backward() in a training step
@@ -622,5 +614,7 @@ _ = check_answer(answer, expected,
 #   hits Python's recursion limit.
 # - `backward()` only computes gradients; `optimizer.step()` updates the parameters and
 #   `optimizer.zero_grad()` clears the old gradients.
+# - Your `myautograd` now runs backward: seven formulas, a topological-order engine that adds gradients where
+#   paths meet and undoes broadcasting, and `Tensor.backward` with PyTorch's rules (steps 03.1 to 03.3).
 #
 # [Next: 04 — Leaves](04_leaves.ipynb)

@@ -17,6 +17,7 @@
 # - `requires_grad_()` works only on leaves, and only floating-point tensors can require grad
 # - how each leaf is tied to its `AccumulateGrad` node, and how `retain_grad()` is built on
 #   a hook
+# - to give your `myautograd` one `AccumulateGrad` per leaf, `is_leaf` and `retain_grad`
 #
 # **Seed section:** article 000 §5, "叶子节点和非叶子节点" (leaf and non-leaf nodes); article
 # 003's "计算图" section introduces leaves as the starting points of the graph.
@@ -25,7 +26,7 @@
 # warning), `Tensor.requires_grad_`, `Tensor.retain_grad` with `RetainGradHook`, and
 # `AccumulateGrad` (`mini_autograd/autograd/graph.py`).
 #
-# **Time:** about 25 minutes.
+# **Time:** about 40 minutes to read and run, and about 20 more for the two build steps.
 
 # %%
 import warnings
@@ -276,6 +277,56 @@ show_source(torch.Tensor.grad.fget)
 # </details>
 
 # %% [markdown]
+# ## 7. Build it: one `AccumulateGrad` per leaf, `is_leaf`, `retain_grad`
+#
+# ### Step 04.1: one `AccumulateGrad` per leaf
+#
+# Your `gradient_edge` of chapter 02 makes a new `AccumulateGrad` every time a leaf is used. In `x * x` that
+# gives two nodes for one leaf, each writing `x.grad` on its own: the engine cannot add the two gradients
+# before they reach `.grad`, and your `AccumulateGrad.apply`, which for now *stores* what arrives, keeps only
+# the last one. PyTorch gives a leaf one node (section 5), made the first time it is needed and reused after.
+# Change `gradient_edge` in [myautograd/function.py](myautograd/function.py) the same way: keep the node on the
+# tensor as `tensor._grad_accumulator`, through `weakref.ref`, since the node already holds the tensor (if the
+# tensor held the node too, neither could be freed by reference counting alone). While in
+# [myautograd/tensor.py](myautograd/tensor.py), write the `is_leaf` property of section 1.
+
+# %%
+import buildtrack
+
+buildtrack.check("04.1")
+
+# %% [markdown]
+# `mini_autograd` keeps the node the same way, in `Tensor._get_grad_accumulator` (section 5).
+#
+# ### Step 04.2: `retain_grad`
+#
+# Section 6 showed that `retain_grad()` is a hook on the tensor's `grad_fn`: a function the engine calls with
+# the gradient arriving there. Your engine already calls the functions in `node.pre_hooks` (step 03.2). Write
+# `Tensor.retain_grad` in [myautograd/tensor.py](myautograd/tensor.py), with PyTorch's behaviour for the
+# corner cases: a tensor that does not require grad raises, a leaf needs nothing, and a second call changes
+# nothing.
+
+# %%
+buildtrack.check("04.2")
+
+# %% [markdown]
+# Once both steps are done, your package gives section 3's example the same numbers as `mini_autograd`:
+
+# %%
+def section_3(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    (y * y).sum().backward()
+    return x.grad, y.grad, y.is_leaf
+
+
+print("mini_autograd:", section_3(torch))
+mine = buildtrack.mine("04.2")
+if mine:
+    print("myautograd:   ", section_3(mine))
+
+# %% [markdown]
 # ## Exercises
 #
 # **Exercise 4.1.** Which of these tensors are leaves? Answer with a set of names, e.g.
@@ -451,5 +502,7 @@ if can_check(w, hint, kind=torch.Tensor, what="a tensor"):
 #   floating-point tensors can require grad.
 # - Each leaf that requires grad has one `AccumulateGrad` node (`node.variable is leaf`), the
 #   end of every path to that leaf; it writes `.grad`. The node, and its name, are PyTorch's.
+# - Your `myautograd` now gives a leaf one `AccumulateGrad`, held weakly, and keeps a non-leaf's gradient on
+#   request, through a hook the engine calls (steps 04.1 and 04.2).
 #
 # [Next: 05 — Gradients accumulate](05_accumulation.ipynb)

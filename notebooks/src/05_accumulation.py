@@ -12,6 +12,7 @@
 #   (PyTorch's `optimizer.zero_grad()` sets to `None` by default)
 # - why accumulation is useful: gradients of several losses, or of several micro-batches,
 #   simply add up — k small batches give exactly the gradient of one big batch
+# - to make your `myautograd` accumulate, in place, and write its `zero_grad`
 #
 # **Seed sections:** article 000 §10, "为什么梯度会累加" (why gradients accumulate), and
 # article 003's second key point, "梯度是累积的，不是覆盖" (gradients accumulate, they are not
@@ -20,7 +21,7 @@
 # **mini_autograd pieces introduced:** `AccumulateGrad.apply` (`autograd/graph.py`),
 # `Tensor.zero_`, `optim.Optimizer.zero_grad`.
 #
-# **Time:** about 25 minutes.
+# **Time:** about 40 minutes to read and run, and about 15 more for the two build steps.
 
 # %%
 import numpy as np
@@ -199,7 +200,7 @@ print("(loss_a + loss_b).backward():        ", w.grad)
 # ```
 
 # %% [markdown]
-# ## 5. Build it: k micro-batches equal one big batch
+# ## 5. Micro-batches: k small batches equal one big batch
 #
 # Let us check that claim on a small linear regression, $\hat y = X w + b$ with the mean squared
 # error as the loss. 64 samples with 2 features, from a seeded generator:
@@ -306,6 +307,45 @@ def one_step(accumulate):
 print("parameters after one step, accumulated:", np.round(one_step(accumulate=True), 4))
 print("parameters after one step, big batch:  ", np.round(one_step(accumulate=False), 4))
 print("the same step:", np.allclose(one_step(True), one_step(False), atol=1e-6))
+
+# %% [markdown]
+# ## 6. Build it: accumulation and `zero_grad`
+#
+# ### Step 05.1: gradients add up
+#
+# Your `AccumulateGrad.apply` of step 03.2 stores a copy of the first gradient. Now give it the rule of this
+# chapter, in [myautograd/function.py](myautograd/function.py): when the leaf already has a `.grad`, add the new
+# gradient *into* it, in place, so that `.grad` stays the same tensor, as `mini_autograd`'s `AccumulateGrad.apply`
+# does (section 2). Keep the copy for the first gradient: `a + b` hands one and the same gradient tensor to both
+# leaves, and adding into it in place would then change both `.grad`s at once.
+
+# %%
+import buildtrack
+
+buildtrack.check("05.1")
+
+# %% [markdown]
+# ### Step 05.2: `zero_grad`
+#
+# Write `zero_grad(parameters, set_to_none=True)` in [myautograd/optim.py](myautograd/optim.py), with both
+# behaviours of section 3: `None` by default, or zeros written into the existing tensors. Chapter 10's optimizer
+# will call it. Compare with `Optimizer.zero_grad` in section 3.
+
+# %%
+buildtrack.check("05.2")
+
+# %% [markdown]
+# Once both steps are done, section 1's 4-then-8 and section 5's micro-batches run on your package too:
+
+# %%
+mine = buildtrack.mine("05.2")
+if mine:
+    x = mine.tensor(2.0, requires_grad=True)
+    for call in (1, 2):
+        (x * x).backward()
+        print(f"after backward() number {call}: x.grad = {x.grad}")
+    mine.optim.zero_grad([x])
+    print("after zero_grad:", x.grad)
 
 # %% [markdown]
 # ## Exercises
@@ -470,5 +510,7 @@ if can_check(answer, hint, kind=(list, tuple), what="a list of three numbers", l
 #   up to the gradient of their sum. Scaling each of $k$ equal micro-batch losses by $1/k$
 #   (in general $n_j/N$) makes the accumulated gradient equal the big batch's, so
 #   `zero_grad(); for micro-batch: backward(); step()` trains on big batches in small memory.
+# - Your `myautograd`'s `AccumulateGrad` now adds into `.grad` in place, and its `zero_grad` clears gradients
+#   either way (steps 05.1 and 05.2).
 #
 # [Next: 06 — no_grad, detach and friends](06_no_grad_detach.ipynb)

@@ -20,6 +20,7 @@
 # - `zero_grad()`: the fourth look-alike, recalled from chapter 05
 # - the most common training bug of all: a `detach()` or `no_grad()` in the wrong place, so
 #   that part of the model never learns
+# - to write `no_grad`, `detach` and `requires_grad_` for your `myautograd`, which completes chapters 01 to 06
 #
 # **Seed sections:** article 000 §3 (its closing remark: under `no_grad` or `inference_mode`
 # nothing is recorded) and §9 on detach, no_grad and retain_graph, "三个容易混的点" (three
@@ -29,7 +30,7 @@
 # `set_grad_enabled`, `inference_mode`, `is_grad_enabled`), the grad-mode check in
 # `Function.apply`, `Tensor.detach`, `Tensor.data`, `Tensor.is_inference`.
 #
-# **Time:** about 35 minutes.
+# **Time:** about 55 minutes to read and run, and about 15 more for the two build steps.
 
 # %%
 import contextlib
@@ -673,6 +674,39 @@ except RuntimeError as error:
 # parameters and the loss. (`model(X).detach()` gives the same error.)
 
 # %% [markdown]
+# ## 12. Build it: `no_grad`, `detach`, `requires_grad_`
+#
+# ### Step 06.1: `no_grad`
+#
+# Your engine already switches recording off while it runs the formulas (step 03.2), by setting
+# `grad_mode._state.grad_enabled` and putting the old value back in a `finally`. `no_grad` packs that into a
+# `with` block. Write its `__enter__` and `__exit__` in [myautograd/grad_mode.py](myautograd/grad_mode.py).
+# Section 6 showed `mini_autograd`'s; mind the two cases the check tries: a `no_grad` block inside another one,
+# and an exception raised inside the block.
+
+# %%
+import buildtrack
+
+buildtrack.check("06.1")
+
+# %% [markdown]
+# ### Step 06.2: `detach` and `requires_grad_`
+#
+# Write `Tensor.detach` (section 7: the same numbers, shared, not copied; no history) and
+# `Tensor.requires_grad_` (chapter 04, section 4: leaves only) in [myautograd/tensor.py](myautograd/tensor.py).
+
+# %%
+buildtrack.check("06.2")
+
+# %% [markdown]
+# That completes the pieces of chapters 01 to 06. Your package now records graphs, runs backward through them,
+# keeps gradients on leaves only (or on request), accumulates them, and knows when not to record. Your progress
+# over every step so far (`make progress` in a terminal prints the same table):
+
+# %%
+buildtrack.progress()
+
+# %% [markdown]
 # ## Exercises
 #
 # **Exercise 6.1.** Which of these six results have a `grad_fn`? Answer with a tuple of six
@@ -861,5 +895,7 @@ _ = check_answer(answer, expected,
 # - The training bug of article 000 §9: a `detach()` or `no_grad()` between a layer and the
 #   loss freezes that layer without any error. Check which parameters have `.grad is None`
 #   after the first backward.
+# - Your `myautograd` has `no_grad`, `detach` and `requires_grad_` (steps 06.1 and 06.2): it now does what
+#   chapters 01 to 06 describe.
 #
 # [Next: 07 — Saved tensors](07_saved_tensors.ipynb)

@@ -70,6 +70,6 @@ def is_floating_point(input):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     import numpy
-    return bool(numpy.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return numpy.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 from . import nn, optim  # noqa: E402  (they build on everything above)

@@ -210,9 +210,26 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    """``steps`` evenly spaced values from ``start`` to ``end``, computed in ``dtype`` as PyTorch does:
+    the first half as start + i * step, the second half back from the end (RangeFactoriesKernel.cpp).
+    (PyTorch's vectorised kernel can still differ in the last bit of some values.)"""
     check_device(device)
+    if not isinstance(steps, (int, np.integer)) or isinstance(steps, bool):
+        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dtype = _resolve_dtype(dtype, _dtype.float32)
-    return Tensor(np.linspace(start, end, steps).astype(dtype.numpy), requires_grad)
+    if not dtype.is_floating_point:
+        return Tensor(np.linspace(start, end, steps).astype(dtype.numpy), requires_grad)
+    kind = dtype.numpy.type
+    first, last = kind(start), kind(end)
+    if steps == 1:
+        return Tensor(np.array([first], dtype.numpy), requires_grad)
+    step = kind((last - first) / kind(steps - 1))
+    index = np.arange(steps).astype(dtype.numpy)
+    values = np.where(np.arange(steps) < steps // 2, first + step * index,
+                      last - step * (kind(steps - 1) - index)).astype(dtype.numpy)
+    return Tensor(values, requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):

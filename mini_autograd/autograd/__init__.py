@@ -8,10 +8,22 @@ import warnings
 from .._tensor import Tensor
 from .. import creation
 from . import engine, graph
-from .function import Function, FunctionCtx
-from .gradcheck import GradcheckError, gradcheck
+from . import function
+from .function import Function, FunctionCtx, once_differentiable
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
-__all__ = ["backward", "grad", "Function", "FunctionCtx", "gradcheck", "GradcheckError", "graph"]
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "gradcheck", "gradgradcheck", "GradcheckError",
+           "graph", "functional", "Variable", "once_differentiable"]
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """The pre-0.4 wrapper, kept by PyTorch for old code: now it just returns a tensor.
+
+    ``Variable(t, requires_grad=True)`` is a new leaf sharing ``t``'s data.
+    """
+    if not isinstance(data, Tensor):
+        raise TypeError("Variable data has to be a tensor, but got " + type(data).__name__)
+    return data.detach().requires_grad_(requires_grad)
 
 
 def _as_tuple(tensors):
@@ -95,3 +107,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if materialize_grads:
         result = [creation.zeros_like(i) if g is None else g for g, i in zip(result, inputs)]
     return tuple(result)
+
+
+from . import functional  # noqa: E402  (functional builds on grad above)

@@ -171,10 +171,24 @@ class Function:
         cls._is_builtin = cls.__module__.startswith("mini_autograd.")
         base = BackwardFunctionWithSavedAttributes if cls.saved_attributes else BackwardFunction
         cls._backward_cls = type(name, (base,), {"_forward_cls": cls, "__module__": cls.__module__})
+        if "vjp" in cls.__dict__ and "backward" not in cls.__dict__:
+            cls.backward = cls.__dict__["vjp"]           # ``vjp`` is another name for backward
+        if cls.setup_context is not Function.setup_context and (
+                "forward" in cls.__dict__ or "setup_context" in cls.__dict__):
+            cls.forward = staticmethod(_forward_then_setup_context(cls))
 
     @staticmethod
     def forward(ctx, *args):
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """The separate-ctx style (PyTorch 2.0+): ``forward(*args)`` computes, ``setup_context`` saves.
+
+        A Function that defines it has a ``forward`` without ``ctx``; ``apply`` then calls
+        ``forward(*args)`` and ``setup_context(ctx, args, output)`` in turn.
+        """
+        raise NotImplementedError("setup_context is not implemented.")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
@@ -202,6 +216,46 @@ class Function:
             if not isinstance(out, Tensor):
                 raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
         return _record(ctx, args, outputs) if record else outputs
+
+
+def _forward_then_setup_context(cls):
+    """A combined ``forward(ctx, *args)`` for a Function written with ``setup_context``."""
+    forward = cls.__dict__.get("forward", cls.forward)
+    forward = getattr(forward, "_user_forward", forward)
+    setup_context = cls.setup_context
+
+    def forward_with_ctx(ctx, *args):
+        output = forward(*args)
+        setup_context(ctx, args, output)
+        return output
+
+    forward_with_ctx._user_forward = forward
+    forward_with_ctx.__doc__ = forward.__doc__
+    return forward_with_ctx
+
+
+def once_differentiable(backward):
+    """Decorate a custom Function's ``backward`` that cannot itself be differentiated.
+
+    It runs without recording; if a graph was wanted (``create_graph=True``), the gradients
+    it returns raise an error when differentiated (torch/autograd/function.py).
+    """
+    import functools
+
+    @functools.wraps(backward)
+    def wrapper(ctx, *args):
+        with grad_mode.no_grad():
+            outputs = backward(ctx, *args)
+        if not grad_mode.is_grad_enabled():
+            return outputs
+        if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        wrapped = tuple(None if o is None else _DelayedError.apply(o)
+                        for o in ((outputs,) if single else outputs))
+        return wrapped[0] if single else wrapped
+
+    return wrapper
 
 
 def _record(node, args, outputs):
@@ -242,3 +296,19 @@ def _alias(tensor):
     out = Tensor(tensor._data)
     out._version_counter = tensor._version_counter
     return out
+
+
+class _DelayedError(Function):
+    """A gradient that must not be differentiated (see ``once_differentiable``)."""
+    node_name = "DelayedError"
+
+    @staticmethod
+    def forward(ctx, x):
+        return _alias(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+

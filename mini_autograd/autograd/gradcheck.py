@@ -79,3 +79,33 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
                                      f"numerical:{show(numerical)}\nanalytical:{show(analytical)}\n")
     return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, **unused):
+    """True if the second derivatives of ``func`` match finite differences of its first ones.
+
+    As in PyTorch (torch/autograd/gradcheck.py: gradgradcheck): with random ``grad_outputs``
+    (made here when not given), it gradchecks the function
+    ``(inputs, grad_outputs) -> autograd.grad(func(inputs), inputs, grad_outputs, create_graph=True)``.
+    """
+    from .. import creation
+    from . import grad as autograd_grad
+    inputs = _as_tuple(inputs)
+    outputs = _as_tuple(func(*inputs))
+    if grad_outputs is None:
+        grad_outputs = tuple(
+            Tensor(creation._generator.standard_normal(o._data.shape).astype(o._data.dtype), requires_grad=True)
+            for o in outputs if isinstance(o, Tensor) and o.requires_grad)
+    grad_outputs = _as_tuple(grad_outputs)
+    count = len(grad_outputs)
+
+    def first_derivatives(*args):
+        input_args, grad_args = args[:-count] if count else args, args[-count:] if count else ()
+        outs = tuple(o for o in _as_tuple(func(*input_args)) if isinstance(o, Tensor) and o.requires_grad)
+        differentiable = tuple(i for i in input_args if isinstance(i, Tensor) and i.requires_grad)
+        grads = autograd_grad(outs, differentiable, grad_args, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_derivatives, inputs + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)

@@ -5,10 +5,12 @@ PyTorch counterpart: torch/nn/.
 from . import functional, init
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .container import Sequential
-from .linear import Linear
-from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .flatten import Flatten, Unflatten
+from .linear import Identity, Linear
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 from .parameter import Parameter
 
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax",
-           "LogSoftmax", "MSELoss", "CrossEntropyLoss", "NLLLoss", "functional", "init"]
+           "LogSoftmax", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
+           "Flatten", "Unflatten", "Identity", "functional", "init"]

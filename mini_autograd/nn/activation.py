@@ -11,12 +11,13 @@ class ReLU(Module):
 
     def __init__(self, inplace=False):
         super().__init__()
-        if inplace:
-            raise NotImplementedError("mini_autograd's ReLU has no in-place variant")
         self.inplace = inplace
 
     def forward(self, input):
-        return F.relu(input)
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
 
 
 class Tanh(Module):

@@ -11,13 +11,16 @@ PyTorch counterpart: torch/nn/functional.py.
 import math
 import warnings
 
+import numpy as np
+
 from .. import grad_mode, ops
 from .._tensor import Tensor
 from ..ops._helpers import wrap_dim
-from ..ops.nn_ops import REDUCTIONS, Addmm, ClassTargets, LogSoftmax, MseLoss, NllLoss, Softmax
+from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntropyWithLogits, ClassTargets,
+                          LogSoftmax, MseLoss, NllLoss, Softmax)
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
-           "cross_entropy"]
+           "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss"]
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
@@ -90,9 +93,10 @@ def _check_bias(bias, target):
                                f"{sizes}.  Tensor sizes: {shape}")
 
 
-def relu(input):
-    """max(input, 0), elementwise (``ReluBackward0``)."""
-    return ops.relu(_check_tensor(input, "relu", "input", 1))
+def relu(input, inplace=False):
+    """max(input, 0), elementwise (``ReluBackward0``); ``inplace=True`` changes ``input`` itself."""
+    _check_tensor(input, "relu", "input", 1)
+    return input.relu_() if inplace else ops.relu(input)
 
 
 def tanh(input):
@@ -224,3 +228,49 @@ def mse_loss(input, target, reduction="mean"):
     if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(input)}\'')
     return MseLoss.apply(input, target, reduction)
+
+
+def _check_same_size(input, target, reduction):
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """Binary cross-entropy from logits (raw scores), without computing sigmoid then log."""
+    _check_tensor(input, "binary_cross_entropy_with_logits", "input", 1)
+    _check_tensor(target, "binary_cross_entropy_with_logits", "target", 2)
+    _check_same_size(input, target, reduction)
+    for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
+        if extra is not None:
+            _check_tensor(extra, "binary_cross_entropy_with_logits", name, 3)
+            from ..ops._helpers import check_broadcast
+            check_broadcast(input, extra)
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """Binary cross-entropy between probabilities ``input`` (in [0, 1]) and ``target``."""
+    _check_tensor(input, "binary_cross_entropy", "input", 1)
+    _check_tensor(target, "binary_cross_entropy", "target", 2)
+    _check_same_size(input, target, reduction)
+    values = input._data
+    if values.size and ((values < 0) | (values > 1) | np.isnan(values)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    return BinaryCrossEntropy.apply(input, target, weight, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The mean (or sum) of the absolute differences."""
+    _check_tensor(input, "l1_loss", "input", 1)
+    _check_tensor(target, "l1_loss", "target", 2)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                      f"({input.shape}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=2)
+    loss = (input - target).abs()
+    if reduction == "none":
+        return loss
+    return loss.mean() if reduction == "mean" else loss.sum()

@@ -134,8 +134,9 @@ def dot(u, v):
     return Dot.apply(u, v)
 
 
-def matmul(a, b):
+def matmul(input, other):
     """The product PyTorch's ``matmul`` picks by dimensions (aten/src/ATen/native/LinearAlgebra.cpp)."""
+    a, b = input, other
     check_tensor(a, "matmul", "input"), check_tensor(b, "matmul", "other", 2)
     if a.ndim == 1 and b.ndim == 1:
         return dot(a, b)

@@ -199,3 +199,99 @@ class MseLoss(Function):
         return (grad_input if ctx.needs_input_grad[0] else None,
                 -grad_input if ctx.needs_input_grad[1] else None,
                 None)
+
+
+def _softplus_neg(x):
+    """log(1 + exp(-x)), computed without overflow."""
+    return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """-[y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], from logits x, computed stably.
+
+    With ``pos_weight`` p the positive term is weighted: (1 - y) x + (1 + (p - 1) y) softplus(-x);
+    ``weight`` multiplies each element's loss.
+    d/dx = ((1 + (p - 1) y) sigmoid(x) - p y) * weight;  d/dy = ((p - 1) softplus(-x) - x) * weight.
+    """
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target", "weight", "pos_weight")
+
+    @staticmethod
+    def forward(ctx, x, target, weight, pos_weight, reduction):
+        ctx.reduction = REDUCTIONS[reduction]
+        ctx.save_for_backward(x, target, weight, pos_weight)
+        dtype = result_dtype(x, target)
+        xd, yd = cast(x._data, dtype), cast(target._data, dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if pos_weight is None:
+                losses = (1 - yd) * xd + _softplus_neg(xd)
+            else:
+                losses = (1 - yd) * xd + (1 + (pos_weight._data - 1) * yd) * _softplus_neg(xd)
+            if weight is not None:
+                losses = losses * weight._data
+        losses = losses.astype(dtype, copy=False)
+        if reduction == "none":
+            return Tensor(losses)
+        return Tensor(np.asarray(losses.mean() if reduction == "mean" else losses.sum(), dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target, weight, pos_weight = ctx.saved_tensors
+        if ctx.reduction == REDUCTIONS["mean"]:
+            grad = grad / x.numel()
+        sigmoid = x.sigmoid()
+        grad_x = grad_target = None
+        if ctx.needs_input_grad[0]:
+            if pos_weight is None:
+                grad_x = sigmoid - target
+            else:
+                grad_x = (1 + (pos_weight - 1) * target) * sigmoid - pos_weight * target
+            grad_x = grad_x * grad if weight is None else grad_x * weight * grad
+        if ctx.needs_input_grad[1]:
+            softplus = Tensor(_softplus_neg(x._data))
+            grad_target = -x if pos_weight is None else (pos_weight - 1) * softplus - x
+            grad_target = grad_target * grad if weight is None else grad_target * weight * grad
+        return grad_x, grad_target, None, None, None
+
+
+class BinaryCrossEntropy(Function):
+    """-w [y log(x) + (1 - y) log(1 - x)] for probabilities x; each log is clamped at -100, as in PyTorch."""
+    node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target", "weight")
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction):
+        ctx.reduction = REDUCTIONS[reduction]
+        ctx.save_for_backward(x, target, weight)
+        dtype = result_dtype(x, target)
+        xd, yd = cast(x._data, dtype), cast(target._data, dtype)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_x = np.maximum(np.log(xd), -100)
+            log_1mx = np.maximum(np.log(1 - xd), -100)
+        losses = -(yd * log_x + (1 - yd) * log_1mx)
+        if weight is not None:
+            losses = losses * weight._data
+        losses = losses.astype(dtype, copy=False)
+        if reduction == "none":
+            return Tensor(losses)
+        return Tensor(np.asarray(losses.mean() if reduction == "mean" else losses.sum(), dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target, weight = ctx.saved_tensors
+        if ctx.reduction == REDUCTIONS["mean"]:
+            grad = grad / x.numel()
+        grad_x = grad_target = None
+        if ctx.needs_input_grad[0]:
+            denominator = Tensor(np.maximum((1 - x._data) * x._data, 1e-12).astype(x._data.dtype))
+            grad_x = grad * (x - target) / denominator
+            if weight is not None:
+                grad_x = grad_x * weight
+        if ctx.needs_input_grad[1]:
+            with np.errstate(divide="ignore"):
+                log_ratio = Tensor((np.maximum(np.log(1 - x._data), -100)
+                                    - np.maximum(np.log(x._data), -100)).astype(x._data.dtype))
+            grad_target = grad * log_ratio
+            if weight is not None:
+                grad_target = grad_target * weight
+        return grad_x, grad_target, None, None

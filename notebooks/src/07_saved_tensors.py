@@ -13,7 +13,8 @@
 #   keeps only the 3 — each operation keeps just what its formula needs
 # - how a node saves its own output without creating a reference cycle
 # - how many bytes a small network's graph holds in training, compared with `no_grad` and
-#   `inference_mode`, measured two ways (walking the graph, and with `tracemalloc`)
+#   `inference_mode`, measured by walking the graph (and, optionally, with Python's memory
+#   allocator)
 # - that `backward()` frees the saved tensors as it goes, hence the error of a second
 #   backward, and what `retain_graph=True` changes
 # - how the version counter catches an in-place change of a saved tensor, and how to fix it
@@ -179,7 +180,9 @@ show_source(BackwardFunction.saved_tensors.fget)
 show_source(torch.ops.pointwise.Exp)
 
 # %% [markdown]
-# **In PyTorch:** `torch/csrc/autograd/saved_variable.h` and `.cpp: class SavedVariable`. Its
+# <details><summary>In PyTorch: SavedVariable and derivatives.yaml</summary>
+#
+# `torch/csrc/autograd/saved_variable.h` and `.cpp: class SavedVariable`. Its
 # constructor saves the original tensor when it is a leaf or not an output ("without running the
 # risk of reference cycles", says the comment there), and otherwise stores only the tensor's data
 # without its `grad_fn`, plus the metadata to rebuild it; `SavedVariable::unpack` rebuilds the
@@ -188,6 +191,8 @@ show_source(torch.ops.pointwise.Exp)
 # `grad * result`, so the generated `ExpBackward0` (in `torch/csrc/autograd/generated/Functions.h`)
 # has a `SavedVariable result_` member. Custom functions go through `ctx.save_for_backward` in
 # `torch/autograd/function.py`, as here.
+#
+# </details>
 
 # %% [markdown]
 # ## 4. What training costs: saved bytes, measured
@@ -208,13 +213,31 @@ activation = 128 * 256 * 4                       # bytes of one hidden activatio
 print(f"one hidden activation: 128 x 256 float32 = {activation:,} bytes")
 
 # %% [markdown]
-# **First measurement: walk the graph.** Start at `loss.grad_fn`, follow `next_functions`
-# (chapter 02), and at each node look at what it saved. In mini_autograd a node keeps its saved
-# slots in `node._saved`, a tuple holding a `SavedTensor` (or `None`) per slot, whose `.data` is
-# the numpy array. Two details matter when adding up bytes: the same array can be saved by two
-# nodes (the output of one tanh is the input of the next layer), and a transposed weight is a
-# numpy *view* of the weight's memory. So each array is traced back to the buffer that owns its
-# memory (`array.base`), and each buffer is counted once.
+# To measure, walk the graph: start at `loss.grad_fn`, follow `next_functions` (chapter 02) and
+# add up the bytes of every tensor a node saved. The helpers in the next cell do that.
+# `saved_bytes` counts an array once even when two nodes saved it, and leaves out the tensors
+# named in `exclude`: the parameters and the input batch, which exist whether or not a graph is
+# recorded. Run the cell; reading it is optional.
+#
+# <details><summary>Optional: how the helpers find and count the saved arrays</summary>
+#
+# In mini_autograd a node keeps its saved slots in `node._saved`, a tuple holding a
+# `SavedTensor` (or `None`) per slot; a slot's `.data` is the numpy array (`None` once freed).
+# Two details matter when adding up bytes. The same array can be saved by two nodes: the output
+# of one tanh is also the input (`mat1`) that the next layer saves. And a transposed weight is a
+# numpy *view*, an array that looks at another array's memory. So `owner` follows `array.base`
+# back to the array that owns the memory, and `saved_bytes` counts each owner once.
+#
+# </details>
+#
+# <details><summary>In PyTorch: seeing what a node saved</summary>
+#
+# PyTorch's built-in nodes have no `_saved` tuple to walk; each saved tensor is a named
+# attribute (`_saved_self`, `_saved_result`, ...). The official way to see every tensor as it is
+# saved is `torch.autograd.graph.saved_tensors_hooks`, whose pack hook is called for each tensor
+# a node saves.
+#
+# </details>
 
 # %%
 def owner(array):
@@ -276,59 +299,16 @@ for name, mode in modes.items():
           f"activations saved for backward: {graph_bytes[name]:>9,} bytes")
 
 # %% [markdown]
-# 398,336 bytes = three hidden activations of 131,072 bytes, plus the 128 × 10 log-probabilities
-# saved by the loss. The count grows with every layer and with the batch size.
+# In training, 398,336 bytes = three hidden activations of 131,072 bytes, plus 5,120 bytes: the
+# 128 × 10 log-probabilities, saved by both `LogSoftmaxBackward0` and `NllLossBackward0` and
+# counted once. Under `no_grad` and `inference_mode` the loss has no `grad_fn`: there is no
+# graph, so nothing is kept for backward.
 #
-# **Second measurement: ask the memory allocator.** Python's `tracemalloc` records every
-# allocation, including numpy's arrays. For each mode we measure two numbers during one forward
-# pass: the memory still **held** when it ends (with the loss alive, as it is when backward
-# starts), and the **peak**. The allocator also counts small Python objects (nodes, tensors), so
-# the numbers are printed in the natural unit here, one hidden activation (131,072 bytes),
-# rounded; the plot shows them in MB.
-
-# %%
-def forward_memory(mode):
-    """(held after the forward, peak during it), in bytes above what existed before."""
-    tracemalloc.start()
-    base = tracemalloc.get_traced_memory()[0]
-    with mode():
-        loss = loss_fn(model(inputs), targets)
-    held, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return held - base, peak - base
-
-
-forward_memory(torch.enable_grad)                 # a first run, so one-time allocations don't count
-memory = {name: forward_memory(mode) for name, mode in modes.items()}
-print(f"{'':15}{'saved (graph walk)':>20}{'held after forward':>22}{'peak during forward':>22}")
-for name in modes:
-    held, peak = memory[name]
-    print(f"{name:15}{f'{graph_bytes[name]:,} bytes':>20}"
-          f"{f'≈ {held / activation:.0f} activations':>22}{f'≈ {peak / activation:.0f} activations':>22}")
-
-# %%
-fig, ax = plt.subplots(figsize=(6.5, 3.5))
-positions = np.arange(len(modes))
-ax.bar(positions - 0.2, [memory[name][0] / 1e6 for name in modes], width=0.4, label="held after forward")
-ax.bar(positions + 0.2, [memory[name][1] / 1e6 for name in modes], width=0.4, label="peak during forward")
-ax.set_xticks(positions, list(modes))
-ax.set_ylabel("memory (MB)")
-ax.set_title("One forward pass of the same network, three modes")
-ax.legend()
-plt.show()
-
-# %% [markdown]
-# In training, three activations are still held when the forward ends — the saved ones, plus a
-# few kilobytes of nodes — and the peak is one more: the next layer's output, made while all
-# three are kept. Under `no_grad` almost nothing is held, only the loss; each activation is freed
-# as soon as the next layer has used it, so at most about two exist at once, however deep the
-# network. In training nothing is freed until backward, so the peak grows with every layer.
-# `inference_mode` saves no further memory here; in PyTorch its gain is speed (chapter 06).
-#
-# How the two grow with depth — the same measurement for 1 to 6 hidden layers:
+# The same walk on networks of 1 to 6 hidden layers shows how the bill grows:
 
 # %%
 def network(depth):
+    """The network above with `depth` hidden layers of 256."""
     torch.manual_seed(0)
     layers = [nn.Linear(64, 256), nn.Tanh()]
     for _ in range(depth - 1):
@@ -336,39 +316,85 @@ def network(depth):
     return nn.Sequential(*layers, nn.Linear(256, 10))
 
 
-def peak_of_forward(net, mode):
+for depth in range(1, 7):
+    net = network(depth)
+    saved = saved_bytes(loss_fn(net(inputs), targets), exclude=[*net.parameters(), inputs])
+    print(f"hidden layers: {depth}   saved: {saved:>7,} bytes = {saved // activation} x {activation:,} "
+          f"+ {saved % activation:,}")
+
+# %% [markdown]
+# One more activation, 131,072 bytes, for every hidden layer; and an activation itself grows
+# with the batch size. For a real model on a GPU the same count, in gigabytes, decides the
+# largest batch you can train with. Article 000 notes that this accounting comes back again and
+# again: mixed precision keeps saved tensors in 16-bit numbers (half the bytes), gradient
+# checkpointing keeps fewer of them (section 7), and FSDP splits parameters, gradients and
+# optimizer state across GPUs to make room.
+
+# %% [markdown]
+# ### Optional: what the memory allocator sees
+#
+# The graph walk counts what the graph keeps. Python's `tracemalloc` sees every allocation,
+# numpy's arrays included, so it also sees what is made and freed *during* the forward pass.
+# The next cell measures two numbers over one forward pass, for each mode: the memory still
+# **held** when it ends (with the loss alive, as it is when backward starts), and the **peak**.
+# The allocator also counts small Python objects (nodes, tensors), so the numbers are printed
+# rounded, in units of one hidden activation (131,072 bytes).
+
+# %%
+def forward_memory(net, mode):
+    """(held after the forward, peak during it), in activations above what existed before."""
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     with mode():
         loss = loss_fn(net(inputs), targets)
-    peak = tracemalloc.get_traced_memory()[1] - base
+    held, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return peak
+    return (held - base) / activation, (peak - base) / activation
 
 
-depths = range(1, 7)
-peaks = {name: [peak_of_forward(network(d), modes[name]) / 1e6 for d in depths]
+forward_memory(model, torch.enable_grad)          # a first run, so one-time allocations don't count
+print(f"{'':15}{'held after forward':>22}{'peak during forward':>22}")
+for name, mode in modes.items():
+    held, peak = forward_memory(model, mode)
+    print(f"{name:15}{f'≈ {held:.0f} activations':>22}{f'≈ {peak:.0f} activations':>22}")
+
+# %% [markdown]
+# **Held:** about 3 activations in training — the three the graph walk found, plus a few
+# kilobytes of nodes — and about 0 under `no_grad` and `inference_mode`, where only the loss is
+# left.
+#
+# **Peak:** about 7 activations in training and about 5 in the other two modes, more than is
+# held in every mode: a layer needs working space while it computes. Here most of it is inside
+# `tanh`. mini_autograd computes tanh in float64 and rounds the result to float32 (so that it
+# prints PyTorch's digits), so for a moment it holds a float64 copy of its input and a float64
+# result, each the size of two activations; with the input itself, that is about 5 activations,
+# the peak of `no_grad`. In training the last tanh runs while the graph already keeps the two
+# earlier layers' activations: the peak is 2 more, about 7. (`inference_mode` saves no further
+# memory here; in PyTorch its gain is speed, chapter 06.)
+#
+# The same two measurements on the networks of 1 to 6 hidden layers:
+
+# %%
+peaks = {name: [forward_memory(network(depth), modes[name])[1] for depth in range(1, 7)]
          for name in ("training", "no_grad")}
-fig, ax = plt.subplots(figsize=(6, 3.5))
+print(f"{'hidden layers':17}" + "".join(f"{depth:5}" for depth in range(1, 7)))
+for name, values in peaks.items():
+    print(f"peak of {name:9}" + "".join(f"{value:5.0f}" for value in values), "  activations")
+fig, ax = plt.subplots(figsize=(6, 3.2))
 for name, marker in [("training", "o"), ("no_grad", "s")]:
-    ax.plot(list(depths), peaks[name], marker=marker, label=name)
+    ax.plot(range(1, 7), peaks[name], marker=marker, label=name)
 ax.set_xlabel("hidden layers")
-ax.set_ylabel("peak memory of one forward (MB)")
+ax.set_ylabel("peak of one forward (activations)")
 ax.set_ylim(bottom=0)
 ax.set_title("Training keeps every layer's activation; no_grad does not")
 ax.legend()
 plt.show()
 
 # %% [markdown]
-# Training memory grows by one activation (0.13 MB) per layer; `no_grad` stays flat. For a real model on a
-# GPU the same line, with gigabytes on the axis, decides the largest batch you can train with.
-# Article 000 notes that this accounting comes back again and again: mixed precision keeps
-# saved tensors in 16-bit numbers (half the bytes), gradient checkpointing keeps fewer of them
-# (section 7), and FSDP splits parameters, gradients and optimizer state across GPUs to make room.
-#
-# (In PyTorch you cannot reach the saved tensors of built-in nodes through a `_saved` tuple; the
-# official way to see each one as it is saved is `torch.autograd.graph.saved_tensors_hooks`,
-# whose pack hook is called for every tensor a node saves.)
+# In training the peak grows by one activation per hidden layer, from about 5 with one layer to
+# about 10 with six: the graph keeps each layer's activation until backward. Under `no_grad` it
+# stays at about 5 however deep the network, since each activation is freed as soon as the next
+# layer has used it: only one layer's working space is ever needed.
 
 # %% [markdown]
 # ## 5. Backward frees what it has used
@@ -417,10 +443,14 @@ show_source(torch.autograd.engine.call_function)
 show_source(BackwardFunction.release_variables)
 
 # %% [markdown]
-# **In PyTorch:** `torch/csrc/autograd/engine.cpp: call_function` has the same
+# <details><summary>In PyTorch: the same line in engine.cpp</summary>
+#
+# `torch/csrc/autograd/engine.cpp: call_function` has the same
 # `if (!graph_task->keep_graph_) fn.release_variables();`, and each generated node's
 # `release_variables()` calls `reset_data()` on its `SavedVariable` members (for `ExpBackward0`:
 # `result_.reset_data()`).
+#
+# </details>
 #
 # So a second backward through the same graph finds the slots empty:
 
@@ -529,11 +559,15 @@ s.sum().backward()
 print("x.grad:", x.grad)
 
 # %% [markdown]
-# **In PyTorch:** the counter is `c10/core/TensorImpl.h: struct VariableVersion`, shared by a
+# <details><summary>In PyTorch: the version counter in C++</summary>
+#
+# The counter is `c10/core/TensorImpl.h: struct VariableVersion`, shared by a
 # tensor and its views (and by `detach()`, chapter 06); in-place kernels call `bump()`. The
 # comparison and the message are in `torch/csrc/autograd/saved_variable.cpp:
 # SavedVariable::unpack`. Inference tensors (chapter 06) have no counter — which is exactly why
 # they can never be saved.
+#
+# </details>
 
 # %% [markdown]
 # ## 7. Build it: gradient checkpointing
@@ -645,9 +679,10 @@ print(f"Linear forward calls in one training step: {calls_plain} plain, {calls_c
 # needs an input that requires grad, or its node would not be recorded at all — PyTorch's
 # reentrant checkpoint warns about the same thing.)
 #
-# Now the memory, measured both ways, and the time of one forward + backward. For the peak
-# during backward, the parameters' `.grad` tensors are made beforehand (filled with zeros), so
-# that both runs measure activations and temporary buffers, not the gradients they both need.
+# Now the memory, measured both ways (the graph walk of section 4, and `tracemalloc` as in its
+# optional part), and the time of one forward + backward. For the peak during backward, the
+# parameters' `.grad` tensors are made beforehand (filled with zeros), so that both runs
+# measure activations and temporary buffers, not the gradients they both need.
 
 # %%
 def step_memory(use_checkpoint):
@@ -728,7 +763,9 @@ plt.show()
 # Memory that stays free can hold a larger batch or a larger model, which is why checkpointing
 # is standard for training large transformers.
 #
-# **In PyTorch:** `torch/utils/checkpoint.py`. `CheckpointFunction` (used with
+# <details><summary>In PyTorch: torch.utils.checkpoint</summary>
+#
+# `torch/utils/checkpoint.py`. `CheckpointFunction` (used with
 # `checkpoint(fn, *args, use_reentrant=True)`) is the class above plus care for details: it saves
 # and restores the random-number state, so that dropout draws the same mask when the forward is
 # repeated, and the autocast state. Its `backward` re-runs the function under `enable_grad()` on
@@ -736,6 +773,8 @@ plt.show()
 # `use_reentrant=False` variant works differently: it lets the forward run normally but installs
 # `torch.autograd.graph.saved_tensors_hooks` whose pack hook drops each saved tensor and whose
 # unpack hook recomputes it — so it also works when no input requires grad.
+#
+# </details>
 
 # %% [markdown]
 # ## Exercises
@@ -882,8 +921,9 @@ _ = check_answer(answer, by_hand,
 #   (`SavedTensor`; PyTorch's `SavedVariable`).
 # - That is why training needs more memory than inference: the graph holds every saved
 #   activation until backward. Measured here: three hidden activations (398,336 bytes with the
-#   loss's) for a 3-layer network on a batch of 128 in training, none under `no_grad` or
-#   `inference_mode`, where activations are freed as soon as they are used.
+#   loss's) for a 3-layer network on a batch of 128 in training, one more for every further
+#   layer; none under `no_grad` or `inference_mode`, where activations are freed as soon as
+#   they are used.
 # - `backward()` releases each node's saved tensors once used (`call_function` →
 #   `release_variables`); a second backward raises "Trying to backward through the graph a
 #   second time" unless the first passed `retain_graph=True`.

@@ -16,12 +16,11 @@
 # - why `zero_grad()` comes before every update, and what a loop without it does
 # - a two-layer network trained on two spirals in well under a second: its loss curve and its
 #   decision boundary
-# - gradient accumulation on a real model: k micro-batches give exactly the big batch's gradient
 #
 # **Seed sections:** article 000 §6, the "典型训练片段" (typical training fragment) at the end
 # of "backward() 到底做了什么"; article 000 §10, "为什么梯度会累加" (clearing the gradients before
-# each update, and gradient accumulation); and the closing paragraph of article 003, where the
-# skeleton of a training loop first becomes visible.
+# each update); and the closing paragraph of article 003, where the skeleton of a training loop
+# first becomes visible.
 #
 # **mini_autograd pieces introduced:** `nn.Module` (`__call__`, `parameters`,
 # `named_parameters`), `nn.Parameter`, `nn.Linear`, `nn.Sequential`, `nn.Tanh`, `nn.MSELoss`,
@@ -217,20 +216,29 @@ print("after zero_grad(): weight.grad =", model.weight.grad)
 show_source(torch.nn.Module.__call__)
 
 # %% [markdown]
-# PyTorch's `Module.__call__` is `_wrapped_call_impl` → `_call_impl`
-# (`torch/nn/modules/module.py`): it also runs the forward hooks and pre-hooks that users and
-# libraries can register, then `forward`. The linear layer's `forward` is one call:
+# PyTorch's `Module.__call__` (`torch/nn/modules/module.py`) does one thing more: it runs the
+# forward pre-hooks and hooks that users and libraries can register, around `forward`. The
+# linear layer's `forward` is one call:
 
 # %%
 show_source(torch.nn.Linear.forward)
 
 # %% [markdown]
-# `F.linear` checks the shapes and, for a batch, records a single `Addmm` node (in PyTorch,
-# `torch/nn/modules/linear.py: Linear.forward` calls `F.linear`, which is implemented in C++ in
-# `aten/src/ATen/native/Linear.cpp` and dispatches to `addmm`). Where does `parameters()` find
-# the weight and the bias? Assigning a `Parameter` to a module attribute registers it in the
-# module's `_parameters` dictionary (`Module.__setattr__`); `parameters()` walks those
-# dictionaries through every submodule:
+# `F.linear` checks the shapes and, for a batch of rows, records a single `Addmm` node: the
+# `AddmmBackward0` of the graph in section 2.
+#
+# <details><summary>In PyTorch: Module.__call__ and F.linear</summary>
+#
+# - `Module.__call__` is `_wrapped_call_impl` → `_call_impl` (`torch/nn/modules/module.py`),
+#   which runs the global and the module's forward pre-hooks, `forward`, then the forward hooks.
+# - `torch/nn/modules/linear.py: Linear.forward` calls `F.linear`, implemented in C++ in
+#   `aten/src/ATen/native/Linear.cpp: linear`, which calls `addmm` for a 2-D input with a bias.
+#
+# </details>
+#
+# Where does `parameters()` find the weight and the bias? Assigning a `Parameter` to a module
+# attribute registers it in the module's `_parameters` dictionary (`Module.__setattr__`);
+# `parameters()` walks those dictionaries through every submodule:
 
 # %%
 show_source(torch.nn.Module.parameters)
@@ -273,10 +281,14 @@ with torch.no_grad():
 print(p)
 
 # %% [markdown]
-# PyTorch's `torch/optim/sgd.py: SGD.step` does the same through `sgd()` and
-# `_single_tensor_sgd` (or `_multi_tensor_sgd`, which updates many parameters per call with
-# `torch._foreach_*` kernels); its decorator `_use_grad_for_differentiable` turns grad mode off
+# <details><summary>In PyTorch: SGD.step</summary>
+#
+# `torch/optim/sgd.py: SGD.step` does the same through `sgd()` and `_single_tensor_sgd` (or
+# `_multi_tensor_sgd`, which updates many parameters per call with `torch._foreach_*` kernels);
+# its decorator `_use_grad_for_differentiable` (`torch/optim/optimizer.py`) turns grad mode off
 # the same way.
+#
+# </details>
 #
 # So the loop is: `Module.__call__` builds the graph, the loss is its root, the engine of
 # chapters 03 and 08 fills `.grad` through `AccumulateGrad`, and the optimizer reads `.grad`
@@ -336,6 +348,19 @@ plt.show()
 # keeps pushing in directions that were right many steps ago, overshoots, and the loss swings
 # up and down instead of settling. Nothing crashes and no warning appears — the usual symptom
 # of this bug is a loss curve that looks "unstable".
+#
+# The rule is "clear before every *update*", not "before every `backward()`". Chapter 05 §5
+# used the difference on purpose: $k$ micro-batches, each loss scaled by $1/k$, accumulated in
+# `.grad`, give exactly the gradient of the whole batch. In a training loop that is one change,
+# `zero_grad()` and `step()` move out of the inner loop:
+#
+# ```python
+# optimizer.zero_grad()
+# for xb, yb in micro_batches:            # k pieces of one big batch
+#     loss = loss_fn(model(xb), yb) / k
+#     loss.backward()                     # .grad collects the sum
+# optimizer.step()                        # one update for the whole batch
+# ```
 
 # %% [markdown]
 # ## 5. A classifier on two spirals
@@ -487,56 +512,6 @@ plt.show()
 # step, clear.
 
 # %% [markdown]
-# ## 6. Gradient accumulation on a real model
-#
-# Article 000 §10 gives the reason accumulation is the default: it makes gradient accumulation
-# possible. Chapter 05 checked it on a linear model; here it is with the spiral network and the
-# cross-entropy loss. First the gradient of the full batch of 300 points, from a fresh network:
-
-# %%
-torch.manual_seed(0)
-net = torch.nn.Sequential(torch.nn.Linear(2, 32), torch.nn.Tanh(),
-                          torch.nn.Linear(32, 32), torch.nn.Tanh(), torch.nn.Linear(32, 2))
-optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
-
-optimizer.zero_grad()
-loss_fn(net(X), labels).backward()
-full_batch = {name: p.grad.numpy().copy() for name, p in net.named_parameters()}
-
-# %% [markdown]
-# Now $k = 4$ micro-batches of 75 points, drawn in a shuffled order. `CrossEntropyLoss`
-# averages over its batch, so each micro-batch loss is scaled by $1/k$; `zero_grad()` moves out
-# of the inner loop, and `.grad` collects the sum:
-
-# %%
-k = 4
-order = np.random.default_rng(1).permutation(len(X_np))
-optimizer.zero_grad()
-for chunk in np.array_split(order, k):
-    xb, yb = torch.tensor(X_np[chunk]), torch.tensor(labels_np[chunk])
-    loss = loss_fn(net(xb), yb) / k
-    loss.backward()                        # adds into every parameter's .grad
-
-for name, p in net.named_parameters():
-    print(f"{name:9} grad shape {str(list(p.grad.shape)):9} equal to full batch: "
-          f"{np.allclose(p.grad.numpy(), full_batch[name], atol=1e-6)}")
-print("all close:", all(np.allclose(p.grad.numpy(), full_batch[name], atol=1e-6)
-                        for name, p in net.named_parameters()))
-
-# %% [markdown]
-# All six gradients agree with the full batch's, up to float32 rounding. One `optimizer.step()`
-# now would make exactly the full-batch update, while only 75 points' graph was alive at a
-# time — how large models are trained on batches that do not fit in memory:
-#
-# ```python
-# optimizer.zero_grad()
-# for xb, yb in micro_batches:            # k pieces of one big batch
-#     loss = loss_fn(model(xb), yb) / k
-#     loss.backward()                     # .grad collects the sum
-# optimizer.step()                        # one update for the whole batch
-# ```
-
-# %% [markdown]
 # ## Exercises
 #
 # **Exercise 10.1.** The five lines of a training step got shuffled. Put them back in the order
@@ -671,30 +646,75 @@ def accuracy(logits, labels):
     return ...  # your code here
 
 # %%
+import numbers
+
+from coursetools import can_check, not_answered, run_check
+
 sample_logits = torch.tensor([[2.0, 1.0], [0.5, 1.5], [3.0, -1.0], [0.0, 0.2], [1.0, 0.0]])
 sample_labels = torch.tensor([0, 1, 1, 0, 0])
-expected = float(np.mean(np.argmax(sample_logits.numpy(), axis=1) == sample_labels.numpy()))
+square_logits = torch.tensor([[0.1, 2.0, 0.3], [1.0, 0.0, 3.0], [0.2, 0.9, 0.1]])   # N = C = 3
+square_labels = torch.tensor([1, 2, 0])
 hint = "Take the index of the largest score in each row (dim=1), compare with the labels, average."
-from coursetools import not_answered, run_check
+DIM_HINT = ("argmax(dim=0) runs down the columns: one index per class, not one per row. "
+            "The predicted class of each row (sample) is argmax(dim=1).")
+
+
+def reference(logits, labels, dim=1):
+    """The accuracy computed with numpy; dim=0 gives what the common slip computes."""
+    predicted = np.argmax(logits.detach().numpy(), axis=dim)
+    if predicted.shape != labels.shape:
+        return None
+    return float(np.mean(predicted == labels.numpy()))
+
+
+def verdict_on(logits, labels, what):
+    """None when accuracy() is right on this data, else the message saying what is wrong."""
+    try:
+        got = accuracy(logits, labels)
+    except Exception as error:
+        text = (str(error).splitlines() or [""])[0]
+        if "must match the size" in text or "Mismatch" in text:
+            return f"Running it on {what} raised {type(error).__name__}: {text}. {DIM_HINT}"
+        if "dtype" in text and "mean" in text:
+            return (f"Running it on {what} raised {type(error).__name__}: {text}. `==` gives booleans; "
+                    "turn them into 0.0 and 1.0 with .float() before .mean().")
+        return f"Running it on {what} raised {type(error).__name__}: {text}."
+    if got is ...:
+        return ...
+    if got is None:
+        return "Your function returned None: is the `return` missing?"
+    if hasattr(got, "shape") and hasattr(got, "item"):
+        return (f"Your function returned a tensor ({got!r}), not a Python float: "
+                "finish with .item().")
+    if isinstance(got, bool) or not isinstance(got, numbers.Real):
+        return f"Your function returned a {type(got).__name__} ({got!r:.60}); it should return a float."
+    want = reference(logits, labels)
+    if abs(got - want) < 1e-6:
+        return None
+    if reference(logits, labels, dim=0) is not None and abs(got - reference(logits, labels, dim=0)) < 1e-6:
+        return f"On {what} your function gives {got}, expected {want}. {DIM_HINT}"
+    flat_index = int(np.argmax(logits.detach().numpy()))
+    if abs(got - float(np.mean(labels.numpy() == flat_index))) < 1e-6:
+        return (f"On {what} your function gives {got}, expected {want}. argmax() without a dim "
+                "gives one index for the whole (flattened) tensor; each row needs its own: dim=1.")
+    return f"On {what} your function gives {got!r}, expected {want}."
 
 
 def check_accuracy():
-    got = accuracy(sample_logits, sample_labels)
-    if got is ...:
-        return not_answered(hint, what="your code")
-    on_spirals = None
-    if isinstance(got, float):
-        with torch.no_grad():
-            on_spirals = accuracy(net(X), labels)
-    spirals_expected = float(np.mean(np.argmax(net(X).detach().numpy(), axis=1) == labels_np))
-    return check(isinstance(got, float) and abs(got - expected) < 1e-6
-                 and isinstance(on_spirals, float) and abs(on_spirals - spirals_expected) < 1e-6,
-                 right=f"3 of the 5 sample rows are right: {expected:.0%}.",
-                 hint=f"{hint} Return a Python float (.item()). (your answer on the sample: {got!r}, "
-                      f"expected {expected})")
+    for logits, labels_, what in [(sample_logits, sample_labels, "the 5 sample rows"),
+                                  (square_logits, square_labels, "a 3 × 3 sample"),
+                                  (net(X).detach(), labels, "the spirals and the trained network")]:
+        problem = verdict_on(logits, labels_, what)
+        if problem is ...:
+            return not_answered(hint, what="your code")
+        if problem is not None:
+            return check(False, "", f"{problem} Hint: {hint}")
+    return check(True, right=f"3 of the 5 sample rows are right: 60%; and your function agrees on "
+                             "a square sample and on the spirals.", hint="")
 
 
-_ = run_check(check_accuracy, hint)
+if can_check(accuracy, hint, kind=callable, what="a function accuracy(logits, labels)"):
+    _ = run_check(check_accuracy, hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -726,9 +746,9 @@ _ = run_check(check_accuracy, hint)
 #   `linear.py`, `torch/optim/optimizer.py`, `sgd.py`).
 # - Without `zero_grad()` the gradients pile up and each step is too large by a growing factor:
 #   the loss swings instead of settling, silently.
+# - Gradient accumulation (chapter 05) is the one deliberate exception: `zero_grad()` once per
+#   update, not once per `backward()`.
 # - A two-hidden-layer network learns the two spirals in 300 full-batch steps (100% training
 #   accuracy); the decision boundary, computed under `no_grad()`, winds between the arms.
-# - Accumulating $k$ micro-batch losses scaled by $1/k$ gives every parameter exactly the
-#   full-batch gradient (article 000 §10).
 #
 # [Next: 11 — Extending autograd](11_extending.ipynb)

@@ -39,7 +39,7 @@ from mini_autograd.autograd import engine
 from mini_autograd.autograd.engine import GraphTask, ReadyQueue, InputBuffer, compute_dependencies
 from mini_autograd.autograd.graph import AccumulateGrad
 import numpy as np
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer, can_check, check
 
 # %% [markdown]
 # ## 1. Two layers: a Python API and an engine
@@ -57,24 +57,42 @@ from coursetools import show_source, check_answer, check
 #
 # `autograd.backward` (PyTorch: `torch/autograd/__init__.py: backward`) gathers what the
 # engine needs: the output tensors as a tuple, one starting gradient per output (made by
-# `_make_grads`: a `1` for a scalar, the error from chapter 03 otherwise), and the flags.
-# Note `retain_graph`: left at `None`, it becomes `create_graph`, which is `False` by default —
-# that is why a graph is freed after one backward unless you ask otherwise (chapter 07).
+# `_make_grads`: a `1` for a scalar, the error from chapter 03 otherwise), and the flags. Most
+# of its lines check arguments; these are the ones that matter here:
 
 # %%
-show_source(torch.autograd.backward)
+show_source(torch.autograd.backward, only=["tensors = _as_tuple(tensors)", "if retain_graph is None",
+                                           "retain_graph = create_graph", "grads = _make_grads",
+                                           "engine.run_backward(", "allow_unused=True"])
 
 # %% [markdown]
-# `engine.run_backward` is the doorway. In PyTorch this is the moment Python hands over to
-# C++: `torch/autograd/graph.py: _engine_run_backward` calls
-# `Variable._execution_engine.run_backward(...)`, a function written in C++
-# (`torch/csrc/autograd/python_engine.cpp: THPEngine_run_backward`). Its job is small but
-# essential: turn each output *tensor* into an *edge* of the graph — the node a gradient for that
-# tensor must enter — and call `execute`. From here on, the engine sees only nodes and
-# edges, never tensors.
+# Note `retain_graph`: left at `None`, it becomes `create_graph`, which is `False` by default —
+# that is why a graph is freed after one backward unless you ask otherwise (chapter 07).
+#
+# `engine.run_backward` is the doorway into the engine. Its job is small but essential: turn
+# each output *tensor* into an *edge* of the graph — the node a gradient for that tensor must
+# enter — and call `execute`. From here on, the engine sees only nodes and edges, never
+# tensors. The conversion is `gradient_edge`: a tensor made by an operation leads to its
+# `grad_fn`, a leaf that requires grad to its `AccumulateGrad` (chapter 04):
 
 # %%
-show_source(engine.run_backward)
+from mini_autograd.autograd.graph import gradient_edge
+
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+s = (w * 3).sum()
+print("gradient_edge(s):", gradient_edge(s))
+print("gradient_edge(w):", gradient_edge(w))
+
+# %% [markdown]
+# <details><summary>In PyTorch: where Python hands over to C++</summary>
+#
+# `torch/autograd/graph.py: _engine_run_backward` calls
+# `Variable._execution_engine.run_backward(...)`, a function written in C++
+# (`torch/csrc/autograd/python_engine.cpp: THPEngine_run_backward`). It does what
+# mini_autograd's `run_backward` does: it turns each tensor into an edge with
+# `torch::autograd::impl::gradient_edge` (`variable.h`) and calls `Engine::execute`.
+#
+# </details>
 
 # %% [markdown]
 # So the chain is:
@@ -122,9 +140,15 @@ print("  the Node's Edges (a.grad_fn.next_functions):", a.grad_fn.next_functions
 # %% [markdown]
 # Each edge is a pair `(node, input_nr)`: the node that gets the gradient, and which of that
 # node's inputs it is for. The first edge leads to `x`'s `AccumulateGrad`; the second is
-# `(None, 0)`, because the constant `2` needs no gradient. In PyTorch an edge is
-# `torch/csrc/autograd/edge.h: struct Edge` with the fields `function` and `input_nr`, and a
-# node keeps its edges in `next_edges_` (`torch/csrc/autograd/function.h: struct Node`).
+# `(None, 0)`, because the constant `2` needs no gradient.
+#
+# <details><summary>In PyTorch: Node and Edge in C++</summary>
+#
+# An edge is `torch/csrc/autograd/edge.h: struct Edge` with the fields `function` and
+# `input_nr`, and a node keeps its edges in `next_edges_` (`torch/csrc/autograd/function.h:
+# struct Node`). `grad_fn.next_functions` is the Python view of `next_edges_`.
+#
+# </details>
 
 # %% [markdown]
 # ## 3. A graph where two paths meet
@@ -258,15 +282,14 @@ show_source(engine.execute)
 #
 # ## 6. `GraphTask` and the dependency count
 #
-# A `GraphTask` is everything one backward call needs to remember (PyTorch:
-# `torch/csrc/autograd/graph_task.h: struct GraphTask`, whose fields `keep_graph_`,
-# `dependencies_`, `not_ready_`, `exec_info_` and `captured_vars_` have the same names and jobs).
-# It lives only for the duration of that call; the graph itself is not changed by it.
-
-# %%
-show_source(GraphTask)
-
-# %% [markdown]
+# A `GraphTask` is everything one backward call needs to remember: `keep_graph` (the
+# `retain_graph` flag), `create_graph`, `dependencies` (for each node, how many gradients are
+# still to come), `not_ready` (the `InputBuffer` of each node still waiting), and for
+# `autograd.grad` which nodes to run and which gradients to capture. It lives only for the
+# duration of that call; the graph itself is not changed by it. (PyTorch:
+# `torch/csrc/autograd/graph_task.h: struct GraphTask`, with fields `keep_graph_`,
+# `dependencies_`, `not_ready_`, `exec_info_` and `captured_vars_`.)
+#
 # Its `dependencies` are filled by `compute_dependencies` (PyTorch: `Engine::compute_dependencies`
 # in `engine.cpp`). It walks the graph once, from the root, with an explicit stack, and counts
 # for every node **how many edges point at it** — that is, how many gradients it will receive.
@@ -281,6 +304,7 @@ show_source(compute_dependencies)
 
 # %%
 graph_task = GraphTask(keep_graph=True, create_graph=False)
+print(f"a GraphTask's fields: {', '.join(vars(graph_task))}")
 compute_dependencies(out.grad_fn, graph_task)
 for node, name in names.items():
     count = graph_task.dependencies.get(node, 0)
@@ -301,8 +325,7 @@ for node, name in names.items():
 #
 # When several nodes are ready at once, which one runs? After step 2 of the trace, both
 # `ExpBackward0` and `TanhBackward0` were ready. The `ReadyQueue` (PyTorch: `struct ReadyQueue`
-# in `torch/csrc/autograd/engine.h`, with `ReadyQueue::push` and `ReadyQueue::pop` in
-# `engine.cpp`) is a priority queue ordered by the node's **sequence number**:
+# in `engine.h`) is a priority queue ordered by the node's **sequence number**:
 
 # %%
 show_source(ReadyQueue)
@@ -322,11 +345,9 @@ for node, name in names.items():
 
 # %% [markdown]
 # `c = a.tanh()` was created one step after `b = a.exp()`, so `TanhBackward0` outranks
-# `ExpBackward0`: that is why it ran first in step 3. In PyTorch the comparison is
-# `CompareNodeTaskTime` inside `ReadyQueue` (engine.h): apart from special cases for shutdown
-# tasks and reentrant backward calls, it returns `t1.fn_->sequence_nr() < t2.fn_->sequence_nr()`,
-# so the top of the heap is the largest sequence number. (Both PyTorch and mini_autograd expose
-# the number in Python as the method `grad_fn._sequence_nr()`.)
+# `ExpBackward0`: that is why it ran first in step 3, although `ExpBackward0` sits on
+# `p = b * c`'s first edge. The order of the edges plays no role. (Both PyTorch and
+# mini_autograd expose the number in Python as the method `grad_fn._sequence_nr()`.)
 #
 # Why newest first? It replays the forward pass in reverse, as the ledger picture suggests:
 # the last entry booked is the first one read back. Nodes made late in the forward pass tend to
@@ -334,20 +355,30 @@ for node, name in names.items():
 # saved for backward can be released soon after (chapter 07).
 #
 # **`AccumulateGrad` is the exception.** It is created without a number from the counter; it
-# gets the largest possible one (PyTorch: `UINT64_MAX`, set by the constructor in
-# `functions/accumulate_grad.cpp` and explained in `Note [Sequence Number]` in `function.h`). So as soon as a leaf's
-# gradient is complete, its `AccumulateGrad` jumps the queue and writes `.grad`. That frees the
-# buffer at once and lets anything waiting for a parameter's gradient start early — in
-# distributed training, the hooks that send gradients between machines.
+# gets the largest possible one. So as soon as a leaf's gradient is complete, its
+# `AccumulateGrad` jumps the queue and writes `.grad`. That frees the buffer at once and lets
+# anything waiting for a parameter's gradient start early — in distributed training, the hooks
+# that send gradients between machines.
 #
 # Note that the priority only picks among nodes that are *already ready*. It can never make a
 # node run before its count reaches 0; correctness comes from the counts, the priority only
 # breaks ties.
 #
+# <details><summary>In PyTorch: the queue's comparison in C++</summary>
+#
+# `ReadyQueue::push` and `ReadyQueue::pop` are in `torch/csrc/autograd/engine.cpp`; the order
+# is `CompareNodeTaskTime` inside `struct ReadyQueue` (`engine.h`). Apart from special cases for
+# shutdown tasks and reentrant backward calls, it returns
+# `t1.fn_->sequence_nr() < t2.fn_->sequence_nr()`, so the top of the heap is the largest
+# sequence number. `AccumulateGrad`'s number is `UINT64_MAX`, set by its constructor in
+# `functions/accumulate_grad.cpp` and explained in `Note [Sequence Number]` in `function.h`.
+#
+# </details>
+#
 # ## 8. `InputBuffer`: where two paths meet
 #
 # A node waiting for several gradients needs somewhere to keep the ones that have arrived.
-# That is its `InputBuffer` (PyTorch: `torch/csrc/autograd/input_buffer.h`, `InputBuffer::add` in
+# That is its `InputBuffer` (PyTorch: `input_buffer.h`, `InputBuffer::add` in
 # `input_buffer.cpp`): one slot per input of the node, and `add` **sums** into the slot.
 
 # %%
@@ -388,23 +419,17 @@ show_source(engine.evaluate_function)
 # The first block (`if graph_task.exec_info`) only matters for `autograd.grad` and
 # `backward(inputs=...)`. The loop at the end is where the trace's "waiting" lines came from.
 #
-# Running the node itself is `call_function` (PyTorch: the `static` function `call_function` in
-# `engine.cpp`): hooks registered on the tensor or the node run first (chapter 11), then the
-# node's own backward formula (`node.apply`), then — unless `retain_graph=True` — the node
-# releases its saved tensors (chapter 07: this is why a second backward fails), and the results
-# are checked by `validate_outputs`.
-
-# %%
-show_source(engine.call_function)
-
-# %% [markdown]
+# Running the node itself is `call_function` (PyTorch: `call_function` in `engine.cpp`; its
+# listing is in chapter 07, section 5). Hooks registered on the tensor or the node run first
+# (chapter 11), then the node's own backward formula (`node.apply`), then — unless
+# `retain_graph=True` — the node releases its saved tensors (chapter 07: this is why a second
+# backward fails), and the results go through `validate_outputs`.
+#
 # `validate_outputs` (PyTorch: `validate_outputs` in `engine.cpp`) is the engine's guard: a
 # backward formula must return one gradient per edge, each with the shape of the input it is
-# for. Where the shapes differ only by broadcasting, it sums the gradient down to the input's
-# shape — this is where the gradient of a broadcast `x + bias` becomes the shape of `bias`.
-
-# %%
-show_source(engine.validate_outputs)
+# for, or the engine raises "Function ... returned an invalid gradient". Where the shapes differ
+# only by broadcasting, it sums the gradient down to the input's shape with `sum_to` (chapter
+# 03): this is where the gradient of a broadcast `x + bias` gets the shape of `bias`.
 
 # %% [markdown]
 # ## 10. The end of each path: `AccumulateGrad`
@@ -552,8 +577,10 @@ else:
 # | `AccumulateGrad` | `torch/csrc/autograd/functions/accumulate_grad.h` and `.cpp` |
 # | `GraphRoot` | `torch/csrc/autograd/functions/basic_ops.h: GraphRoot` |
 #
-# **What PyTorch does that mini_autograd does not.** The steps and their order are the same;
-# the machinery around them is bigger:
+# The steps and their order are the same in both; the machinery around them is bigger in
+# PyTorch, for speed on real hardware, not for a different answer.
+#
+# <details><summary>In PyTorch: what its engine does that mini_autograd's does not</summary>
 #
 # - **Threads and devices.** PyTorch keeps one ready queue per device and runs backward work on
 #   worker threads: the CPU part on the thread that called `backward()`, and one worker thread
@@ -568,6 +595,8 @@ else:
 # - **Streams.** On GPUs, `InputBuffer::add` also synchronises CUDA streams before summing.
 #
 # None of this changes the answer; it makes it faster on real hardware.
+#
+# </details>
 
 # %% [markdown]
 # ## Exercises
@@ -615,14 +644,15 @@ _ = check_answer(answer, task_81.dependencies[u.grad_fn.next_functions[0][0]],
 # </details>
 
 # %% [markdown]
-# **Exercise 8.2.** After the root `MulBackward0` (for `out = p * q`), two nodes are ready at
-# once. Which runs first? Answer with its name, e.g. `"ExpBackward0"`.
+# **Exercise 8.2.** After the root `MulBackward0` (for `out = q * p`) has run, its two next
+# nodes, `TanhBackward0` and `ExpBackward0`, are both ready. Which runs first? Answer with its
+# name, e.g. `"MulBackward0"`.
 #
 # ```python
 # x = torch.tensor(2.0, requires_grad=True)
 # q = x.tanh()
 # p = x.exp()
-# out = p * q
+# out = q * p
 # ```
 
 # %%
@@ -633,11 +663,23 @@ answer = ...  # your answer here: a node name as a string
 x = torch.tensor(2.0, requires_grad=True)
 q = x.tanh()
 p = x.exp()
-ran_82 = execution_order(p * q)
-_ = check_answer(answer, ran_82[1].split()[1],
-                 right="p = x.exp() was created after q = x.tanh(): higher sequence number, runs first.",
-                 hint="The ready queue pops the newest node first. Which of the two was created last? "
-                      "(The order of the edges does not matter.)")
+out_82 = q * p
+on_first_edge = out_82.grad_fn.next_functions[0][0].name()       # TanhBackward0: q is the first factor
+newest = max([q.grad_fn, p.grad_fn], key=lambda node: node._sequence_nr()).name()
+runs_first = execution_order(out_82)[1].split()[1]              # what the engine really did
+if can_check(answer, "Section 7: among nodes that are ready, which one does the ready queue pop?",
+             kind=str, what='a node name in quotes, e.g. "MulBackward0"'):
+    if answer == runs_first:
+        check(True, f"{runs_first} has the higher sequence number: p = x.exp() was created after "
+                    "q = x.tanh(), so it is popped first, although TanhBackward0 is on the first edge.", "")
+    elif answer == on_first_edge:
+        check(False, "", f"{answer} is on the root's first edge (q is the first factor of q * p), and it "
+                         "was created first. Neither counts: the order of the edges plays no role, and "
+                         "backward replays the forward pass in reverse. Among ready nodes the ready queue "
+                         "pops the one created last, the highest sequence number.")
+    else:
+        check(False, "", f"{answer!r} is not one of the two ready nodes: answer \"{on_first_edge}\" "
+                         f"or \"{newest}\".")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -649,9 +691,10 @@ _ = check_answer(answer, ran_82[1].split()[1],
 #
 # Both `ExpBackward0` and `TanhBackward0` become ready when the root has run. The ready queue
 # pops the highest sequence number, and `p = x.exp()` was created after `q = x.tanh()`. The
-# position in `out = p * q` (first factor or second) plays no role. The full order is
-# `MulBackward0`, `ExpBackward0`, `TanhBackward0`, `AccumulateGrad`: `x`'s `AccumulateGrad`
-# waits for both.
+# position in `out = q * p` plays no role: `TanhBackward0` is on the first edge and still runs
+# second. (This is the diamond's lesson turned around: there, `tanh` was created last and ran
+# first.) The full order is `MulBackward0`, `ExpBackward0`, `TanhBackward0`, `AccumulateGrad`;
+# `x`'s `AccumulateGrad` waits for both. PyTorch 2.13 runs the same graph in the same order.
 #
 # </details>
 

@@ -128,14 +128,21 @@ show_source(Exp)
 # which exposes the saved result as `grad_fn._saved_result`. **Every** operation in
 # mini_autograd is built this way.
 #
-# In PyTorch the two live in different worlds but follow the same contract. A custom Function's
-# `apply` (`torch/autograd/function.py: Function.apply`) enters C++ at
-# `torch/csrc/autograd/python_function.cpp: THPFunction_apply`, which records a `PyNode` whose
-# `apply` calls your Python `backward`. Built-in operations are C++ nodes generated from
-# `tools/autograd/derivatives.yaml`, where `exp` has the one-line entry `self: grad * result`;
-# the generated code is `ExpBackward0::apply` in `torch/csrc/autograd/generated/Functions.cpp`.
-# Both are subclasses of `Node` (`torch/csrc/autograd/function.h`), and the engine cannot tell
-# them apart.
+# In PyTorch the two live in different worlds — your `Function` in Python, the built-in
+# operations in generated C++ — but follow the same contract, and the engine cannot tell them
+# apart (see the box).
+#
+# <details><summary>In PyTorch: custom and built-in nodes</summary>
+#
+# - A custom Function's `apply` (`torch/autograd/function.py: Function.apply`) enters C++ at
+#   `torch/csrc/autograd/python_function.cpp: THPFunction_apply`, which records a `PyNode` whose
+#   `apply` calls your Python `backward`.
+# - Built-in operations are C++ nodes generated from `tools/autograd/derivatives.yaml`, where
+#   `exp` has the one-line entry `self: grad * result`; the generated code is
+#   `ExpBackward0::apply` in `torch/csrc/autograd/generated/Functions.cpp`.
+# - Both are subclasses of `Node` (`torch/csrc/autograd/function.h`).
+#
+# </details>
 
 # %% [markdown]
 # ## 3. Is the backward right? `gradcheck`
@@ -242,14 +249,21 @@ show_source(numerical_jacobian)
 show_source(analytical_jacobian)
 
 # %% [markdown]
-# PyTorch: `torch/autograd/gradcheck.py: gradcheck` → `_gradcheck_helper` → `_slow_gradcheck`
-# (with `_get_numerical_jacobian` and `_check_analytical_jacobian_attributes`, which also checks
-# that two backward runs give the same result). PyTorch stores its Jacobians with one row per
-# input entry and one column per output entry — the transpose of the textbook
+# PyTorch's `gradcheck` does the same by default; with `fast_mode=True` it compares random
+# projections of the two Jacobians instead of the full matrices, which is much faster for big
+# inputs.
+#
+# <details><summary>In PyTorch: gradcheck</summary>
+#
+# `torch/autograd/gradcheck.py: gradcheck` → `_gradcheck_helper` → `_slow_gradcheck` (with
+# `_get_numerical_jacobian` and `_check_analytical_jacobian_attributes`, which also checks that
+# two backward runs give the same result). PyTorch stores its Jacobians with one row per input
+# entry and one column per output entry — the transpose of the textbook
 # $\partial y_i / \partial x_j$ — and prints them that way in its error message; mini_autograd
-# builds the textbook layout and transposes it when it prints, so the two messages read the same. With `fast_mode=True`,
-# PyTorch compares random projections of the Jacobians instead of full ones: much faster for
-# big inputs.
+# builds the textbook layout and transposes it when it prints, so the two messages read the
+# same.
+#
+# </details>
 
 # %% [markdown]
 # ## 4. Hooks: functions the engine calls during backward
@@ -257,7 +271,11 @@ show_source(analytical_jacobian)
 # A **hook** is a function you hand to autograd, which the engine calls while `backward()`
 # runs. The simplest is on a tensor: `t.register_hook(fn)` calls `fn(grad)` when the gradient
 # with respect to `t` has been computed. If `fn` returns a tensor, that tensor *replaces* the
-# gradient from there on; if it returns `None`, the gradient is left alone.
+# gradient from there on; if it returns `None`, the gradient is left alone. What a hook must not
+# do is change `grad` itself in place (`grad.mul_(2)`, `grad *= 2`): PyTorch's documentation
+# says a hook "should not modify its argument", because the engine may be using that same
+# tensor elsewhere too (another hook, another part of the backward pass). Return a new tensor
+# instead.
 #
 # **Gradient clipping** is a classic use: limit the size of a gradient before it reaches the
 # parameter. Here the gradient of a parameter is scaled down whenever its length (norm) exceeds
@@ -301,10 +319,9 @@ loss_of(w).backward()
 print("hook removed:     w.grad =", w.grad)
 
 # %% [markdown]
-# (In PyTorch you would often clip elementwise with `grad.clamp(-c, c)`, an operation
-# mini_autograd does not have; and for a whole model the usual tool is
-# `torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)`, called between `backward()`
-# and `step()` rather than as a hook.)
+# (A hook can also clip elementwise, `return grad.clamp(-c, c)`. For a whole model PyTorch's
+# usual tool is `torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)`, called between
+# `backward()` and `step()` rather than as a hook; mini_autograd does not have it.)
 #
 # A hook works on intermediate tensors too, where `.grad` is not kept (chapter 04): it is the
 # way to look at a gradient in the middle of the graph. Nodes have hooks of their own as well.
@@ -357,10 +374,15 @@ show_source(torch.autograd.engine.call_tensor_pre_hooks)
 # %% [markdown]
 # then the node's prehooks, the node itself (`node.apply`), and its post hooks. A hook on a
 # **leaf** such as `w` above is a tensor pre-hook of the leaf's `AccumulateGrad` node, which is
-# why the clipped gradient is what got accumulated. PyTorch's `torch/csrc/autograd/engine.cpp`
-# has the same sequence in its `call_function`: `call_tensor_pre_hooks`, `call_pre_hooks`, the
-# node, then `call_post_hooks`; the hooks are stored on the `Node`
+# why the clipped gradient is what got accumulated. PyTorch's engine runs the same sequence.
+#
+# <details><summary>In PyTorch: where the hooks run</summary>
+#
+# `torch/csrc/autograd/engine.cpp: call_function` runs `call_tensor_pre_hooks`,
+# `call_pre_hooks`, the node, then `call_post_hooks`; the hooks are stored on the `Node`
 # (`torch/csrc/autograd/function.h`: `tensor_pre_hooks_`, `pre_hooks_`, `post_hooks_`).
+#
+# </details>
 
 # %% [markdown]
 # ## 5. Gradients of gradients: `create_graph=True`
@@ -445,11 +467,17 @@ plt.show()
 #
 # **Where it happens.** The engine sets grad mode to the value of `create_graph` before running
 # the nodes (`grad_mode._set_grad_enabled(create_graph)` in `execute`, chapter 03), and
-# `AccumulateGrad` adds out of place when it is on (chapter 05). PyTorch stores the same flag in
-# the `GraphTask` (`torch/csrc/autograd/graph_task.h`: its thread-local state gets
-# `grad_mode = create_graph`), and every generated backward formula is made of differentiable
-# ATen operations. Uses of second derivatives: gradient penalties (as in WGAN-GP), meta-learning
-# (MAML), Hessian-vector products, physics-informed networks.
+# `AccumulateGrad` adds out of place when it is on (chapter 05). PyTorch does the same (see the
+# box). Uses of second derivatives: gradient penalties (as in WGAN-GP), meta-learning (MAML),
+# Hessian-vector products, physics-informed networks.
+#
+# <details><summary>In PyTorch: create_graph in the engine</summary>
+#
+# PyTorch stores the flag in the `GraphTask` (`torch/csrc/autograd/graph_task.h`: its
+# thread-local state gets `grad_mode = create_graph`), and every generated backward formula is
+# made of differentiable ATen operations, so running it with grad mode on records it.
+#
+# </details>
 
 # %% [markdown]
 # ## Exercises
@@ -551,23 +579,50 @@ _ = check_answer(answer, second,
 
 # %% [markdown]
 # **Exercise 11.3.** Write a hook `double` that makes the gradient passing through a tensor
-# twice as large. (A function of `grad` that returns the new gradient.)
+# twice as large. (A function of `grad` that returns the new gradient, without changing `grad`
+# itself.)
 
 # %%
 # Exercise 11.3
 double = ...  # your answer here: a function of grad
 
 # %%
-hint = "A tensor hook receives the gradient; whatever tensor it returns replaces it."
+hint = ("A tensor hook receives the gradient and returns the new one, a new tensor: "
+        "leave grad itself as it is.")
 from coursetools import can_check, run_check
 
 
 def check_double():
     x = torch.tensor([1.0, -2.0], requires_grad=True)
-    h = x * 3                                   # an intermediate tensor: dL/dh = 2h
-    h.register_hook(double)
+    h = x * 3                                   # an intermediate tensor: dL/dh = 2h = 6x
+    seen = {}
+
+    def watched(grad):                          # calls your hook, and watches what it does to grad
+        before, version = grad.numpy().copy(), grad._version
+        seen["returned"] = returned = double(grad)
+        seen["changed in place"] = grad._version != version or not np.array_equal(grad.numpy(), before)
+        seen["grad shape"] = list(grad.shape)
+        usable = returned is None or getattr(returned, "shape", None) == grad.shape
+        return returned if usable else None     # not a gradient: reported below, not by the engine
+
+    h.register_hook(watched)
     (h ** 2).sum().backward()
-    expected = 2 * (2 * 3 * 3 * np.array([1.0, -2.0]))     # twice 18x
+    returned = seen["returned"]
+    if seen["changed in place"]:
+        return check(False, "", "Your hook changed the gradient it was given in place (an in-place "
+                     "operation such as grad.mul_(2) or grad *= 2). PyTorch's documentation says a hook "
+                     "must not modify its argument: the engine may be using that tensor elsewhere too. "
+                     "Return a new tensor instead, e.g. return grad * 2.")
+    if returned is None:
+        return check(False, "", f"Your hook returned None, so the gradient went on unchanged (x.grad = "
+                     f"{x.grad}). {hint}")
+    if not hasattr(returned, "shape"):
+        return check(False, "", f"Your hook returned a {type(returned).__name__} ({returned!r:.40}), "
+                     f"not a tensor. {hint}")
+    if list(returned.shape) != seen["grad shape"]:
+        return check(False, "", f"Your hook returned a tensor of shape {list(returned.shape)}; the gradient "
+                     f"it replaces has shape {seen['grad shape']}, and so must the new one. {hint}")
+    expected = 2 * (3 * 2 * 3 * np.array([1.0, -2.0]))     # twice 18x
     return check(x.grad is not None and x.grad.shape == (2,) and np.allclose(x.grad.numpy(), expected),
                  right="The gradient arriving at h was doubled, and the chain rule carried the factor 2 on to x.",
                  hint=f"{hint} (x.grad came out as {x.grad}, expected {expected.tolist()})")
@@ -585,10 +640,12 @@ if can_check(double, hint, kind=callable, what="a function of grad, such as def 
 #     return grad * 2
 # ```
 #
-# The engine calls the hook with the gradient with respect to `h`, $2h = 18x$, and uses the
-# returned `grad * 2` from then on: `MulBackward0` of `x * 3` multiplies it by 3, so
-# `x.grad` $= 2 \cdot 18x = 36x = [36, -72]$. Returning `None` (or forgetting the `return`)
-# would leave the gradient unchanged.
+# The engine calls the hook with the gradient with respect to `h`, $2h = 6x$, and uses the
+# returned `grad * 2` $= 12x$ from then on: `MulBackward0` of `x * 3` multiplies it by 3, so
+# `x.grad` $= 36x = [36, -72]$ instead of $18x$. `grad * 2` is a new tensor; the `grad` the hook
+# received is left as it was. Returning `None` (or forgetting the `return`) would leave the
+# gradient unchanged, and `grad.mul_(2)` would change the argument in place, which a hook must
+# not do.
 #
 # </details>
 

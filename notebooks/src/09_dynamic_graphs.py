@@ -1,23 +1,21 @@
 # %% [markdown]
 # # 09 — Dynamic graphs: a new graph every forward pass
 #
-# Chapter 02 noted in passing that PyTorch records the graph while your code runs. This chapter
-# takes that seriously. If the graph is written down as the code runs, then the graph is
-# whatever the code did *this time*: a loop that ran three times leaves three nodes, a branch
-# not taken leaves none, a recursive function leaves one node per operation it performed on the
-# way down and back up. And because the record is made anew every time, it also costs something
-# every time.
+# Chapter 02 showed **define-by-run** (边运行边建图): the graph is written down while your code
+# runs, so a Python `if` or `for` simply works, and every call draws a fresh graph. This chapter
+# takes that further. If the graph is whatever the code did *this time*, then a loop whose
+# length depends on the data leaves as many nodes as it ran passes, a recursive function leaves
+# the operations it performed on the way, and two inputs can give two quite different graphs.
+# And because the record is made anew every time, it also costs something every time.
 #
 # **What you will learn**
 #
-# - define-by-run (边运行边建图): the backward graph follows the Python code that actually ran,
-#   so a forward pass may use `if`, `for`, `while`, recursion, and choose its path from the
-#   values in the input
+# - a forward pass with a data-dependent `for`, an `if` and recursion, and the graph each
+#   leaves behind
 # - two inputs, one function, two different graphs — drawn side by side
 # - why the `if` leaves no trace in the graph, and what that means for the gradient
-# - every forward pass builds a new graph, and the old one is freed
-# - what rebuilding costs in a small training step, measured: building the graph versus doing
-#   the arithmetic
+# - what rebuilding the graph costs in a small training step, measured: building the graph
+#   versus doing the arithmetic; and what happens to the old graph
 # - in a few words, how `torch.compile` captures the graph once instead
 #
 # **Seed sections:** article 000 §11, "Autograd 和动态图的关系" (autograd and dynamic graphs), and
@@ -26,9 +24,9 @@
 #
 # **mini_autograd pieces introduced:** nothing new, on purpose: the dynamic graph is not a
 # feature of the engine but a consequence of `Function.apply` recording each operation at the
-# moment it runs. We open `Function.apply` and `Tensor.__bool__` once more.
+# moment it runs (chapter 02). We open `Tensor.__bool__`, which lets an `if` read a tensor.
 #
-# **Time:** about 30 minutes.
+# **Time:** about 25 minutes.
 
 # %%
 import html
@@ -43,14 +41,11 @@ from mini_autograd import viz
 from coursetools import show_source, check_answer, check
 
 # %% [markdown]
-# ## 1. The graph follows the code
+# ## 1. Three kinds of control flow in one forward pass
 #
-# Article 003 puts it this way: PyTorch builds the graph *while* the code runs (define-by-run),
-# and draws a fresh one on every forward pass; so a model can use ordinary `if` and `for`
-# statements, and the graph simply follows the code — nothing has to be declared in advance.
-# Article 000 §11 adds recursion, and models that change their path depending on the input.
-#
-# Here is a forward pass that uses all three kinds of control flow:
+# Article 003 says the graph simply follows the code; article 000 §11 adds recursion, and models
+# that change their path depending on the input. Here is a forward pass that uses all three
+# kinds of control flow, each decided by the data:
 #
 # - a `for` loop that halves `h` until its largest entry is at most 2 — how many times it runs
 #   depends on the data;
@@ -184,35 +179,7 @@ show_source(torch.Tensor.__bool__)
 # each path — the same thing that happens inside `relu`, whose gradient is 1 on one side of 0
 # and 0 on the other.
 #
-# ## 4. A new graph on every forward pass
-#
-# Even with the same input, each call builds its own graph from new node objects:
-
-# %%
-first = forward(x_a)
-second = forward(x_a)
-print("first graph is not second graph:", first.grad_fn is not second.grad_fn)
-print("same shape of graph:", node_names(first) == node_names(second))
-
-# %% [markdown]
-# Same structure, different objects. And nothing keeps an old graph alive except the tensors
-# that point into it: drop the output (as a training loop does when `loss` is reassigned in the
-# next step), and the whole graph is freed at once. A weak reference lets us watch without
-# keeping it alive:
-
-# %%
-root = weakref.ref(first.grad_fn)
-print("graph alive while `first` exists:", root() is not None)
-del first
-print("graph alive after `del first`:   ", root() is not None)
-
-# %% [markdown]
-# This is the ledger picture from article 000 again, with one detail added: every forward pass
-# opens a fresh page, and `backward()` reads that page in reverse. The page is torn out as soon
-# as nobody holds it. (In PyTorch the nodes are C++ objects held by `std::shared_ptr`, freed the
-# same way when the last reference goes.)
-#
-# ## 5. The price: rebuilding every step
+# ## 4. The price: rebuilding every step
 #
 # Article 000 names the downside: since the graph is rebuilt on every forward pass, there is a
 # cost each time. How big is it? Take a small training step: a multilayer perceptron
@@ -333,11 +300,24 @@ plt.show()
 # The bookkeeping costs the same whatever the size of the tensors, so with big tensors — a
 # real network on a GPU — the arithmetic dominates and the overhead fades into the background.
 # PyTorch also does all of it in C++, much faster than Python. But the structure of the cost
-# is the same: a per-operation price for recording, paid again on every forward pass, because
-# the graph of the last step is thrown away. That is the "some overhead" article 000 mentions,
-# and for models made of many small operations it is worth removing.
+# is the same: a per-operation price for recording, paid again on every forward pass. That is
+# the "some overhead" article 000 mentions, and for models made of many small operations it is
+# worth removing (section 5).
 #
-# ## 6. Capturing the graph once: `torch.compile` (in brief)
+# It is paid again because the graph of the last step is thrown away. Chapter 02 showed that two
+# calls make two separate graphs; the old one lives only as long as something refers to it.
+# In a training loop, `loss = ...` in the next step drops the last reference, and the whole old
+# graph is freed at once. A weak reference lets us watch without keeping it alive:
+
+# %%
+loss = recorded_forward()
+last_graph = weakref.ref(loss.grad_fn)
+print("last step's graph alive:          ", last_graph() is not None)
+loss = recorded_forward()                   # the next step: `loss` now refers to a new graph
+print("alive after the next forward pass:", last_graph() is not None)
+
+# %% [markdown]
+# ## 5. Capturing the graph once: `torch.compile` (in brief)
 #
 # Article 000 points ahead to `torch.compile`, PyTorch 2.x's answer. Nothing in this course runs
 # it, but the idea fits in a paragraph:
@@ -357,26 +337,26 @@ plt.show()
 # one graph for all inputs; it splits the code there (a "graph break") and lets ordinary
 # Python decide, so the flexibility of the dynamic graph is kept.
 #
-# ## 7. Open the hood: nothing here is special
+# ## 6. Nothing here is special
 #
 # mini_autograd has no code for "dynamic graphs", and neither does PyTorch's engine. The
 # flexibility comes from *when* the graph is recorded: inside `Function.apply`, at the moment
-# each operation runs (chapter 02 read it line by line):
-
-# %%
-show_source(torch.autograd.Function.apply)
-
-# %% [markdown]
-# `apply` runs `forward` and, if recording is on and an input requires grad, makes a node and
-# wires it to the inputs' nodes. It does not know, and does not need to know, whether it was
-# called from inside a loop, a branch, or the tenth level of a recursion. Python decides which
-# operations run; each one that runs leaves its node; the graph is the sum of those notes. The
-# engine then only ever sees a finished graph. (PyTorch: the generated `VariableType` code of
-# each built-in operation creates its node at run time in the same way, and custom functions go
-# through `torch/autograd/function.py: Function.apply`.)
+# each operation runs (chapter 02 read it line by line). `apply` does not know, and does not
+# need to know, whether it was called from inside a loop, a branch, or the tenth level of a
+# recursion. Python decides which operations run; each one that runs leaves its node; the engine
+# then only ever sees a finished graph.
 #
 # The scratch-paper picture of article 003 says it best: the graph is not a plan drawn before
 # the calculation; it is the scratch paper on which each step was jotted down as it happened.
+#
+# <details><summary>In PyTorch: where built-in operations record their nodes</summary>
+#
+# The generated `VariableType` code of each built-in operation
+# (`torch/csrc/autograd/generated/VariableType_*.cpp`) creates its node at run time in the same
+# way, and custom functions go through `torch/autograd/function.py: Function.apply`. The nodes
+# are C++ objects held by `std::shared_ptr`, freed when the last reference goes, as in section 4.
+#
+# </details>
 
 # %% [markdown]
 # ## Exercises
@@ -414,40 +394,76 @@ _ = check_answer(answer, len(node_names(forward(x_c))),
 
 # %% [markdown]
 # **Exercise 9.2.** Write a function `square_until_big(x)` that takes a scalar tensor and keeps
-# squaring it (`x = x * x`) while its value is below 100, then returns it. Its graph then
-# depends on the value of `x`: for `x = 2` it squares three times (2 → 4 → 16 → 256), for
-# `x = 1.5` four times. The check counts the nodes and compares the gradients with
-# $\frac{d}{dx} x^{2^k} = 2^k x^{2^k - 1}$.
+# squaring it (`x = x * x`, or `x = x ** 2`) while its value is below 100, then returns it. Its
+# graph then depends on the value of `x`: for `x = 2` it squares three times (2 → 4 → 16 → 256),
+# for `x = 1.5` four times. The check runs it on 2, 1.5 and 200, counts the squaring nodes in
+# each graph (`MulBackward0` for `x * x`, `PowBackward0` for `x ** 2`) and compares the gradients
+# with $\frac{d}{dx} x^{2^k} = 2^k x^{2^k - 1}$.
 
 # %%
 # Exercise 9.2
 square_until_big = ...  # your answer here: def square_until_big(x): ...
 
 # %%
+def is_squaring(node):
+    """x * x (a MulBackward0 with both edges to one node) or x ** 2 (a PowBackward0 of exponent 2)."""
+    if node.name() == "MulBackward0":
+        (first, _), (second, _) = node.next_functions
+        return first is not None and first is second
+    return node.name() == "PowBackward0" and node._saved_exponent == 2
+
+
 def check_square_until_big(fn):
-    results = []
+    """(True, "") when fn squares while below 100, else (False, what went wrong for which input)."""
     for start, squarings in [(2.0, 3), (1.5, 4), (200.0, 0)]:
         x = torch.tensor(start, requires_grad=True)
         y = fn(x)
+        if y is None:
+            return False, "square_until_big returned None: did you forget `return x` at the end?"
         if not isinstance(y, torch.Tensor):
-            raise TypeError(f"square_until_big returned {type(y).__name__}, not a tensor")
-        n_mul = node_names(y).count("MulBackward0") if y.grad_fn is not None else 0
-        if y.grad_fn is not None:
-            y.backward()
+            return False, f"square_until_big returned a {type(y).__name__}, not a tensor."
+        nodes, queue = [], [y.grad_fn]                   # every node of y's graph, once
+        while queue:
+            node = queue.pop()
+            if node is not None and node not in nodes:
+                nodes.append(node)
+                queue.extend(next_node for next_node, _ in node.next_functions)
+        found = sum(is_squaring(node) for node in nodes)
+        others = [node.name() for node in nodes
+                  if not is_squaring(node) and not node.name().endswith("AccumulateGrad")]
+        if others:
+            listed = ", ".join(f"{others.count(name)} x {name}" for name in dict.fromkeys(others))
+            return False, (f"For x = {start:g} the graph has nodes that are not squarings: {listed}. "
+                           "A squaring is x * x (both factors the same tensor) or x ** 2; do nothing "
+                           "else to x.")
+        if found != squarings:
+            return False, (f"For x = {start:g} the graph has {found} squaring node(s) (MulBackward0 of "
+                           f"x * x, or PowBackward0 of x ** 2), expected {squarings}: "
+                           + ("the loop stopped too early." if found < squarings else
+                              "too many; test the value before each squaring (while x < 100:)."))
+        if squarings == 0:
+            continue
+        y.backward()
         k = 2 ** squarings
-        grad_ok = x.grad is None if squarings == 0 else np.isclose(x.grad.item(), k * start ** (k - 1), rtol=1e-4)
-        results.append(n_mul == squarings and bool(grad_ok))
-    return all(results)
+        if not np.isclose(x.grad.item(), k * start ** (k - 1), rtol=1e-4):
+            return False, (f"For x = {start:g} the gradient is {x.grad.item():.6g}, expected "
+                           f"{k * start ** (k - 1):.6g}.")
+    return True, ""
 
 
-hint = ("Use a while loop whose condition reads the tensor (while x < 100:), and x = x * x inside; "
-        "return x at the end.")
+hint = ("Use a while loop whose condition reads the tensor (while x < 100:), and x = x * x "
+        "(or x = x ** 2) inside; return x at the end.")
 from coursetools import can_check, run_check
+
+
+def verdict_92():
+    ok, problem = check_square_until_big(square_until_big)
+    return check(ok, right="One squaring node per pass of the loop: 3 for x = 2, 4 for x = 1.5, "
+                           "none for x = 200.", hint=f"{problem} Hint: {hint}")
+
+
 if can_check(square_until_big, hint, kind=callable, what="a function, def square_until_big(x): ..."):
-    _ = run_check(lambda: check(check_square_until_big(square_until_big),
-                                right="One MulBackward0 per pass of the loop: 3 for x = 2, 4 for x = 1.5, "
-                                      "none for x = 200.",
-                                hint=hint), hint)
+    _ = run_check(verdict_92, hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -461,8 +477,9 @@ if can_check(square_until_big, hint, kind=callable, what="a function, def square
 # ```
 #
 # `x < 100` is a comparison (no node), read as a Python `bool` by `while`. Each pass that runs
-# records one `MulBackward0`. For `x = 200` the loop does not run at all, the function returns
-# the leaf itself, and there is no graph — and no gradient — to speak of.
+# records one `MulBackward0` (with `x = x ** 2`: one `PowBackward0`). For `x = 200` the loop
+# does not run at all, the function returns the leaf itself, and there is no graph — and no
+# gradient — to speak of.
 #
 # </details>
 

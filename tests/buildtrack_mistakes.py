@@ -61,9 +61,9 @@ MISTAKES = [
      "            if next_node is not None:\n                visit(next_node)\n        order.append(node)\n\n"
      "    visit(root)\n    stack = []\n    while stack:\n",
      "RecursionError"),
-    ("03.2", "engine.py", "grads[next_node] = next_grad + grads[next_node] if next_node in grads else next_grad",
-     "grads[next_node] = next_grad", "where two paths meet"),
-    ("03.2", "engine.py", "                next_grad = sum_to(next_grad, node.input_shapes[i])\n", "",
+    ("03.2", "engine.py", "buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad",
+     "buffers[next_node] = next_grad", "where two paths meet"),
+    ("03.2", "engine.py", "                    next_grad = sum_to(next_grad, node.input_shapes[i])\n", "",
      "b.grad has shape [2, 3], expected [3]"),
     ("03.2", "engine.py", "    grad_mode._state.grad_enabled = False\n", "", "recorded the backward formulas"),
     ("03.2", "engine.py", "            for hook in node.pre_hooks:\n", "            for hook in []:\n",
@@ -82,8 +82,8 @@ MISTAKES = [
     ("03.3", "tensor.py", "            if self.numel() != 1:\n"
      '                raise RuntimeError("grad can be implicitly created only for scalar outputs")\n', "",
      "raised nothing; PyTorch raises RuntimeError: grad can be implicitly created only for scalar outputs"),
-    ("03.3", "tensor.py", "        engine.run_backward(self, gradient)\n",
-     "        engine.run_backward(self, ones_like(self))\n", "start from the gradient you were given"),
+    ("03.3", "tensor.py", "        engine.run_backward(self, gradient, retain_graph)\n",
+     "        engine.run_backward(self, ones_like(self), retain_graph)\n", "start from the gradient you were given"),
     ("03.3", "tensor.py", "if self.numel() != 1:", "if self.ndim != 0:", "the rule counts elements"),
     # 04.1 one AccumulateGrad per leaf
     ("04.1", "function.py",
@@ -142,4 +142,99 @@ MISTAKES = [
      "                return self                    # a non-leaf requires grad already\n"
      "            raise RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)\n", "",
      "y.requires_grad_(False) for y = x * 3 raised nothing"),
+]
+
+# The engine of step 03.2 (topological order, nothing freed), as a learner has it when chapter 07 starts.
+ENGINE_03 = """    root, _ = gradient_edge(tensor)
+    grads = {root: gradient}
+    previous = grad_mode._state.grad_enabled
+    grad_mode._state.grad_enabled = False
+    try:
+        for node in topological_order(root):
+            grad = grads.pop(node)
+            for hook in node.pre_hooks:
+                new_grad = hook(grad)
+                if new_grad is not None:
+                    grad = new_grad
+            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, node.apply(grad))):
+                if next_node is None or next_grad is None:
+                    continue
+                next_grad = sum_to(next_grad, node.input_shapes[i])
+                grads[next_node] = next_grad + grads[next_node] if next_node in grads else next_grad
+    finally:
+        grad_mode._state.grad_enabled = previous
+"""
+
+
+ENGINE_07 = ENGINE_03.replace(
+    "            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, node.apply(grad))):\n",
+    "            next_grads = node.apply(grad)\n            if not retain_graph:\n                node.release_saved()\n"
+    "            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):\n")
+
+
+def engine_08():
+    """The answer key's run_backward body (step 08.2)."""
+    import pathlib
+    source = (pathlib.Path(__file__).resolve().parent.parent / "answers" / "myautograd" / "engine.py").read_text()
+    start = source.index("    root, _ = gradient_edge(tensor)\n    dependencies")
+    return source[start:source.index("    ### END SOLUTION", start)]
+
+
+MISTAKES += [
+    # 07.1 saved tensors and versions
+    ("07.1", "function.py", "            if tensor._version != version:\n                raise RuntimeError(modified_error(tensor, version))\n",
+     "            pass\n",
+     "raised nothing; PyTorch raises RuntimeError: one of the variables needed for gradient computation"),
+    ("07.1", "tensor.py", "        self._version += 1\n", "", "every in-place change adds one"),
+    ("07.1", "tensor.py", "            if self.is_leaf:\n                raise RuntimeError(\"a leaf Variable that requires grad is being used in an in-place operation.\")\n"
+     "            raise RuntimeError(\"myautograd records no in-place operations: use them under no_grad\")\n",
+     "            pass\n", "w.add_(1.0) on a leaf that requires grad, recording on raised nothing"),
+    ("07.1", "tensor.py", "        self._data[...] = data\n", "        self._data = data\n", "replaced x's numpy array"),
+    # 07.2 freeing
+    ("07.2", "engine.py", "            if not retain_graph:\n                node.release_saved()\n",
+     "            node.release_saved()  # retain_graph\n", "With retain_graph=True the saved tensors must stay"),
+    ("07.2", "tensor.py", "        engine.run_backward(self, gradient, retain_graph)\n",
+     "        engine.run_backward(self, gradient, retain_graph=False)\n", "With retain_graph=True"),
+    ("07.2", "engine.py", "            next_grads = node.apply(grad)\n            if not retain_graph:\n                node.release_saved()\n",
+     "            if not retain_graph:\n                node.release_saved()\n            next_grads = node.apply(grad)\n",
+     "Trying to backward through the graph a second time"),
+    # 08.1 dependency counts
+    ("08.1", "engine.py", "            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n            if next_node not in seen:\n",
+     "            if next_node not in seen:\n                dependencies[next_node] = 1\n", "count edges, not nodes"),
+    ("08.1", "engine.py", "    dependencies, seen, stack = {}, {root}, [root]\n    while stack:\n        node = stack.pop()\n",
+     "    dependencies, seen = {}, {root}\n\n    def visit(node):\n        for next_node, _ in node.next_functions:\n"
+     "            if next_node is None:\n                continue\n"
+     "            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n"
+     "            if next_node not in seen:\n                seen.add(next_node)\n"
+     "                visit(next_node)\n    visit(root)\n    stack = []\n    while stack:\n        node = stack.pop()\n",
+     "RecursionError"),
+    # 08.2 the ready queue
+    ("08.2", "engine.py", ("            _, _, node = heapq.heappop(ready)\n",
+                           "                    heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))\n"),
+     ("            _, _, node = ready.pop(0)\n",
+      "                    ready.append((-next_node.sequence_nr, next(arrivals), next_node))\n"),
+     "first-in-first-out"),
+    ("08.2", "engine.py", "                if dependencies[next_node] == 0 and next_node in buffers:\n",
+     "                if next_node in buffers:\n", "fails its check now: KeyError"),
+    ("08.2", "engine.py", ("    ready = [(-root.sequence_nr, next(arrivals), root)]\n",
+                           "heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))"),
+     ("    ready = [(root.sequence_nr, next(arrivals), root)]\n",
+      "heapq.heappush(ready, (next_node.sequence_nr, next(arrivals), next_node))"), "highest sequence_nr"),
+]
+
+# Not mistakes: pieces still as a learner has them before the step. The check says "not done yet".
+SAVED_TENSORS_07 = """        if self.saved is None:
+            raise RuntimeError(SECOND_BACKWARD_ERROR)
+        for tensor, version in self.saved:
+            if tensor._version != version:
+                raise RuntimeError(modified_error(tensor, version))
+        return tuple(tensor for tensor, _ in self.saved)
+"""
+
+NOT_STARTED = [
+    ("07.1", "function.py", ("        self.saved = tuple((t, t._version) for t in tensors)\n", SAVED_TENSORS_07),
+     ("        self.saved = tensors\n", "        return self.saved\n"), "rewrite BackwardFunction.save_for_backward"),
+    ("07.2", "engine.py", "            if not retain_graph:\n                node.release_saved()\n", "",
+     "run_backward does not use release_saved yet"),
+    ("08.2", "engine.py", engine_08(), ENGINE_07, "run_backward does not use compute_dependencies yet"),
 ]

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import buildtrack  # noqa: E402
 import make_stubs  # noqa: E402
 from buildtrack.framework import ANSWER_KEY, LEARNER_PACKAGE, STEPS, verdict  # noqa: E402
-from buildtrack_mistakes import MISTAKES  # noqa: E402
+from buildtrack_mistakes import MISTAKES, NOT_STARTED  # noqa: E402
 
 STEP_IDS = list(STEPS)
 
@@ -49,13 +49,19 @@ def test_with_the_answer_key_every_step_is_done(step_id):
 
 @pytest.fixture
 def planted(tmp_path):
-    """A copy of the answer key with one mistake planted: ``planted(file, old, new) -> directory``."""
+    """A copy of the answer key with one mistake planted: ``planted(file, old, new) -> directory``.
+
+    ``old`` and ``new`` may be tuples of texts, replaced pairwise.
+    """
     def plant(file, old, new):
         directory = tmp_path / "myautograd"
         shutil.copytree(ANSWER_KEY, directory)
         source = (directory / file).read_text()
-        assert source.count(old) == 1, f"the mistake's text must occur once in {file}: {old!r}"
-        (directory / file).write_text(source.replace(old, new))
+        pairs = zip(old, new) if isinstance(old, tuple) else [(old, new)]
+        for old_text, new_text in pairs:
+            assert source.count(old_text) == 1, f"the mistake's text must occur once in {file}: {old_text!r}"
+            source = source.replace(old_text, new_text)
+        (directory / file).write_text(source)
         return directory
     return plant
 
@@ -74,7 +80,8 @@ def test_every_step_rejects_at_least_two_planted_mistakes(step_id):
 
 
 def test_a_syntax_error_is_a_message_not_a_traceback(planted):
-    directory = planted("engine.py", "def run_backward(tensor, gradient):", "def run_backward(tensor, gradient)")
+    directory = planted("engine.py", "def run_backward(tensor, gradient, retain_graph=False):",
+                        "def run_backward(tensor, gradient, retain_graph=False)")
     result = verdict("01.1", directory)
     assert result.status == "wrong"
     assert "does not import: SyntaxError" in result.message and "engine.py, line" in result.message
@@ -95,7 +102,8 @@ def test_a_later_step_names_the_earlier_step_to_finish():
 
 def test_a_wrong_earlier_step_is_named_too(planted):
     result = verdict("04.1", planted("ops.py", "return grad * result", "return grad"))
-    assert result.message == "finish step 03.1 (backward formulas) first: it fails its check."
+    assert result.status == "wrong"
+    assert result.message.startswith("step 03.1 (backward formulas) fails its check now: Exp.backward")
 
 
 @pytest.mark.parametrize("answers", [False, True])
@@ -127,3 +135,24 @@ def test_viz_draws_the_learners_graph_as_it_draws_mini_autograds():
     mine_x, mine_out = seed(load(ANSWER_KEY))
     ref_x, ref_out = seed(mini_autograd)
     assert repr(viz.draw(mine_out, params={"x": mine_x})) == repr(viz.draw(ref_out, params={"x": ref_x}))
+
+
+@pytest.mark.parametrize("step_id, file, old, new, words", NOT_STARTED, ids=[m[0] for m in NOT_STARTED])
+def test_a_rewrite_not_started_is_not_done_yet(planted, step_id, file, old, new, words):
+    result = verdict(step_id, planted(file, old, new))
+    assert result.status == "todo", f"{result.mark} {result.message}"
+    assert words in result.message, result.message
+
+
+def test_the_diamond_runs_in_pytorchs_order():
+    torch = pytest.importorskip("torch")
+    from buildtrack.ch07_08 import _diamond, _walk_names, reference_order
+    _, out = _diamond(torch)
+    names = []
+    for node in _walk_names(out.grad_fn):
+        if node.name().endswith("AccumulateGrad"):
+            node.variable.register_hook(lambda grad: names.append("AccumulateGrad"))
+        else:
+            node.register_prehook(lambda grads, name=node.name(): names.append(name))
+    out.backward()
+    assert names == reference_order(_diamond)

@@ -1,65 +1,20 @@
 """Make the learner's stubs from the answer key: ``answers/myautograd`` -> ``notebooks/myautograd``.
 
-In the answer key, each piece the learner writes sits between ``### BEGIN SOLUTION``
-and ``### END SOLUTION``, inside a function (or class) whose docstring starts
-with ``Step NN.k: ...`` (the first step that asks for it). The stub keeps the docstring
-and replaces the solution with ``raise NotImplementedError("Step NN.k: <piece>")``,
-which the checks in ``notebooks/buildtrack`` recognise as "not done yet"
-(the convention of nbgrader).
+How a stub is made is explained in ``notebooks/buildtrack/stubs.py``.
 
     python tools/make_stubs.py            # write notebooks/myautograd
     python tools/make_stubs.py --check    # do the shipped stubs match the answer key?
 """
 import argparse
-import ast
 import pathlib
-import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ANSWER_KEY = ROOT / "answers" / "myautograd"
 STUBS = ROOT / "notebooks" / "myautograd"
-BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-STEP = re.compile(r"Step (\d\d\.\d)")
+sys.path.insert(0, str(ROOT / "notebooks"))
 
-
-def _pieces(source):
-    """``{line number of BEGIN: (step id, qualified name)}`` for every solution block."""
-    tree = ast.parse(source)
-    lines = source.split("\n")
-    found = {}
-
-    def visit(node, prefix, class_doc):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                visit(child, prefix + child.name + ".", ast.get_docstring(child) or "")
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                name = prefix + child.name
-                step = STEP.search(ast.get_docstring(child) or "") or STEP.search(class_doc)
-                for number in range(child.lineno, child.end_lineno + 1):
-                    if lines[number - 1].strip() == BEGIN:
-                        if step is None:
-                            raise ValueError(f"{name}: a solution block in a function whose docstring names no step")
-                        found[number] = (step.group(1), name)
-    visit(tree, "", "")
-    return found
-
-
-def make_stub(source):
-    """The stub version of one answer-key file."""
-    pieces = _pieces(source)
-    out, skipping = [], False
-    for number, line in enumerate(source.split("\n"), start=1):
-        if line.strip() == BEGIN:
-            step, name = pieces[number]
-            indent = line[: len(line) - len(line.lstrip())]
-            out.append(f'{indent}raise NotImplementedError("Step {step}: {name}")')
-            skipping = True
-        elif line.strip() == END:
-            skipping = False
-        elif not skipping:
-            out.append(line)
-    return "\n".join(out)
+from buildtrack.stubs import make_stub  # noqa: E402
 
 
 def expected_stubs():

@@ -1,9 +1,12 @@
 """The engine: runs the backward graph from a tensor down to the leaves.
 
-PyTorch counterpart: torch/csrc/autograd/engine.cpp. This first engine visits
-the nodes in topological order; chapter 08 replaces it with PyTorch's own
-scheme (dependency counts and a ready queue).
+PyTorch counterpart: torch/csrc/autograd/engine.cpp. The first engine (step
+03.2) visits the nodes in topological order; chapter 08 replaces it with
+PyTorch's own scheme: dependency counts and a ready queue (step 08.2).
 """
+import heapq
+import itertools
+
 from . import grad_mode
 from .function import gradient_edge
 
@@ -53,8 +56,32 @@ def topological_order(root):
     ### END SOLUTION
 
 
-def run_backward(tensor, gradient):
-    """Step 03.2: send ``gradient`` (d out / d tensor) back through the graph to the leaves.
+def compute_dependencies(root):
+    """Step 08.1: for every node below ``root``, how many gradients it will receive.
+
+    PyTorch: compute_dependencies (engine.cpp). Walk the graph from ``root`` along
+    ``next_functions``, visiting each node once, and count the *edges* that point
+    at each node: ``y * y`` gives y's node two. Return ``{node: count}``; the root
+    itself, which nothing points at, need not be in it. Use a loop and a list as
+    the stack, as in step 03.2.
+    """
+    ### BEGIN SOLUTION
+    dependencies, seen, stack = {}, {root}, [root]
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+    ### END SOLUTION
+
+
+def run_backward(tensor, gradient, retain_graph=False):
+    """Step 03.2, then 07.2 and 08.2: send ``gradient`` (d out / d tensor) back through the graph.
 
     PyTorch: Engine::execute (engine.cpp). Start at ``gradient_edge(tensor)``'s
     node; keep a dict ``{node: gradient arriving there}``. For each node in
@@ -68,24 +95,46 @@ def run_backward(tensor, gradient):
     Run the formulas with recording off (set ``grad_mode._state.grad_enabled``
     to False, and put the old value back in a ``finally``): a gradient is not
     part of any graph.
+
+    Step 07.2 (chapter 07): after a node has run, free what it saved,
+    ``node.release_saved()``, unless ``retain_graph``.
+
+    Step 08.2 (chapter 08): PyTorch's order instead of a topological list. Count
+    dependencies first (step 08.1). The dict of gradients becomes the *input
+    buffers*. A node is *ready* when its count reaches 0: push it on a ready queue,
+    a heap (``heapq``) of ``(-node.sequence_nr, arrival number, node)``, so the
+    newest node runs first (heapq pops the smallest; the arrival number breaks
+    ties, since nodes cannot be compared). Pop, run, pass gradients on, until the
+    queue is empty.
     """
     ### BEGIN SOLUTION
     root, _ = gradient_edge(tensor)
-    grads = {root: gradient}
+    dependencies = compute_dependencies(root)
+    buffers = {root: gradient}                         # PyTorch's InputBuffer, one per node
+    arrivals = itertools.count()
+    ready = [(-root.sequence_nr, next(arrivals), root)]
     previous = grad_mode._state.grad_enabled
     grad_mode._state.grad_enabled = False
     try:
-        for node in topological_order(root):
-            grad = grads.pop(node)
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grad = buffers.pop(node)
             for hook in node.pre_hooks:
                 new_grad = hook(grad)
                 if new_grad is not None:
                     grad = new_grad
-            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, node.apply(grad))):
-                if next_node is None or next_grad is None:
+            next_grads = node.apply(grad)
+            if not retain_graph:
+                node.release_saved()
+            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):
+                if next_node is None:
                     continue
-                next_grad = sum_to(next_grad, node.input_shapes[i])
-                grads[next_node] = next_grad + grads[next_node] if next_node in grads else next_grad
+                if next_grad is not None:
+                    next_grad = sum_to(next_grad, node.input_shapes[i])
+                    buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0 and next_node in buffers:
+                    heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))
     finally:
         grad_mode._state.grad_enabled = previous
     ### END SOLUTION

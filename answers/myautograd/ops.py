@@ -176,6 +176,52 @@ class MatMul(Function):
         ### END SOLUTION
 
 
+class Log(Function):
+    """(given) out = log(a). d out/d a = 1 / a."""
+    node_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return Tensor(np.log(a._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return grad / a
+
+
+class Tanh(Function):
+    """(given) out = tanh(a). d out/d a = 1 - tanh(a)², from the saved result."""
+    node_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        result = Tensor(np.tanh(a._data))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        result, = ctx.saved_tensors
+        return grad * (1 - result * result)
+
+
+class SumDim(Function):
+    """(given) out = a.sum(dim, keepdim): each entry of a gets the gradient of its sum."""
+    node_name = "SumBackward1"
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim):
+        ctx.shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
+        return Tensor(a._data.sum(axis=dim, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        kept = grad if ctx.keepdim else Tensor(np.expand_dims(grad._data, ctx.dim))
+        return kept * Tensor(np.ones(ctx.shape, dtype=grad._data.dtype))
+
+
 class Transpose(Function):
     """(given) out = aᵀ for a matrix."""
     node_name = "TBackward0"

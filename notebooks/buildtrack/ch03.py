@@ -170,6 +170,8 @@ def check_engine(m):
     h = x
     for _ in range(10_000):
         h = h * 1.0001
+    expect(len(m.engine.topological_order(h.grad_fn)) == 10_001, "topological_order of a chain of 10,000 "
+           "multiplications must list 10,001 nodes (and the AccumulateGrad).")
     _engine_backward(m, h)
     expect_close(grad_of(x), 1.0001 ** 10_000, "the 10,000-op chain gives x.grad {got}, expected {want}.")
     return ("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "

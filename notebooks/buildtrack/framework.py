@@ -10,14 +10,17 @@ and either returns a sentence (done) or raises:
 Anything else the learner's code raises becomes a ❌ naming the exception and
 the line of ``myautograd`` it came from. No verdict ever shows a traceback.
 """
+import ast
 import contextlib
 import hashlib
 import importlib
+import inspect
 import os
 import pathlib
 import re
 import signal
 import sys
+import textwrap
 import threading
 import traceback
 import warnings
@@ -42,6 +45,8 @@ class Step:
     title: str         # what the learner writes, in a few words
     pieces: str        # the stubs to fill in, e.g. "Function.apply in function.py"
     check: callable    # check(package) -> sentence, or raises
+    rewrites: tuple = ()   # ("file.py", "Class.method"): pieces that ship working and this step rewrites
+    uses: dict = None      # {"engine.run_backward": "release_saved"}: a rewrite of the learner's own code
 
     @property
     def chapter(self):
@@ -51,12 +56,38 @@ class Step:
 STEPS = {}
 
 
-def step(step_id, title, pieces):
-    """Register a check function as the check of one step."""
+def step(step_id, title, pieces, rewrites=(), uses=None):
+    """Register a check function as the check of one step.
+
+    A step that asks the learner to rewrite code that already runs cannot see a
+    ``NotImplementedError``; it is "not done yet" while ``rewrites`` (shipped
+    pieces) are still as shipped, or while each function named in ``uses`` does not
+    yet mention its word (``"engine.run_backward": "release_saved"``).
+    """
     def register(check):
-        STEPS[step_id] = Step(step_id, title, pieces, check)
+        STEPS[step_id] = Step(step_id, title, pieces, check, tuple(rewrites), uses or {})
         return check
     return register
+
+
+def _not_started(the_step, package, directory):
+    """Why a rewrite step has not been started, or None."""
+    from .stubs import function_dumps, shipped_functions
+    for file, name in the_step.rewrites:
+        shipped = shipped_functions((ANSWER_KEY / file).read_text()).get(name)
+        mine = function_dumps(ast.parse((pathlib.Path(directory) / file).read_text())).get(name)
+        if shipped is not None and mine == shipped:
+            return f"not done yet: rewrite {name} in myautograd/{file} (it is still the version it shipped with)."
+    for qualified, word in the_step.uses.items():
+        target = package
+        for part in qualified.split("."):
+            target = getattr(target, part)
+        function = ast.parse(textwrap.dedent(inspect.getsource(getattr(target, "fget", target)))).body[0]
+        if ast.get_docstring(function):
+            function.body = function.body[1:]
+        if word not in ast.unparse(function):                # code only: no docstring, no comments
+            return f"not done yet: {qualified.split('.', 1)[-1] if '.' in qualified else qualified} does not use {word} yet."
+    return None
 
 
 @dataclass
@@ -144,6 +175,9 @@ def _run_one(the_step, directory):
         return Verdict("wrong", f"myautograd does not import: {type(error).__name__}: {error}"
                        + (f" ({where})" if where else ""))
     try:
+        not_started = _not_started(the_step, package, directory)
+        if not_started:
+            return Verdict("todo", not_started)
         with _time_limit(SECONDS_PER_STEP), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             sentence = the_step.check(package)
@@ -183,7 +217,9 @@ def verdict(step_id, directory):
         result = _cache[key]
         if earlier_id == step_id:
             return result
-        if result.status != "done":
-            state = "it is not done yet" if result.status == "todo" else "it fails its check"
-            return Verdict("todo", f"finish step {earlier_id} ({STEPS[earlier_id].title}) first: {state}.")
+        if result.status == "todo":
+            return Verdict("todo", f"finish step {earlier_id} ({STEPS[earlier_id].title}) first: it is not done yet.")
+        if result.status == "wrong":         # perhaps broken by a later rewrite: say what it sees
+            return Verdict("wrong", f"step {earlier_id} ({STEPS[earlier_id].title}) fails its check now: "
+                           f"{result.message}")
     raise KeyError(f"no step {step_id!r}; the steps are {', '.join(STEPS)}")

@@ -1,9 +1,12 @@
 """The engine: runs the backward graph from a tensor down to the leaves.
 
-PyTorch counterpart: torch/csrc/autograd/engine.cpp. This first engine visits
-the nodes in topological order; chapter 08 replaces it with PyTorch's own
-scheme (dependency counts and a ready queue).
+PyTorch counterpart: torch/csrc/autograd/engine.cpp. The first engine (step
+03.2) visits the nodes in topological order; chapter 08 replaces it with
+PyTorch's own scheme: dependency counts and a ready queue (step 08.2).
 """
+import heapq
+import itertools
+
 from . import grad_mode
 from .function import gradient_edge
 
@@ -37,8 +40,20 @@ def topological_order(root):
     raise NotImplementedError("Step 03.2: topological_order")
 
 
-def run_backward(tensor, gradient):
-    """Step 03.2: send ``gradient`` (d out / d tensor) back through the graph to the leaves.
+def compute_dependencies(root):
+    """Step 08.1: for every node below ``root``, how many gradients it will receive.
+
+    PyTorch: compute_dependencies (engine.cpp). Walk the graph from ``root`` along
+    ``next_functions``, visiting each node once, and count the *edges* that point
+    at each node: ``y * y`` gives y's node two. Return ``{node: count}``; the root
+    itself, which nothing points at, need not be in it. Use a loop and a list as
+    the stack, as in step 03.2.
+    """
+    raise NotImplementedError("Step 08.1: compute_dependencies")
+
+
+def run_backward(tensor, gradient, retain_graph=False):
+    """Step 03.2, then 07.2 and 08.2: send ``gradient`` (d out / d tensor) back through the graph.
 
     PyTorch: Engine::execute (engine.cpp). Start at ``gradient_edge(tensor)``'s
     node; keep a dict ``{node: gradient arriving there}``. For each node in
@@ -52,5 +67,16 @@ def run_backward(tensor, gradient):
     Run the formulas with recording off (set ``grad_mode._state.grad_enabled``
     to False, and put the old value back in a ``finally``): a gradient is not
     part of any graph.
+
+    Step 07.2 (chapter 07): after a node has run, free what it saved,
+    ``node.release_saved()``, unless ``retain_graph``.
+
+    Step 08.2 (chapter 08): PyTorch's order instead of a topological list. Count
+    dependencies first (step 08.1). The dict of gradients becomes the *input
+    buffers*. A node is *ready* when its count reaches 0: push it on a ready queue,
+    a heap (``heapq``) of ``(-node.sequence_nr, arrival number, node)``, so the
+    newest node runs first (heapq pops the smallest; the arrival number breaks
+    ties, since nodes cannot be compared). Pop, run, pass gradients on, until the
+    queue is empty.
     """
     raise NotImplementedError("Step 03.2: run_backward")

@@ -24,6 +24,23 @@ def compute_requires_grad(*inputs):
 _sequence_numbers = itertools.count()
 
 
+SECOND_BACKWARD_ERROR = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+    "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second "
+    "time or if you need to access saved tensors after calling backward.")
+
+
+def modified_error(tensor, saved_version):
+    """(given) PyTorch's words for a saved tensor changed in place since it was saved."""
+    kind = {"float32": "FloatTensor", "float64": "DoubleTensor"}.get(tensor.dtype.name, "Tensor")
+    made_by = "" if tensor.grad_fn is None else f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},"
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"[torch.{kind} {list(tensor.shape)}]{made_by} is at version {tensor._version}; expected version "
+            f"{saved_version} instead. Hint: enable anomaly detection to find the operation that failed to "
+            "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
 class Node:
     """(given) One step of the backward graph. PyTorch: struct Node (function.h).
 
@@ -47,6 +64,9 @@ class Node:
     def apply(self, grad):
         """The gradients of the forward inputs, given the gradient of the output."""
         raise NotImplementedError
+
+    def release_saved(self):
+        """Free what was saved for backward; most nodes save nothing."""
 
 
 class AccumulateGrad(Node):
@@ -104,13 +124,28 @@ class BackwardFunction(Node):
         self.saved = ()
 
     def save_for_backward(self, *tensors):
-        """Keep these tensors for backward (chapter 07 looks closer)."""
+        """Step 07.1: keep tensors for backward, each with the version it has now.
+
+        PyTorch: ctx.save_for_backward, stored as SavedVariable (saved_variable.h),
+        which remembers the tensor's version. Keep pairs ``(tensor, tensor._version)``
+        in ``self.saved``.
+        """
         self.saved = tensors
 
     @property
     def saved_tensors(self):
-        """What forward saved, in the same order."""
+        """Step 07.1: what forward saved, in the same order, each checked first.
+
+        PyTorch: SavedVariable::unpack. After backward freed them (step 07.2 sets
+        ``self.saved = None``), raise ``RuntimeError(SECOND_BACKWARD_ERROR)``. A
+        tensor whose ``_version`` moved on since it was saved was changed in place:
+        raise ``RuntimeError(modified_error(tensor, saved_version))``.
+        """
         return self.saved
+
+    def release_saved(self):
+        """(given) Free what forward saved: the engine calls this after the node ran (step 07.2)."""
+        self.saved = None
 
     def name(self):
         return self.function.node_name or f"{self.function.__name__}Backward"

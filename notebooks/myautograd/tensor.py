@@ -11,6 +11,8 @@ import numpy as np
 from mini_autograd._dtype import from_numpy_dtype          # (given) dtypes, printed as torch.float32
 from mini_autograd._printing import tensor_repr            # (given) PyTorch's printing
 
+from .grad_mode import is_grad_enabled
+
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
@@ -41,6 +43,7 @@ class Tensor:
         """
         self._data = np.asarray(data)           # (given) the numbers
         self.retains_grad = False               # (given) step 04.2 switches it on
+        self._version = 0                       # (given) in-place changes so far (step 07.1)
         raise NotImplementedError("Step 01.1: Tensor.__init__")
 
     # ------------------------------------------------------------ (given) data
@@ -99,12 +102,41 @@ class Tensor:
     def __matmul__(self, other): return ops.MatMul.apply(self, other)
 
     def exp(self): return ops.Exp.apply(self)
-    def sum(self): return ops.Sum.apply(self)
+    def log(self): return ops.Log.apply(self)
+    def tanh(self): return ops.Tanh.apply(self)
     def mean(self): return ops.Mean.apply(self)
 
+    def sum(self, dim=None, keepdim=False):
+        return ops.Sum.apply(self) if dim is None else ops.SumDim.apply(self, dim, keepdim)
+
+    def max(self, dim, keepdim=False):
+        """(given) The largest values along ``dim``, as a constant: no gradient flows through it here."""
+        return Tensor(self._data.max(axis=dim, keepdims=keepdim))
+
+    # --------------------------------------------- (given) in-place operations
+    def add_(self, other): return self._write(self._data + ops.as_tensor(other, self)._data)
+    def sub_(self, other): return self._write(self._data - ops.as_tensor(other, self)._data)
+    def mul_(self, other): return self._write(self._data * ops.as_tensor(other, self)._data)
+    def zero_(self): return self._write(np.zeros_like(self._data))
+
+    def _write(self, data):
+        """Step 07.1: what every in-place operation does: write ``data`` into this tensor's numbers.
+
+        PyTorch: the version bump of every in-place op (VariableVersion::bump).
+        - A leaf that requires grad, while recording is on, must not change under
+          autograd's feet: raise ``RuntimeError("a leaf Variable that requires grad
+          is being used in an in-place operation.")``.
+        - A non-leaf that requires grad, while recording: PyTorch records the
+          change in the graph; myautograd does not, so raise ``RuntimeError(
+          "myautograd records no in-place operations: use them under no_grad")``.
+        - Else write the numbers in place (``self._data[...] = data``), add 1 to
+          ``self._version``, and return ``self``.
+        """
+        raise NotImplementedError("Step 07.1: Tensor._write")
+
     # ---------------------------------------------------------------- autograd
-    def backward(self, gradient=None):
-        """Step 03.3: start backward from this tensor.
+    def backward(self, gradient=None, retain_graph=False):
+        """Step 03.3, then 07.2: start backward from this tensor.
 
         PyTorch: Tensor.backward (torch/_tensor.py) and _make_grads (torch/autograd/__init__.py).
         - No ``gradient`` given: allowed only when the tensor has one element
@@ -115,6 +147,7 @@ class Tensor:
           grad and does not have a grad_fn")``.
         Then hand over to ``engine.run_backward(self, gradient)``.
         Hint: ``ones_like`` lives in ``creation.py``.
+        Step 07.2 (chapter 07): pass ``retain_graph`` on to ``run_backward`` too.
         """
         raise NotImplementedError("Step 03.3: Tensor.backward")
 

@@ -1,0 +1,199 @@
+"""Checks of chapters 07 (saved tensors, versions, freeing) and 08 (PyTorch's engine)."""
+import numpy as np
+
+from ._testing import expect, expect_close, expect_raises, grad_of, reference
+from .framework import Wrong, step
+
+SECOND_BACKWARD = "Trying to backward through the graph a second time"
+MODIFIED = "one of the variables needed for gradient computation has been modified by an inplace operation"
+
+
+@step("07.1", "saved tensors and the version counter",
+      "BackwardFunction.save_for_backward, BackwardFunction.saved_tensors in function.py; Tensor._write in tensor.py",
+      rewrites=[("function.py", "BackwardFunction.save_for_backward"),
+                ("function.py", "BackwardFunction.saved_tensors")])
+def check_versions(m):
+    x = m.tensor([1.0, 2.0, 3.0])
+    expect(x._version == 0, "a new tensor's _version must be 0.")
+    result = x.add_(1.0)
+    expect(result is x, "x.add_(1.0) must return x itself.")
+    expect(x._version == 1, f"after x.add_(1.0), x._version is {x._version}, expected 1: every in-place "
+           "change adds one.")
+    expect(np.allclose(x._data, [2.0, 3.0, 4.0]), "x.add_(1.0) did not change x's numbers in place.")
+    view = x.detach()
+    x.mul_(2.0)
+    expect(np.allclose(view._data, [4.0, 6.0, 8.0]), "x.mul_(2.0) replaced x's numpy array instead of writing into "
+           "it: d = x.detach() shares x's numbers and no longer sees the change. Write with self._data[...] = data.")
+    w = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    expect_raises(lambda: w.add_(1.0), RuntimeError,
+                  "a leaf Variable that requires grad is being used in an in-place operation.",
+                  "w.add_(1.0) on a leaf that requires grad, recording on")
+    loss = (w * w).sum()
+    m.grad_mode._state.grad_enabled = False
+    try:
+        w.sub_(0.1)                        # an optimizer step before backward: the classic mistake
+    finally:
+        m.grad_mode._state.grad_enabled = True
+    expect(w._version == 1, "w.sub_(0.1) under no_grad must bump w._version to 1.")
+    expect_raises(loss.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; expected "
+                  "version 0 instead.", "loss.backward() after w changed in place")
+    y = m.tensor([1.0, 2.0], requires_grad=True).exp()
+    z = y * 2
+    m.grad_mode._state.grad_enabled = False
+    try:
+        y.add_(1.0)
+    finally:
+        m.grad_mode._state.grad_enabled = True
+    expect_raises(lambda: z.sum().backward(), RuntimeError, MODIFIED + ": [torch.FloatTensor [2]], which is output 0 "
+                  "of Exp, is at version 1; expected version 0 instead.", "z.sum().backward() after y = x.exp() "
+                  "changed in place")
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    square = x * x
+    square.sum().backward()
+    expect_close(grad_of(x), [2.0, 4.0], "with nothing changed, backward still works: x.grad {got}, expected {want}.")
+    return "In-place changes bump _version, and a changed saved tensor stops backward with PyTorch's error."
+
+
+@step("07.2", "freeing saved tensors; retain_graph", "run_backward in engine.py and Tensor.backward in tensor.py",
+      uses={"engine.run_backward": "release_saved", "Tensor.backward": "retain_graph"})
+def check_freeing(m):
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    try:
+        y.backward()
+    except RuntimeError as error:
+        if str(error).startswith(SECOND_BACKWARD):
+            raise Wrong("the first y.backward() already says the graph was freed: free a node's saved tensors "
+                        "after it has run (node.apply), not before.") from None
+        raise
+    expect_raises(y.backward, RuntimeError, SECOND_BACKWARD, "a second y.backward() without retain_graph")
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    try:
+        y.backward(retain_graph=True)
+        y.backward()
+    except RuntimeError as error:
+        raise Wrong(f"y.backward(retain_graph=True) then y.backward() raised: {error}. With retain_graph=True the "
+                    "saved tensors must stay for the next backward.") from None
+    expect_close(grad_of(x), [4.0, 8.0], "after two backward() calls through one graph, x.grad is {got}, expected "
+                 "{want} (2x, twice).")
+    expect_raises(y.backward, RuntimeError, SECOND_BACKWARD, "a third y.backward(), after one without retain_graph")
+    node = y.grad_fn.next_functions[0][0]
+    expect(node.saved is None, "after backward without retain_graph, MulBackward0 still holds its saved tensors: "
+           "call node.release_saved() after each node has run.")
+    return "Saved tensors are freed after backward unless retain_graph=True, and a second backward says so."
+
+
+def _diamond(torch):
+    """A graph where two paths meet, and where edge order and creation order disagree."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2                      # made first
+    b = x.exp()                    # made second
+    c = b * 3                      # made third, on b's path
+    out = (a + c).sum()            # AddBackward0's first edge goes to a, made before c
+    return x, out
+
+
+def _walk_names(root):
+    """Breadth-first nodes from root (the same numbering for both engines)."""
+    order, seen, queue = [], set(), [root]
+    while queue:
+        node = queue.pop(0)
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        queue.extend(n for n, _ in node.next_functions)
+    return order
+
+
+@step("08.1", "dependency counts", "compute_dependencies in engine.py")
+def check_dependencies(m):
+    x, out = _diamond(m)
+    nodes = _walk_names(out.grad_fn)
+    counts = m.engine.compute_dependencies(out.grad_fn)
+    expect(isinstance(counts, dict), f"compute_dependencies returned a {type(counts).__name__}, expected a dict "
+           "{node: count}.")
+    want = {id(n): 0 for n in nodes}
+    for node in nodes:
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                want[id(next_node)] += 1
+    for node in nodes[1:]:
+        got = counts.get(node, 0)
+        if got != want[id(node)]:
+            hint = (" It gets one gradient per edge pointing at it: count edges, not nodes."
+                    if want[id(node)] > 1 else "")
+            raise Wrong(f"compute_dependencies gives {node.name()} the count {got}, expected {want[id(node)]}.{hint}")
+    y = m.tensor(2.0, requires_grad=True)
+    counts = m.engine.compute_dependencies((y * y).grad_fn)
+    accumulate = (y * y).grad_fn.next_functions[0][0]
+    expect(counts.get(accumulate) == 2, f"for y * y, y's AccumulateGrad gets {counts.get(accumulate)}, expected 2: "
+           "y is used twice, so two gradients arrive.")
+    h = m.tensor(1.0, dtype=m.float64, requires_grad=True)
+    for _ in range(100_000):
+        h = h * 1.0
+    expect(len(m.engine.compute_dependencies(h.grad_fn)) == 100_000, "on a chain of 100,000 multiplications, "
+           "compute_dependencies must count 100,000 nodes below the root.")
+    return "Each node waits for one gradient per edge pointing at it; a 100,000-op chain is counted too."
+
+
+def _run_order(torch, out, prehook):
+    names = []
+    for node in _walk_names(out.grad_fn):
+        prehook(node, lambda *args, name=node.name(): names.append(name))
+    out.backward()
+    return names
+
+
+def _mine_order(m, out):
+    def hook(node, record):
+        node.pre_hooks.append(lambda grad: record())
+    return _run_order(m, out, hook)
+
+
+def reference_order(build):
+    """The order mini_autograd's engine runs the nodes of ``build(mini_autograd)``'s graph."""
+    ref = reference()
+    _, out = build(ref)
+
+    def hook(node, record):
+        if node.name().endswith("AccumulateGrad"):
+            node.variable.register_hook(lambda grad: record())
+        else:
+            node.register_prehook(lambda grads: record())
+    return [name.rsplit("::", 1)[-1] for name in _run_order(ref, out, hook)]
+
+
+@step("08.2", "PyTorch's engine: ready queue and input buffers", "run_backward in engine.py",
+      uses={"engine.run_backward": "compute_dependencies"})
+def check_ready_queue(m):
+    x, out = _diamond(m)
+    order = [name.rsplit("::", 1)[-1] for name in _mine_order(m, out)]
+    want = reference_order(_diamond)
+    if order != want:
+        fifo = ["SumBackward0", "AddBackward0", "MulBackward0", "MulBackward0", "ExpBackward0", "AccumulateGrad"]
+        if len(order) > len(want):
+            hint = (" Some node ran more than once: a node joins the ready queue only when its dependency "
+                    "count reaches 0.")
+        elif order[:len(fifo)] == fifo[:len(order)] and len(order) == len(want):
+            hint = (" That is first-in-first-out order: the ready queue must pop the newest node first, "
+                    "the highest sequence_nr (heapq with -sequence_nr).")
+        elif sorted(order) == sorted(want):
+            hint = (" The same nodes in another order: of the ready nodes, the one with the highest sequence_nr "
+                    "(the newest) runs first; heapq pops the smallest, so push -sequence_nr.")
+        else:
+            hint = ""
+        raise Wrong(f"on the diamond graph your engine ran {order}; mini_autograd and PyTorch run {want}.{hint}")
+    expect_close(grad_of(x), 2 + 3 * np.exp([1.0, 2.0]), "on the diamond graph x.grad is {got}, expected {want}.")
+    x = m.tensor(2.0, requires_grad=True)
+    y = x * x
+    (y * y).backward()
+    expect_close(grad_of(x), 4 * 2.0 ** 3, "for (x*x)*(x*x) at x = 2, x.grad is {got}, expected {want}: the "
+                 "gradients of both uses must be added in the input buffer before the node runs.")
+    h = x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
+    for _ in range(100_000):
+        h = h * 1.00001
+    h.backward()
+    expect_close(grad_of(x), 1.00001 ** 100_000, "on a chain of 100,000 operations, x.grad is {got}, expected {want}.")
+    return "Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers; 100,000 ops too."

@@ -316,7 +316,7 @@ class Tensor:
 
     def detach_(self):
         """Cut this tensor from the graph in place: it becomes a leaf (``retains_grad`` is kept, as in PyTorch)."""
-        if self._base is not None and self._base.requires_grad:
+        if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
                                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
                                "is set as True, gradients are views of DDP buckets, and hence detach_() "

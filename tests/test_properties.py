@@ -30,6 +30,7 @@ import math
 import os
 import re
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -72,14 +73,27 @@ VIEW = [
 ]
 INDEX = [
     "0", "-1", "1:", ":1", "::2", "...", "None", "[0, 0]", ":, 0", "..., 0", "0, ...", ":, 1:", "None, ..., None",
-    "[1, 0]", "{x} > 0", ":, [0, 0, 1]", "1, None", "(), ", ":, :", "::1, None",
+    "[1, 0]", "{x} > 0", ":, [0, 0, 1]", "1, None", "(), ", ":, :", "::1, None", "[[0, 1], [1, 0]]",
+    "..., [0]", "0:1, ..., ::2", "-2:", "torch.tensor([0, 1])", "torch.tensor(0)",
 ]
 BINARY = ["{x} + {y}", "{x} - {y}", "{x} * {y}", "{x} / ({y}.abs() + 0.5)", "torch.max({x}, {y})",
           "{x} @ {y}", "torch.cat([{x}, {y}], {d})", "torch.stack([{x}, {y}], {d})", "{x} * 0 + {y}",
           "torch.minimum({x}, {y})", "torch.maximum({x}, {y})", "torch.where({x} > {y}, {x}, {y})"]
+LOSSES = ["torch.nn.functional.mse_loss({x}, {y})", "torch.nn.functional.l1_loss({x}, {y}.detach())",
+          "torch.nn.functional.mse_loss({x}, {y}, reduction='sum')",
+          "torch.nn.functional.binary_cross_entropy_with_logits({x}, {x}.detach().sigmoid())",
+          "torch.nn.functional.binary_cross_entropy({x}.sigmoid(), {y}.detach().sigmoid(), reduction='none')",
+          "torch.nn.functional.cross_entropy({x}.reshape(-1, {x}.shape[-1]), "
+          "torch.zeros({x}.numel() // {x}.shape[-1], dtype=torch.long))",
+          "torch.nn.functional.cross_entropy({x}.reshape(-1, {x}.shape[-1]), "
+          "torch.zeros({x}.numel() // {x}.shape[-1], dtype=torch.long), reduction='none')",
+          "torch.nn.functional.nll_loss(torch.nn.functional.log_softmax({x}.reshape(-1, {x}.shape[-1]), 1), "
+          "torch.zeros({x}.numel() // {x}.shape[-1], dtype=torch.long), reduction='sum')"]
 INPLACE = ["{x}.add_({y})", "{x}.mul_({y})", "{x}.sub_(0.5)", "{x}.div_(2)", "{x}[{i}] = {y}",
            "{x}[{i}] = 1.5", "{x}.zero_()", "{x}.copy_({y})", "{x}.clamp_(min=-0.2)", "{x} += {y}",
-           "{x}.mul_(2)", "{x}.fill_(0.5)", "{x} *= {y}", "{x}.neg_()", "{x}.exp_()", "{x}.relu_()"]
+           "{x}.mul_(2)", "{x}.fill_(0.5)", "{x} *= {y}", "{x}.neg_()", "{x}.exp_()", "{x}.relu_()",
+           "{x}.detach_()", "{x}.sigmoid_()", "{x}.pow_(2)", "{x}.abs_()", "{x}.div_({y}.abs() + 1)",
+           "{x}[{i}] *= 2", "{x}.copy_({y}.detach())"]
 
 PRELUDE = textwrap.dedent('''
     def describe(name, t):
@@ -117,14 +131,18 @@ class Builder:
     def try_line(self, line, keep_errors=True):
         """Run ``line`` under PyTorch; keep it if it works (or, sometimes, as the failing last line)."""
         try:
-            exec(line, self.env)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # compared later, when the whole program runs
+                exec(line, self.env)
         except Exception:
             if keep_errors and self.draw(st.integers(0, 9)) == 0:
                 self.lines.append(line)
                 self.failed = True
                 return False
             self.env = self._fresh_env()           # an error may have left half-made changes: replay
-            exec("\n".join(self.lines), self.env)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec("\n".join(self.lines), self.env)
             return False
         self.lines.append(line)
         return True
@@ -161,9 +179,36 @@ class Builder:
 
     def step(self):
         kind = self.draw(st.sampled_from(["leaf", "unary", "unary", "reduce", "view", "view", "index",
-                                          "binary", "binary", "inplace", "inplace", "nograd", "retain"]))
+                                          "binary", "binary", "inplace", "inplace", "nograd", "retain",
+                                          "linear", "loss"]))
         if kind == "leaf":
             self.new_leaf()
+            return
+        if kind == "linear":
+            x = self.pick()
+            t = self.tensor(x)
+            if t.ndim == 0 or not t.dtype.is_floating_point:
+                return
+            out = self.draw(st.integers(1, 3))
+            seed = self.draw(st.integers(0, 2**16))
+            weight = np.round(np.random.default_rng(seed).uniform(-1, 1, (out, t.shape[-1])), 2)
+            w = f"t{len(self.names)}"
+            self.lines.append(f"{w} = torch.tensor({weight.tolist()!r}, dtype={t.dtype}, requires_grad=True)")
+            exec(self.lines[-1], self.env)
+            self.names.append(w)
+            self.leaves.append(w)
+            bias = self.draw(st.sampled_from(["None", f"{w}[:, 0].detach() * 0.5", f"{w}.sum(1)"]))
+            name = f"t{len(self.names)}"
+            if self.try_line(f"{name} = torch.nn.functional.linear({x}, {w}, {bias})"):
+                self.names.append(name)
+            return
+        if kind == "loss":
+            x, y = self.pick(), self.pick()
+            if self.tensor(x).ndim == 0:
+                return
+            name = f"t{len(self.names)}"
+            if self.try_line(f"{name} = " + self.fill(self.draw(st.sampled_from(LOSSES)), x, y)):
+                self.names.append(name)
             return
         x = self.pick()
         name = f"t{len(self.names)}"
@@ -224,7 +269,7 @@ class Builder:
                 if ending == "grad_create_graph":
                     body.append(f"grads = torch.autograd.grad(loss, [{leaves}], create_graph=True, "
                                 "allow_unused=True)")
-                    body.append("for g in grads:\n    record('grad', g)\n"
+                    body.append("for g in grads:\n    record('grad', None if g is None else g.clone())\n"
                                 "    print(None if g is None else (g.requires_grad, "
                                 "None if g.grad_fn is None else g.grad_fn.name()))")
                     body.append("second = sum((g * g).sum() for g in grads if g is not None "
@@ -237,10 +282,11 @@ class Builder:
                     body.append(f"loss.backward(inputs=[{self.leaves[0]}])")
                 else:
                     body.append("loss.backward()")
+                # (.clone(): PyTorch may leave an "efficient zero tensor" in .grad, which cannot tolist())
                 for leaf in self.leaves:
-                    body.append(f"record('grad {leaf}', {leaf}.grad)")
+                    body.append(f"record('grad {leaf}', None if {leaf}.grad is None else {leaf}.grad.clone())")
                 for name in self.retained:
-                    body.append(f"record('grad {name}', {name}.grad)")
+                    body.append(f"record('grad {name}', None if {name}.grad is None else {name}.grad.clone())")
         return PRELUDE + "\n".join(body) + "\n"
 
 

@@ -227,7 +227,15 @@ def mse_loss(input, target, reduction="mean"):
         check_broadcast(input, target)
     if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(input)}\'')
+    input, target = _broadcast_tensors(input, target)
     return MseLoss.apply(input, target, reduction)
+
+
+def _broadcast_tensors(*tensors):
+    """Expand the tensors to their common shape (only those not already of it), as torch.broadcast_tensors."""
+    import numpy as np
+    shape = np.broadcast_shapes(*[tuple(t.shape) for t in tensors])
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
 
 
 def _check_same_size(input, target, reduction):

@@ -104,7 +104,7 @@ class Index(Function):
     @staticmethod
     def forward(ctx, x, key):
         ctx.self_sym_sizes, ctx.key = tuple(x.shape), key
-        return Tensor(x._data[key])
+        return Tensor(np.ascontiguousarray(x._data[key]))     # numpy may lay a gather out column-wise
 
     @staticmethod
     def backward(ctx, grad):
@@ -165,6 +165,34 @@ def _is_mask(item):
     return isinstance(item, (list, np.ndarray, Tensor)) and _as_index_array(item).dtype == np.bool_
 
 
+def _is_scalar_mask(item):
+    return isinstance(item, (bool, np.bool_)) or (
+        isinstance(item, (np.ndarray, Tensor)) and item.ndim == 0 and _as_index_array(item).dtype == np.bool_)
+
+
+_SEQUENCE_INDEX_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch "
+    "2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, "
+    "x[torch.tensor(seq)], which will result either in an error or a different result")
+
+
+def _as_tuple_index(index):
+    """The index as a tuple of per-dimension items (python_variable_indexing.cpp: wrapTuple).
+
+    A list holding slices, None, ..., tensors or other sequences is still read as a tuple,
+    with PyTorch's deprecation warning; any other single index is a 1-tuple.
+    """
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and len(index) < 32 and any(
+            item is None or item is Ellipsis or isinstance(item, (slice, Tensor, list, tuple, np.ndarray))
+            for item in index):
+        import warnings
+        warnings.warn(_SEQUENCE_INDEX_WARNING, UserWarning, stacklevel=4)
+        return tuple(index)
+    return (index,)
+
+
 def _select(x, dim, item):
     i, size = int(item), x.shape[dim]
     if not -size <= i < size:
@@ -195,7 +223,7 @@ def _apply_slicing(x, index):
     if n_ellipsis > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     consumed = sum(_as_index_array(i).ndim if _is_mask(i) else 1
-                   for i in index if i is not None and i is not Ellipsis)
+                   for i in index if i is not None and i is not Ellipsis and not _is_scalar_mask(i))
     if consumed > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
 
@@ -206,8 +234,11 @@ def _apply_slicing(x, index):
             dim += 1
         elif item is Ellipsis:
             dim += x.ndim - consumed
-        elif isinstance(item, (bool, np.bool_)):
-            raise IndexError("mini_autograd does not support indexing with a python bool")
+        elif _is_scalar_mask(item):
+            # a 0-d mask (True, False, or a 0-d bool tensor): a new dimension, of size 1 or 0
+            result = result.unsqueeze(dim)
+            advanced.append((dim, np.array([bool(_as_index_array(item))])))
+            dim += 1
         elif _is_integer_index(item):
             result = _select(result, dim, item)
         elif isinstance(item, slice):
@@ -245,8 +276,7 @@ def getitem(x, index):
         if x.ndim == 0:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         return _slice(x, 0, index, optimize=False)   # a lone slice always records SliceBackward0
-    if not isinstance(index, tuple):
-        index = (index,)
+    index = _as_tuple_index(index)
     result, advanced = _apply_slicing(x, index)
     if not advanced:
         return Alias.apply(result) if result is x else result
@@ -275,8 +305,7 @@ def setitem(x, index, value):
         if x.ndim == 0:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         return _copy_to(_slice(x, 0, index, optimize=True), value)
-    if not isinstance(index, tuple):
-        index = (index,)
+    index = _as_tuple_index(index)
     sliced, advanced = _apply_slicing(x, index)
     if not advanced:
         return _copy_to(sliced, value)

@@ -13,6 +13,23 @@ def _same_dtype(a, b):
                            f"{names.get(a._data.dtype, a._data.dtype)} != {names.get(b._data.dtype, b._data.dtype)}")
 
 
+def is_column_major(array):
+    """A matrix laid out column by column (as ``w.t()`` is): PyTorch's test in mm_mat1/mat2_backward."""
+    rows = array.shape[0]
+    strides = [s // array.itemsize for s in array.strides]
+    return strides[0] == 1 and strides[1] == rows
+
+
+def mm_mat1_backward(grad, mat2, mat1_column_major):
+    """grad @ mat2^T, laid out as mat1 was (FunctionsManual.cpp: mm_mat1_backward)."""
+    return mat2.mm(grad.t()).t() if mat1_column_major else grad.mm(mat2.t())
+
+
+def mm_mat2_backward(grad, mat1, mat2_column_major):
+    """mat1^T @ grad, laid out as mat2 was (FunctionsManual.cpp: mm_mat2_backward)."""
+    return grad.t().mm(mat1).t() if mat2_column_major else mat1.t().mm(grad)
+
+
 class Mm(Function):
     """A @ B for matrices.  dA = grad @ B.T, dB = A.T @ grad."""
     node_name = "MmBackward0"
@@ -22,13 +39,14 @@ class Mm(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
                               b if ctx.needs_input_grad[:1] == (True,) else None)
+        ctx.self_column_major, ctx.mat2_column_major = is_column_major(a._data), is_column_major(b._data)
         return Tensor(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (grad.mm(b.t()) if ctx.needs_input_grad[0] else None,
-                a.t().mm(grad) if ctx.needs_input_grad[1] else None)
+        return (mm_mat1_backward(grad, b, ctx.self_column_major) if ctx.needs_input_grad[0] else None,
+                mm_mat2_backward(grad, a, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None)
 
 
 class Mv(Function):

@@ -11,6 +11,8 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import cast, result_dtype
+from .linalg import is_column_major, mm_mat1_backward, mm_mat2_backward
+from .pointwise import DivScalar
 
 # PyTorch's loss reductions as the integers its nodes keep (aten/src/ATen/core/Reduction.h).
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -37,8 +39,8 @@ class Addmm(Function):
         ctx.save_for_backward(mat1 if needs_mat2 else None, mat2 if needs_mat1 else None)
         ctx.alpha = ctx.beta = 1
         ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = tuple(mat1.shape), tuple(mat2.shape)
-        flags = mat2._data.flags
-        ctx.mat2_is_transposed = flags.f_contiguous and not flags.c_contiguous
+        ctx.mat1_is_transposed = is_column_major(mat1._data)
+        ctx.mat2_is_transposed = is_column_major(mat2._data)
         out = mat1._data @ mat2._data
         out += bias._data        # in place on the fresh product: no second (batch, out) array
         return Tensor(out)
@@ -47,12 +49,9 @@ class Addmm(Function):
     def backward(ctx, grad):
         mat1, mat2 = ctx.saved_tensors
         needs_bias, needs_mat1, needs_mat2 = ctx.needs_input_grad
-        grad_mat2 = None
-        if needs_mat2:
-            grad_mat2 = grad.t().mm(mat1).t() if ctx.mat2_is_transposed else mat1.t().mm(grad)
         return (grad if needs_bias else None,
-                grad.mm(mat2.t()) if needs_mat1 else None,
-                grad_mat2)
+                mm_mat1_backward(grad, mat2, ctx.mat1_is_transposed) if needs_mat1 else None,
+                mm_mat2_backward(grad, mat1, ctx.mat2_is_transposed) if needs_mat2 else None)
 
 
 def _softmax_parts(data, dim):
@@ -84,9 +83,34 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
+        return SoftmaxBackwardData.apply(grad, result, ctx.dim), None
+
+
+class SoftmaxBackwardData(Function):
+    """y * (grad - sum(grad * y)): softmax's backward as one op, differentiable again."""
+    node_name = "SoftmaxBackwardDataBackward0"
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx, grad, result, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, result)
+        g, y = grad._data, result._data
+        if y.ndim == 0:
+            return Tensor(np.zeros_like(g))
+        return Tensor(y * (g - (g * y).sum(axis=dim, keepdims=True)))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, result = ctx.saved_tensors
         if result.ndim == 0:
-            return grad * 0, None
-        return result * (grad - (grad * result).sum(ctx.dim, keepdim=True)), None
+            return Tensor(np.zeros_like(gg._data)), Tensor(np.zeros_like(gg._data)), None
+        grad_grad = SoftmaxBackwardData.apply(gg, result, ctx.dim) if ctx.needs_input_grad[0] else None
+        grad_result = None
+        if ctx.needs_input_grad[1]:
+            grad_result = (gg * (grad - (grad * result).sum(ctx.dim, keepdim=True))
+                           - grad * (gg * result).sum(ctx.dim, keepdim=True))
+        return grad_grad, grad_result, None
 
 
 class LogSoftmax(Function):
@@ -108,9 +132,32 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
+        return LogSoftmaxBackwardData.apply(grad, result, ctx.dim), None
+
+
+class LogSoftmaxBackwardData(Function):
+    """grad - exp(y) * sum(grad): log_softmax's backward as one op, differentiable again."""
+    node_name = "LogSoftmaxBackwardDataBackward0"
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx, grad, result, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, result)
+        g, y = grad._data, result._data
+        if y.ndim == 0:
+            return Tensor(np.zeros_like(g))
+        return Tensor(g - np.exp(y) * g.sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, result = ctx.saved_tensors
         if result.ndim == 0:
-            return grad * 0, None
-        return grad - result.exp() * grad.sum(ctx.dim, keepdim=True), None
+            return Tensor(np.zeros_like(gg._data)), Tensor(np.zeros_like(gg._data)), None
+        probs = result.exp()
+        grad_grad = gg - (gg * probs).sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None
+        grad_result = -gg * probs * grad.sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[1] else None
+        return grad_grad, grad_result, None
 
 
 class ClassTargets:
@@ -160,10 +207,30 @@ class NllLoss(Function):
         scale[np.arange(len(classes)), classes] = 0.0 - picked_weight   # (0 - 0 is 0, not -0)
         if ctx.reduction == REDUCTIONS["mean"] and ctx.total_weight._data != 0:
             scale /= ctx.total_weight._data      # every target ignored: the gradient stays 0, as in PyTorch
-        scale = Tensor(scale.reshape(log_probs.shape))
-        if ctx.reduction == REDUCTIONS["none"] and log_probs.ndim == 2:
-            grad = grad.unsqueeze(1)      # one gradient per sample, spread over its row
-        return grad * scale, None, None, None
+        scale = scale.reshape(log_probs.shape)
+        per_sample = ctx.reduction == REDUCTIONS["none"] and log_probs.ndim == 2
+        return NllLossBackward.apply(grad, log_probs, scale, per_sample), None, None, None
+
+
+class NllLossBackward(Function):
+    """grad times the fixed weights of the picked classes: nll_loss's backward, differentiable again.
+
+    It is linear in ``grad``: differentiated again it gives nll_loss's own weighting back.
+    """
+    node_name = "NllLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, log_probs, scale, per_sample):
+        """``log_probs`` is an input only as PyTorch's is: the result does not depend on it."""
+        ctx.scale, ctx.per_sample = scale, per_sample
+        g = grad._data[:, None] if per_sample else grad._data
+        return Tensor((g * scale).astype(scale.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        weighted = gg * Tensor(ctx.scale)
+        grad_grad = weighted.sum(1) if ctx.per_sample else weighted.sum()
+        return grad_grad, Tensor(np.zeros_like(gg._data)), None, None
 
 
 def _picked(classes, weight, ignore_index, dtype):
@@ -193,12 +260,33 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         x, target = ctx.saved_tensors
-        diff = x - target
-        norm = 2 / diff.numel() if ctx.reduction == REDUCTIONS["mean"] else 2
-        grad_input = diff * (grad * norm)
+        grad_input = MseLossBackward.apply(grad, x, target, ctx.reduction)
         return (grad_input if ctx.needs_input_grad[0] else None,
                 -grad_input if ctx.needs_input_grad[1] else None,
                 None)
+
+
+class MseLossBackward(Function):
+    """norm * (input - target) * grad (norm = 2, or 2/n for the mean): mse_loss's backward as one op."""
+    node_name = "MseLossBackwardBackward0"
+    saved_names = ("grad_output", "self", "target")
+
+    @staticmethod
+    def forward(ctx, grad, x, target, reduction):
+        ctx.norm = 2 / x.numel() if reduction == REDUCTIONS["mean"] else 2
+        ctx.save_for_backward(grad, x, target)
+        dtype = result_dtype(x, target)
+        diff = cast(x._data, dtype) - cast(target._data, dtype)
+        return Tensor((ctx.norm * diff * grad._data).astype(dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, x, target = ctx.saved_tensors
+        from .pointwise import MulScalar
+        grad_grad = MulScalar.apply(x - target, ctx.norm) * gg if ctx.needs_input_grad[0] else None
+        both = MulScalar.apply(grad * gg, ctx.norm) if any(ctx.needs_input_grad[1:3]) else None
+        return (grad_grad, both if ctx.needs_input_grad[1] else None,
+                -both if ctx.needs_input_grad[2] else None, None)
 
 
 def _softplus_neg(x):
@@ -238,7 +326,7 @@ class BinaryCrossEntropyWithLogits(Function):
     def backward(ctx, grad):
         x, target, weight, pos_weight = ctx.saved_tensors
         if ctx.reduction == REDUCTIONS["mean"]:
-            grad = grad / x.numel()
+            grad = DivScalar.apply(grad, x.numel())
         sigmoid = x.sigmoid()
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
@@ -280,7 +368,7 @@ class BinaryCrossEntropy(Function):
     def backward(ctx, grad):
         x, target, weight = ctx.saved_tensors
         if ctx.reduction == REDUCTIONS["mean"]:
-            grad = grad / x.numel()
+            grad = DivScalar.apply(grad, x.numel())
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
             denominator = Tensor(np.maximum((1 - x._data) * x._data, 1e-12).astype(x._data.dtype))

@@ -34,6 +34,11 @@ def _binary(ufunc, a, b):
         raise
 
 
+def _keep(grad, mask):
+    """grad where ``mask`` holds, else 0 (+0, not -0): PyTorch's ``where(mask, grad, 0)``, recorded as Where."""
+    return Where.apply(grad, Tensor(np.zeros((), grad._data.dtype)), np.asarray(mask))
+
+
 # --------------------------------------------------------------------- binary
 class Add(Function):
     """a + b.  d/da = 1, d/db = 1."""
@@ -134,9 +139,15 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        share_of_a = np.where(a._data > b._data, 1.0, np.where(a._data == b._data, 0.5, 0.0))
-        share_of_a = Tensor(share_of_a.astype(grad._data.dtype))
-        return grad * share_of_a, grad * (1 - share_of_a)
+        return _tie_split(grad, a._data, b._data, ctx.needs_input_grad)
+
+
+def _tie_split(grad, a, b, needs):
+    """maximum(a, b)'s backward: the gradient to the larger, half each on ties (derivatives.yaml)."""
+    ties = a == b
+    halved = Where.apply(DivScalar.apply(grad, 2), grad, ties) if ties.any() else grad
+    return (_keep(halved, a >= b) if needs[0] else None,
+            _keep(halved, b >= a) if needs[1] else None)
 
 
 class Minimum(Function):
@@ -152,9 +163,7 @@ class Minimum(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        share_of_a = np.where(a._data < b._data, 1.0, np.where(a._data == b._data, 0.5, 0.0))
-        share_of_a = Tensor(share_of_a.astype(grad._data.dtype))
-        return grad * share_of_a, grad * (1 - share_of_a)
+        return _tie_split(grad, b._data, a._data, ctx.needs_input_grad)
 
 
 class Where(Function):
@@ -177,9 +186,8 @@ class Where(Function):
     @staticmethod
     def backward(ctx, grad):
         mask = ctx.condition
-        zero = np.zeros((), grad._data.dtype)
-        return (grad * Tensor(np.where(mask, 1, zero).astype(grad._data.dtype)),
-                grad * Tensor(np.where(mask, zero, 1).astype(grad._data.dtype)), None)
+        return (_keep(grad, mask) if ctx.needs_input_grad[0] else None,
+                _keep(grad, ~mask) if ctx.needs_input_grad[1] else None, None)
 
 
 class PowTensorScalar(Function):
@@ -215,6 +223,24 @@ class MulScalar(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad * ctx.other, None
+
+
+class DivScalar(Function):
+    """x / c for a number c that is not a graph input (``div(Scalar)`` in backward formulas)."""
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx, x, scalar):
+        ctx.other = scalar
+        dtype = result_dtype(x, as_tensor_operand(scalar, "/"))
+        if dtype.kind != "f":
+            dtype = np.dtype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Tensor(np.true_divide(x._data, scalar, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DivScalar.apply(grad, ctx.other), None
 
 
 class PowTensorTensor(Function):
@@ -526,7 +552,7 @@ class Clamp(Function):
             inside &= x._data >= ctx.min
         if ctx.max is not None:
             inside &= x._data <= ctx.max
-        return grad * Tensor(inside.astype(grad._data.dtype)), None, None
+        return _keep(grad, inside), None, None
 
 
 class ClampTensor(Function):
@@ -559,13 +585,13 @@ class ClampTensor(Function):
             picks_low = x._data < low._data
             if high is not None:
                 picks_low = picks_low & (low._data < high._data)
-            grad_low = grad * Tensor(np.asarray(picks_low).astype(dtype))
+            grad_low = _keep(grad, picks_low)
         if high is not None and ctx.needs_input_grad[2]:
             picks_high = x._data > high._data
             if low is not None:
                 picks_high = picks_high | (high._data < low._data)
-            grad_high = grad * Tensor(np.asarray(picks_high).astype(dtype))
-        return grad * Tensor(np.asarray(inside).astype(dtype)), grad_low, grad_high
+            grad_high = _keep(grad, picks_high)
+        return _keep(grad, inside), grad_low, grad_high
 
 
 class Reciprocal(Function):

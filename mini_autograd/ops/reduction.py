@@ -64,7 +64,7 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.expand(ctx.self_sym_sizes) / ctx.self_sym_numel
+        return DivScalar.apply(grad.expand(ctx.self_sym_sizes), ctx.self_sym_numel)
 
 
 class MeanDim(Function):
@@ -82,7 +82,7 @@ class MeanDim(Function):
     def backward(ctx, grad):
         count = int(np.prod([ctx.self_sym_sizes[d] for d in ctx.dim])) if ctx.self_sym_sizes else 1
         grad = _unsqueeze_dims(grad, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
-        return grad / count, None, None
+        return DivScalar.apply(grad, count), None, None
 
 
 class Max(Function):
@@ -266,7 +266,7 @@ class VectorNorm(Function):
         return x * x.abs() ** (p - 2) * scale, None, None, None
 
 
-from .pointwise import Sgn  # noqa: E402  (pointwise does not import reduction)
+from .pointwise import DivScalar, Sgn  # noqa: E402  (pointwise does not import reduction)
 
 
 class MaxResult(collections.namedtuple("max", ["values", "indices"])):

@@ -161,12 +161,14 @@ class Squeeze(Function):
 
     @staticmethod
     def forward(ctx, x, dims):
-        ctx.self_sym_sizes = tuple(x.shape)
+        ctx.self_sym_sizes, ctx.dims = tuple(x.shape), tuple(sorted(dims))
         return view_of(x, x._data.squeeze(axis=dims), ctx)
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.reshape(ctx.self_sym_sizes), None
+        for d in ctx.dims:                  # PyTorch's unsqueeze_to: nothing to do if nothing was squeezed
+            grad = grad.unsqueeze(d)
+        return grad, None
 
 
 class SqueezeDim(Squeeze):
@@ -175,8 +177,17 @@ class SqueezeDim(Squeeze):
 
 
 class SqueezeDims(Squeeze):
-    """The squeeze ``matmul`` uses after multiplying a vector as a 1-row matrix."""
+    """The squeeze ``matmul`` uses after multiplying a vector as a 1-row matrix.
+
+    PyTorch squeezes that fresh product in place (``squeeze_``), so the result is not a
+    view of anything: an in-place op on it later changes only it.
+    """
     node_name = "SqueezeBackward4"
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.self_sym_sizes, ctx.dims = tuple(x.shape), tuple(sorted(dims))
+        return Tensor(x._data.squeeze(axis=dims))
 
 
 class Expand(Function):

@@ -90,7 +90,7 @@ class TakePositions(Function):
 
 class PutPositions(Function):
     """Zeros of ``shape`` with ``grad`` added at ``positions`` (repeated positions add up)."""
-    node_name = "AsStridedScatterBackward0"
+    node_name = "AsStridedBackward0"      # PyTorch's as_strided_backward ends in an as_strided view too
 
     @staticmethod
     def forward(ctx, grad, shape, positions):

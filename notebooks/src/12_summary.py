@@ -2,40 +2,49 @@
 # # 12 — Summary: the whole picture
 #
 # Eleven chapters took `loss.backward()` apart. This last one puts it back together: the
-# article's summary checked line by line, one table with every concept of the course, a map of
-# the `mini_autograd` package, and the course's key examples run twice — under mini_autograd
-# and under real PyTorch — with their outputs side by side.
+# article's summary checked line by line, one small backward drawn once more with everything
+# you learned on it, one table with every concept of the course, a map of the `mini_autograd`
+# package, and the course's key examples run twice — under mini_autograd and under real
+# PyTorch — with their outputs side by side. Three exercises use it all at once.
 #
 # **What you will find here**
 #
 # - the summary of article 000, each statement backed by a line of running code
 # - the one-line summary: forward builds the graph, backward executes it, gradients
 #   accumulate, the optimizer updates
+# - one picture before and one after `backward()`, with each part labelled by the chapter
+#   that explained it
 # - a cheat sheet: concept, API, what happens inside, where PyTorch does it
 # - the map of every `mini_autograd` module, the chapters that opened it, and its PyTorch
 #   counterpart
 # - the course's key snippets under mini_autograd and PyTorch, side by side (when PyTorch is
 #   installed)
 # - what changes when you graduate to PyTorch, and where to read next
+# - exercises: a gradient by hand and by autograd, the engine's order computed from
+#   `next_functions`, and a broken training loop to repair
 #
 # **Seed section:** article 000 §13, "总结" (summary).
 #
 # **mini_autograd pieces introduced:** none; this chapter maps all of them.
 #
-# **Time:** about 20 minutes.
+# **Time:** about 45 minutes (20 without the exercises).
 
 # %%
 import contextlib
 import html
 import importlib
 import io
+import math
 import pkgutil
 import re
 
+import numpy as np
 from IPython.display import HTML, Markdown, display
 
 import mini_autograd
 import mini_autograd as torch
+from mini_autograd import viz
+from coursetools import can_check, check, not_answered, run_check
 
 # %% [markdown]
 # ## 1. Article 000's summary, checked
@@ -76,11 +85,18 @@ print("the intermediate h keeps no gradient by default:", "is_leaf", h.is_leaf,
 #   2x + 3 = 7$ (chapters 03, 04, 08).
 # - **Intermediate gradients are not kept by default**: `h` is not a leaf and does not retain its
 #   gradient, unless you call `h.retain_grad()` (chapter 04).
-# - **The Python API is the entry point; the C++ engine does the work.** `Tensor.backward` →
-#   `torch.autograd.backward` → `_engine_run_backward` (`torch/autograd/graph.py`) → the C++
-#   `run_backward` (`torch/csrc/autograd/python_engine.cpp`) → `Engine::execute`
-#   (`engine.cpp`); in mini_autograd the same chain ends in `autograd/engine.py` (chapters 03,
-#   08).
+# - **The Python API is the entry point; the engine does the work.** `loss.backward()` is a
+#   thin Python layer that hands the graph to the engine: in PyTorch an engine written in C++
+#   (see the box), in mini_autograd `autograd/engine.py` (chapters 03, 08).
+#
+# <details><summary>In PyTorch: from Tensor.backward to the C++ engine</summary>
+#
+# `Tensor.backward` (`torch/_tensor.py`) → `torch.autograd.backward`
+# (`torch/autograd/__init__.py`) → `_engine_run_backward` (`torch/autograd/graph.py`) → the C++
+# `run_backward` (`torch/csrc/autograd/python_engine.cpp`) → `Engine::execute`
+# (`torch/csrc/autograd/engine.cpp`).
+#
+# </details>
 #
 # And one more fact that article 000 §8 taught: the saved values are freed once backward has
 # used them.
@@ -117,7 +133,63 @@ print("w:", w)
 # `optimizer.zero_grad()` comes first, because of the third clause.
 
 # %% [markdown]
-# ## 3. Cheat sheet
+# ## 3. The whole backward, drawn once more
+#
+# One small example carries almost every idea of the course: $\text{loss} = h + 3x$ with
+# $h = x \cdot x$, at $x = 2$. This time `h` keeps its gradient (`retain_grad()`), and the
+# picture shows what each node saved. First the graph as the forward pass booked it, before
+# `backward()`:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+h = x * x
+h.retain_grad()                  # chapter 04: keep the gradient of this intermediate tensor
+loss = h + 3 * x
+viz.draw(loss, params={"x": x}, names={"h": h, "loss": loss}, show_saved=True)
+
+# %% [markdown]
+# Everything in it, with the chapter that explained it:
+#
+# - **`loss`** (green, value 10) is the root: `backward()` starts here, and since it is a
+#   scalar no `gradient=` argument is needed (chapter 03).
+# - **`AddBackward0`, `MulBackward0`** (grey) are the `grad_fn` nodes, one per operation, named
+#   as PyTorch names them; the arrows are their `next_functions`, drawn the way gradients flow
+#   (chapter 02). `MulBackward0 n2` is `3 * x`: its second input, the constant 3, needs no
+#   gradient, so its entry in `next_functions` is `None`, and no arrow is drawn for it.
+# - **Two arrows from `MulBackward0 n1` to the same `AccumulateGrad`**: `x * x` uses `x`
+#   twice, so two gradients go to one place, where they are summed (chapters 04 and 08).
+# - **`AccumulateGrad`** (dark grey) is the one node of the leaf `x` (blue): it writes
+#   `x.grad` (chapter 04).
+# - **`h`** (yellow) retains its gradient; the dashed arrow shows where its `.grad` comes from
+#   (chapter 04).
+# - **Saved for backward** (orange): `x * x` saved both factors, $2$ and $2$, because
+#   $\partial(ab)/\partial a = b$; `3 * x` saved only the 3: the gradient for `x` needs it, and
+#   `x` would only be needed for a gradient with respect to the constant, which nobody asks for
+#   (chapter 07).
+#
+# Now `backward()`, and the same picture again:
+
+# %%
+loss.backward()
+viz.draw(loss, params={"x": x}, names={"h": h, "loss": loss}, show_saved=True)
+
+# %% [markdown]
+# What changed is what `backward()` did:
+#
+# - `x.grad` is $7 = 2x + 3$: the $2 + 2$ from the two edges of `x * x` and the 3 from
+#   `3 * x`, added up (chapters 01, 03, 05).
+# - `h.grad` is 1, $\partial\,\text{loss}/\partial h$, kept only because of `retain_grad()`
+#   (chapter 04).
+# - Every saved tensor is marked **freed**: each node let go of what it saved as soon as it ran,
+#   so a second `backward()` through this graph would raise (chapter 07; `retain_graph=True`
+#   keeps them).
+# - The graph itself is unchanged: the engine only read it, in the order of chapter 08 —
+#   `AddBackward0`, then the newer `MulBackward0` (`3 * x`), then the older one, then
+#   `AccumulateGrad` once both of its gradients had arrived. Exercise 12.2 asks you to compute
+#   that order yourself.
+
+# %% [markdown]
+# ## 4. Cheat sheet
 #
 # | concept | API | what happens inside | PyTorch source |
 # |---|---|---|---|
@@ -137,11 +209,13 @@ print("w:", w)
 # | higher-order gradients (11) | `create_graph=True`, `torch.autograd.grad` | the engine runs the backward with grad mode on, so it is recorded | `torch/autograd/__init__.py` (`grad`); `graph_task.h` |
 
 # %% [markdown]
-# ## 4. The map of `mini_autograd`
+# ## 5. The map of `mini_autograd`
 #
 # The package grew with the chapters. Each module, the chapters that opened it, and where
-# PyTorch does the same (the table is built from the list below, and the cell checks that no
-# module of the package is missing from it):
+# PyTorch does the same. The table is built from the list below, and the cell checks it against
+# the package itself: every file the table names exists, and every module of the package is in
+# the table — named in a row, or inside a sub-package that a row describes as a whole (so a new
+# file in `ops/` belongs to the `ops` row until it gets a row of its own).
 
 # %%
 MODULE_MAP = [
@@ -157,6 +231,11 @@ MODULE_MAP = [
      "`torch/csrc/utils/tensor_new.cpp`; `aten/src/ATen/native/TensorFactories.cpp`"),
     (["mini_autograd.grad_mode"], "`no_grad`, `enable_grad`, `set_grad_enabled`, `inference_mode`", "06",
      "`torch/autograd/grad_mode.py`; `c10/core/GradMode.h`"),
+    (["mini_autograd._device", "mini_autograd.cuda", "mini_autograd.accelerator", "mini_autograd.backends",
+      "mini_autograd.backends.cuda", "mini_autograd.backends.mps"],
+     "`torch.device` and `device=`; `torch.cuda`, `torch.accelerator`, `torch.backends` answer "
+     "\"no GPU here\", so programs written for PyTorch run unchanged on the CPU", "none (for PyTorch programs)",
+     "`c10/core/Device.h`; `torch/cuda/`; `torch/accelerator/`; `torch/backends/`"),
     (["mini_autograd.autograd"], "`backward`, `grad`, `_make_grads`", "03, 11",
      "`torch/autograd/__init__.py`"),
     (["mini_autograd.autograd.function"], "`Function`, `ctx`, `apply`: where the graph is recorded",
@@ -167,23 +246,30 @@ MODULE_MAP = [
      "03, 08, 11", "`torch/csrc/autograd/engine.cpp`; `graph_task.h`; `input_buffer.h`; `python_engine.cpp`"),
     (["mini_autograd.autograd.gradcheck"], "`gradcheck`: finite differences against backward", "11",
      "`torch/autograd/gradcheck.py`"),
+    (["mini_autograd.autograd.functional"], "`jacobian`, `hessian`, `vjp`, `jvp`, `vhp`, `hvp`, made of "
+     "`autograd.grad` calls", "none (built on 11's `create_graph`)", "`torch/autograd/functional.py`"),
     (["mini_autograd.ops", "mini_autograd.ops.pointwise", "mini_autograd.ops.reduction",
       "mini_autograd.ops.linalg", "mini_autograd.ops.shape", "mini_autograd.ops.indexing",
       "mini_autograd.ops.join", "mini_autograd.ops.nn_ops", "mini_autograd.ops._helpers"],
      "one `Function` per operation (`AddBackward0`, `MmBackward0`, ...), broadcasting and type promotion",
      "02, 07, 11", "`tools/autograd/derivatives.yaml`; `torch/csrc/autograd/generated/Functions.cpp`"),
+    (["mini_autograd.ops.inplace", "mini_autograd.ops.views"],
+     "in-place operations (`add_`, `x[i] = v`, ...): the version counter and the rewritten history; views "
+     "that follow their base (`AsStridedBackward0`, `CopySlices`)", "07",
+     "`torch/csrc/autograd/VariableTypeUtils.h` (`rebase_history`); `variable.cpp`; `functions/tensor.h` (`CopySlices`)"),
     (["mini_autograd.nn", "mini_autograd.nn.module", "mini_autograd.nn.parameter", "mini_autograd.nn.linear",
-      "mini_autograd.nn.container", "mini_autograd.nn.activation", "mini_autograd.nn.loss",
-      "mini_autograd.nn.functional", "mini_autograd.nn.init"],
-     "`Module`, `Parameter`, `Linear`, `Sequential`, activations, losses, `functional`, `init`", "10",
+      "mini_autograd.nn.container", "mini_autograd.nn.activation", "mini_autograd.nn.flatten",
+      "mini_autograd.nn.loss", "mini_autograd.nn.functional", "mini_autograd.nn.init"],
+     "`Module`, `Parameter`, `Linear`, `Sequential`, activations, `Flatten`, losses, `functional`, `init`", "10",
      "`torch/nn/modules/`; `torch/nn/parameter.py`; `torch/nn/functional.py`; `torch/nn/init.py`"),
     (["mini_autograd.optim", "mini_autograd.optim.optimizer", "mini_autograd.optim.sgd",
-      "mini_autograd.optim.adam"], "`Optimizer` (`zero_grad`), `SGD`, `Adam`", "05, 10",
-     "`torch/optim/optimizer.py`; `sgd.py`; `adam.py`"),
+      "mini_autograd.optim.adam", "mini_autograd.optim.rmsprop"], "`Optimizer` (`zero_grad`), `SGD`, `Adam`, "
+     "`RMSprop`", "05, 10", "`torch/optim/optimizer.py`; `sgd.py`; `adam.py`; `rmsprop.py`"),
     (["mini_autograd.viz", "mini_autograd.viz.walk", "mini_autograd.viz.dot", "mini_autograd.viz.picture",
       "mini_autograd.viz.trace"], "graph pictures (`draw`) and the engine trace (`trace_backward`)",
      "all; the trace in 08", "none in PyTorch (the pictures follow the third-party `torchviz`)"),
 ]
+
 
 def file_of(module_name):
     """mini_autograd.ops.pointwise -> ops/pointwise.py; a package -> its __init__.py."""
@@ -193,25 +279,49 @@ def file_of(module_name):
     return path + ".py"
 
 
+def is_module(name):
+    try:
+        importlib.import_module(name)
+        return True
+    except ImportError:
+        return False
+
+
 rows = ["| file in `mini_autograd/` | what it holds | chapters | PyTorch counterpart |", "|---|---|---|---|"]
 for modules, holds, chapters, counterpart in MODULE_MAP:
-    shown = ", ".join(f"`{file_of(m)}`" for m in modules)
+    shown = ", ".join(f"`{file_of(m)}`" if is_module(m) else f"`{m}` (missing!)" for m in modules)
     rows.append(f"| {shown} | {holds} | {chapters} | {counterpart} |")
 display(Markdown("\n".join(rows)))
 
-in_package = {"mini_autograd"} | {m.name for m in pkgutil.walk_packages(mini_autograd.__path__, "mini_autograd.")}
 in_map = {m for modules, *_ in MODULE_MAP for m in modules}
-print("every module of mini_autograd is in the map:", in_package <= in_map,
-      "| missing:", sorted(in_package - in_map))
+in_package = {"mini_autograd"} | {m.name for m in pkgutil.walk_packages(mini_autograd.__path__, "mini_autograd.")}
+
+
+def covered(name):
+    """Named in the map, or inside a sub-package (not the top package) that the map names."""
+    parts = name.split(".")
+    return name in in_map or any(".".join(parts[:n]) in in_map for n in range(2, len(parts)))
+
+
+print("every file the map names exists:", all(is_module(m) for m in in_map),
+      "| missing:", sorted(m for m in in_map if not is_module(m)))
+print("every module of mini_autograd is in the map:", all(covered(m) for m in in_package),
+      "| not in it:", sorted(m for m in in_package if not covered(m)))
 
 # %% [markdown]
 # The dependencies point one way: `_tensor` ← `autograd` ← `ops` ← `nn` / `optim`, and
-# `viz` only reads the graph. PyTorch has the same layering, with C++ underneath: the Python
-# `torch.autograd` is a thin layer over `torch/csrc/autograd/`, and the operations live in ATen
-# (`aten/src/ATen/native/`), with their derivatives in `derivatives.yaml`.
+# `viz` only reads the graph. PyTorch has the same layering, with C++ underneath.
+#
+# <details><summary>In PyTorch: the layers in C++</summary>
+#
+# The Python `torch.autograd` is a thin layer over `torch/csrc/autograd/` (nodes, engine, saved
+# variables); the operations live in ATen (`aten/src/ATen/native/`), with their derivatives in
+# `tools/autograd/derivatives.yaml`, from which the C++ backward nodes are generated.
+#
+# </details>
 
 # %% [markdown]
-# ## 5. The same code under real PyTorch
+# ## 6. The same code under real PyTorch
 #
 # `mini_autograd` promised to behave like PyTorch. Here is the test: the course's key examples,
 # each run twice — once with the name `torch` bound to mini_autograd, once bound to the real
@@ -421,7 +531,7 @@ for title, verdict in results.items():
 # operations, dtypes and devices PyTorch has and mini_autograd does not.
 
 # %% [markdown]
-# ## 6. Graduating to PyTorch
+# ## 7. Graduating to PyTorch
 #
 # Everything you learned carries over; what changes is scale.
 #
@@ -465,6 +575,400 @@ for title, verdict in results.items():
 # it with PyTorch.
 
 # %% [markdown]
+# ## Exercises
+#
+# **Exercise 12.1.** A single neuron with a squared error: $p = wx + b$, $a = \tanh p$,
+# $L = (a - y)^2$. Write `by_hand(w, b, x, y)`, which returns the pair
+# $(\partial L/\partial w,\ \partial L/\partial b)$ for plain Python numbers, using the chain
+# rule and `math.tanh` — no tensors. Autograd gets the same two numbers from the forward pass
+# alone:
+#
+# ```python
+# def by_autograd(w, b, x, y):
+#     w = torch.tensor(w, dtype=torch.float64, requires_grad=True)
+#     b = torch.tensor(b, dtype=torch.float64, requires_grad=True)
+#     loss = (torch.tanh(w * x + b) - y) ** 2
+#     loss.backward()
+#     return w.grad.item(), b.grad.item()
+# ```
+#
+# The check compares your function with this one on three sets of numbers.
+
+# %%
+# Exercise 12.1
+def by_hand(w, b, x, y):
+    return ...  # your code here: the pair (dL_dw, dL_db)
+
+# %%
+def by_autograd(w, b, x, y):
+    w = torch.tensor(w, dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(b, dtype=torch.float64, requires_grad=True)
+    loss = (torch.tanh(w * x + b) - y) ** 2
+    loss.backward()
+    return w.grad.item(), b.grad.item()
+
+
+hint = ("Go backwards one factor at a time: dL/da = 2(a - y), da/dp = 1 - tanh²(p) = 1 - a², "
+        "dp/dw = x, dp/db = 1; multiply along the path.")
+CASES = [(0.5, -0.2, 1.5, 1.0), (-1.0, 0.3, 0.8, -0.5), (2.0, 0.1, -0.7, 0.2)]
+
+
+def slip(got, w, b, x, y):
+    """The likely mistake behind a wrong pair, or "" when none of the usual ones fits."""
+    a = math.tanh(w * x + b)
+    right_w, right_b = 2 * (a - y) * (1 - a * a) * x, 2 * (a - y) * (1 - a * a)
+    candidates = [
+        ((right_b, right_w), "The two numbers are swapped: return (dL/dw, dL/db)."),
+        ((right_w / 2, right_b / 2), "Both are half the right value: d/da (a - y)² is 2(a - y)."),
+        ((-right_w, -right_b), "The sign is flipped: d/da (a - y)² is 2(a - y), not 2(y - a)."),
+        ((2 * (a - y) * x, 2 * (a - y)), "The factor tanh'(p) = 1 - tanh²(p) is missing."),
+        ((right_w, right_w), "dL/db has a factor x too many: dp/db = 1."),
+        ((2 * (a - y) * (1 - (w * x + b) ** 2) * x, 2 * (a - y) * (1 - (w * x + b) ** 2)),
+         "tanh'(p) is 1 - tanh²(p) = 1 - a², with a = tanh(p), not 1 - p²."),
+    ]
+    for (want_w, want_b), words in candidates:
+        if math.isclose(got[0], want_w, rel_tol=1e-6, abs_tol=1e-9) and \
+                math.isclose(got[1], want_b, rel_tol=1e-6, abs_tol=1e-9):
+            return words
+    return ""
+
+
+def check_by_hand():
+    for w, b, x, y in CASES:
+        got = by_hand(w, b, x, y)
+        if got is ...:
+            return not_answered(hint, what="your code")
+        if got is None:
+            return check(False, "", f"Your function returned None: is the `return` missing? Hint: {hint}")
+        if not can_check(got, hint, kind=(tuple, list), what="a pair of numbers (dL_dw, dL_db)", length=2):
+            return False
+        try:
+            got = [float(g) for g in got]
+        except (TypeError, ValueError):
+            return check(False, "", f"Both entries should be numbers, not {got!r}. Hint: {hint}")
+        want = by_autograd(w, b, x, y)
+        if not all(math.isclose(g, v, rel_tol=1e-6, abs_tol=1e-9) for g, v in zip(got, want)):
+            likely = slip(got, w, b, x, y)
+            return check(False, "", f"For w={w}, b={b}, x={x}, y={y} your function gives "
+                                    f"({got[0]:.6g}, {got[1]:.6g}); autograd gives ({want[0]:.6g}, "
+                                    f"{want[1]:.6g})." + (f" {likely}" if likely else "") + f" Hint: {hint}")
+    w, b, x, y = CASES[0]
+    return check(True, right=f"By hand and by autograd agree on all three: for w={w}, b={b}, x={x}, y={y} "
+                             f"both give ({by_autograd(w, b, x, y)[0]:.6g}, {by_autograd(w, b, x, y)[1]:.6g}). "
+                             "Autograd did the same multiplications, one node at a time.", hint="")
+
+
+if can_check(by_hand, hint, kind=callable, what="a function by_hand(w, b, x, y)"):
+    _ = run_check(check_by_hand, hint)
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 12.1
+# def by_hand(w, b, x, y):
+#     a = math.tanh(w * x + b)
+#     dL_da = 2 * (a - y)
+#     dL_dp = dL_da * (1 - a * a)       # tanh'(p) = 1 - tanh²(p)
+#     return dL_dp * x, dL_dp * 1       # dp/dw = x, dp/db = 1
+# ```
+#
+# The backward pass in three lines: start from $\partial L/\partial L = 1$, multiply by the
+# local derivative of each operation on the way back to $w$ and $b$, exactly the
+# vector-Jacobian products `PowBackward0`, `SubBackward0`, `TanhBackward0`, `AddBackward0` and
+# `MulBackward0` compute (chapter 03). `TanhBackward0` uses the saved *result* $a$, as
+# $1 - a^2$, like the `ExpBackward0` of chapter 11.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 12.2.** Write `engine_order(root)`: given the `grad_fn` of a loss, return the list
+# of nodes (the node objects themselves) in the order the engine runs them, computed from
+# `next_functions` alone, without running `backward()`. Chapter 08's rules:
+#
+# 1. Walk the graph once from `root` and count, for each node, how many edges point to it (its
+#    dependencies). Skip the `None` entries of `next_functions`.
+# 2. A node is ready when all its dependencies have delivered. Start with `root` ready.
+# 3. Repeatedly take the ready node with the highest `node._sequence_nr()` (the newest;
+#    `AccumulateGrad` nodes have the largest number of all; on a tie, the one that became
+#    ready first), append it to the order, and count one delivery along each of its edges.
+#
+# Python's `heapq` is a ready-made priority queue (it pops the smallest item, so push
+# `(-sequence number, arrival count, node)`). The check compares your order with the one
+# `viz.trace_backward` records from the real engine, on four graphs (the one of section 3,
+# the classic `ones(2, 2)` example, and two where the order is less obvious).
+
+# %%
+# Exercise 12.2
+def engine_order(root):
+    return ...  # your code here: the nodes in the order the engine runs them
+
+# %%
+hint = ("Count dependencies first; then take ready nodes newest first (highest _sequence_nr()), and a "
+        "node becomes ready when its count reaches 0.")
+
+
+def check_graphs():
+    """The four graphs: (what, loss), each built fresh."""
+    x = torch.tensor(2.0, requires_grad=True)
+    h = x * x
+    yield "loss = x * x + 3 * x (section 3)", h + 3 * x
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    yield "out = (y * y * 3).mean(), y = x + 2", (y * y * 3).mean()
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    p, q = x.exp(), x.tanh()
+    yield "p = x.exp(); q = x.tanh(); (q * p).sum()", (q * p).sum()
+    w = torch.tensor([1.0, -1.0], requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    a = w * 2
+    yield "a = w * 2; (a.tanh() * (a + b).sigmoid() + w).sum()", (a.tanh() * (a + b).sigmoid() + w).sum()
+
+
+def edges_into(root):
+    """Every node under root, and the nodes with an edge to it."""
+    parents, stack, seen = {root: []}, [root], {root}
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                parents.setdefault(next_node, []).append(node)
+                if next_node not in seen:
+                    seen.add(next_node)
+                    stack.append(next_node)
+    return parents
+
+
+def check_engine_order():
+    for what, loss in check_graphs():
+        got = engine_order(loss.grad_fn)
+        if got is ...:
+            return not_answered(hint, what="your code")
+        if got is None:
+            return check(False, "", f"Your function returned None: is the `return` missing? Hint: {hint}")
+        if not can_check(got, hint, kind=(list, tuple), what="a list of nodes"):
+            return False
+        trace = viz.trace_backward(loss)          # the real engine, traced
+        ids, want = trace.graph.ids, trace.order  # node -> "n3"; ["n0 AddBackward0", ...]
+        name_of = {entry.split()[0]: entry for entry in want}
+        if any(isinstance(node, str) for node in got):
+            return check(False, "", "Return the nodes themselves (as found in next_functions), not "
+                                    "their names: two nodes can have the same name. Hint: " + hint)
+        if any(node is None for node in got):
+            return check(False, "", "Your list contains None: skip the None entries of "
+                                    "next_functions, they are inputs that need no gradient.")
+        strangers = [node for node in got if node not in ids]
+        if strangers:
+            return check(False, "", f"Your list holds {strangers[0]!r}, which is not a node of the graph. "
+                                    f"Hint: {hint}")
+        names = [name_of[ids[node]] for node in got]
+        where = f"On the graph of {what}, your order is {names}; the engine's is {want}."
+        if len(set(names)) < len(names):
+            return check(False, "", f"{where} A node appears more than once: the engine runs each node "
+                                    "once, when all its gradients have arrived. Hint: " + hint)
+        if len(names) < len(want):
+            missing = [name for name in want if name not in names]
+            return check(False, "", f"{where} Missing: {missing}. Every node runs, the "
+                                    "AccumulateGrad nodes too. Hint: " + hint)
+        if names != want:
+            parents, position = edges_into(loss.grad_fn), {node: i for i, node in enumerate(got)}
+            valid = all(position[p] < position[node] for node in got for p in parents[node])
+            why = ("Every node of yours does come after the nodes that send it gradients, so your order "
+                   "would compute the same gradients; but among the ready nodes the engine always takes "
+                   "the newest (highest _sequence_nr()) first." if valid else
+                   "Some node of yours runs before a node that still has to send it a gradient: count "
+                   "the dependencies, and make a node ready only when its count reaches 0.")
+            return check(False, "", f"{where} {why}")
+    return check(True, right="The engine's order on all four graphs: dependency counts decide when a node "
+                             "may run, sequence numbers decide which ready node runs first.", hint="")
+
+
+if can_check(engine_order, hint, kind=callable, what="a function engine_order(root)"):
+    _ = run_check(check_engine_order, hint)
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 12.2
+# import heapq
+# import itertools
+#
+#
+# def engine_order(root):
+#     dependencies, seen, stack = {}, {root}, [root]          # 1. count the edges into each node
+#     while stack:
+#         node = stack.pop()
+#         for next_node, _ in node.next_functions:
+#             if next_node is not None:
+#                 dependencies[next_node] = dependencies.get(next_node, 0) + 1
+#                 if next_node not in seen:
+#                     seen.add(next_node)
+#                     stack.append(next_node)
+#     arrival = itertools.count()                              # 2. the ready queue
+#     ready = [(-root._sequence_nr(), next(arrival), root)]
+#     order = []
+#     while ready:                                             # 3. newest ready node first
+#         _, _, node = heapq.heappop(ready)
+#         order.append(node)
+#         for next_node, _ in node.next_functions:
+#             if next_node is not None:
+#                 dependencies[next_node] -= 1
+#                 if dependencies[next_node] == 0:
+#                     heapq.heappush(ready, (-next_node._sequence_nr(), next(arrival), next_node))
+#     return order
+# ```
+#
+# This is `run_backward` of chapter 08 with the arithmetic taken out: the same dependency
+# count (`compute_dependencies`), the same ready queue ordered by sequence number. Two simpler
+# orders fail on one of the graphs each: a first-in-first-out queue runs the older
+# `MulBackward0` of section 3 first, and a depth-first topological sort follows the order of
+# `next_functions` instead of the sequence numbers (the `q * p` graph). Both would compute the
+# same gradients; they are just not the engine's order.
+#
+# </details>
+
+# %% [markdown]
+# **Exercise 12.3.** This training loop, for the linear model of chapter 10, has three bugs.
+# The first announces itself; the other two are silent.
+
+# %%
+x_data = torch.tensor([[1.0, 1.0], [2.0, -1.0], [0.0, 2.0], [-1.0, 0.5]])
+y_data = torch.tensor([[1.0], [2.0], [-1.0], [0.0]])
+mse = torch.nn.MSELoss()
+
+
+def make_model():
+    """Chapter 10's linear model, from the same start every time, and its optimizer."""
+    torch.manual_seed(0)
+    model = torch.nn.Linear(2, 1)
+    with torch.no_grad():
+        model.weight.copy_(torch.tensor([[0.5, -0.3]]))
+        model.bias.fill_(0.1)
+    return model, torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def broken_train(steps=30):
+    model, optimizer = make_model()
+    losses = []
+    for step in range(steps):
+        pred = model(x_data).detach()
+        loss = mse(pred, y_data)
+        loss.backward()
+        optimizer.zero_grad()
+        optimizer.step()
+        losses.append(loss)
+    return losses
+
+
+try:
+    broken_train()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# Write `train(steps=30)`: the same loop with its three bugs fixed, returning the list of the
+# `steps` losses as Python numbers. (Copy the body of `broken_train` and repair it; use
+# `make_model()`, so that every run starts from the same weights.)
+
+# %%
+# Exercise 12.3
+def train(steps=30):
+    return ...  # your code here: broken_train's loop, repaired
+
+# %%
+hint = ("Each bug breaks one lesson of the course: the loss must be connected to the parameters, .grad "
+        "must be cleared before backward() (not after it), and a loss kept for later is a number.")
+
+
+def losses_of(steps, clear=True):
+    """The reference: the five lines of chapter 10, with or without zero_grad()."""
+    model, optimizer = make_model()
+    losses = []
+    for step in range(steps):
+        if clear:
+            optimizer.zero_grad()
+        loss = mse(model(x_data), y_data)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+def check_train():
+    try:
+        got = train()
+    except RuntimeError as error:
+        text = (str(error).splitlines() or [""])[0]
+        if "does not require grad" in text:
+            return check(False, "", f"train() raised RuntimeError: {text}. The loss has no graph behind it: "
+                                    "something cut it off from the parameters (chapter 06).")
+        raise
+    if got is ...:
+        return not_answered(hint, what="your code")
+    if got is None:
+        return check(False, "", "train() returned None: is `return losses` missing?")
+    if not can_check(got, hint, kind=(list, tuple), what="the list of losses"):
+        return False
+    if len(got) != 30:
+        return check(False, "", f"train() returned {len(got)} losses; one per step is 30. Hint: {hint}")
+    if any(hasattr(value, "grad_fn") for value in got):
+        return check(False, "", "The losses are tensors. Append loss.item(), a plain Python number: a tensor "
+                                "with a grad_fn keeps its step's whole graph alive for as long as the list "
+                                "lives, one graph per step.")
+    try:
+        got = [float(value) for value in got]
+    except (TypeError, ValueError):
+        return check(False, "", f"The losses should be numbers, not {got[:3]!r}... Hint: {hint}")
+    right = losses_of(30)
+    if np.allclose(got, right, atol=1e-6):
+        return check(True, right=f"The loss falls from {right[0]:.4f} to {right[-1]:.4f}: zero_grad, forward, "
+                                 "loss, backward, step, and the loss recorded as a number.", hint="")
+    if np.allclose(got, got[0]):
+        return check(False, "", f"The loss never changes ({got[0]:.4f} at every step): no parameter moves. "
+                                "Does step() find any gradients when it runs? zero_grad() between backward() "
+                                "and step() throws them away (chapter 10).")
+    if np.allclose(got, losses_of(30, clear=False), atol=1e-6):
+        return check(False, "", "The loss moves, but like chapter 10's loop without zero_grad(): the "
+                                "gradients of all the steps pile up in .grad. Clear them at the top of "
+                                "each step (chapter 05).")
+    return check(False, "", f"Your losses start {np.round(got[:3], 4).tolist()}, expected "
+                            f"{np.round(right[:3], 4).tolist()}. Hint: {hint}")
+
+
+if can_check(train, hint, kind=callable, what="a function train(steps=30)"):
+    _ = run_check(check_train, hint)
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 12.3
+# def train(steps=30):
+#     model, optimizer = make_model()
+#     losses = []
+#     for step in range(steps):
+#         optimizer.zero_grad()               # 2. clear before backward, not between backward and step
+#         pred = model(x_data)                # 1. no .detach(): the loss must reach the parameters
+#         loss = mse(pred, y_data)
+#         loss.backward()
+#         optimizer.step()
+#         losses.append(loss.item())          # 3. a number, not the tensor and its graph
+#     return losses
+# ```
+#
+# 1. `.detach()` makes a new leaf with no history (chapter 06): the loss has no `grad_fn`, and
+#    `backward()` refuses with "element 0 of tensors does not require grad".
+# 2. `zero_grad()` between `backward()` and `step()` sets every `.grad` to `None` just before
+#    `step()` reads them, and `step()` skips parameters without a gradient: the loss stays at
+#    its first value, silently (chapter 10, exercise 10.1).
+# 3. `losses.append(loss)` keeps each step's loss tensor, and through its `grad_fn` the whole
+#    graph of that step, alive as long as the list; `loss.item()` keeps one number (chapter 10
+#    does the same).
+#
+# </details>
+
+# %% [markdown]
 # ## Recap
 #
 # - Article 000's summary holds, line by line: `requires_grad` decides what is recorded,
@@ -473,8 +977,15 @@ for title, verdict in results.items():
 #   values (freed after backward), Python is the entry and the engine does the work.
 # - In one line: forward builds the graph, backward executes it, gradients accumulate, the
 #   optimizer updates (前向建图，反向执行，梯度累加，优化器更新).
+# - One picture holds most of the course: the root, the `grad_fn` nodes and their
+#   `next_functions`, `AccumulateGrad` and its leaf, a retained gradient, the saved tensors —
+#   and after `backward()`, `x.grad = 7`, `h.grad = 1` and every saved tensor freed.
 # - Every module of `mini_autograd` maps to a part of PyTorch, from `torch/_tensor.py` to
 #   `engine.cpp`; the cheat sheet and the map above say where.
 # - The course's key snippets print the same under mini_autograd and PyTorch 2.13.
+# - The exercises put it together: the chain rule by hand equals autograd; the engine's order
+#   follows from dependency counts and sequence numbers alone; and a training loop is right
+#   only when the graph reaches the parameters, `.grad` is cleared before `backward()`, and the
+#   losses are kept as numbers.
 #
 # Thank you for working through the course. [Back to 00 — Welcome](00_welcome.ipynb)

@@ -188,7 +188,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "is_output", "saved_version", "version_counter",
-                 "requires_grad", "freed", "grad_fn_name", "output_nr")
+                 "requires_grad", "freed", "grad_fn_name", "output_nr", "was_leaf")
 
     def __init__(self, tensor, is_output):
         if tensor._is_inference:
@@ -205,6 +205,7 @@ class SavedTensor:
         self.requires_grad = tensor.requires_grad
         self.output_nr = tensor._output_nr
         self.grad_fn_name = None
+        self.was_leaf = tensor._grad_fn is None
         self.freed = False
 
     def unpack(self, node):
@@ -227,6 +228,10 @@ class SavedTensor:
                 "enable anomaly detection to find the operation that failed to compute its "
                 "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
         if not self.is_output:
+            if not self.was_leaf and self.tensor._grad_fn is None:
+                raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
+                                   ".detach_().This is not supported, please use out-of-place `.detach()` "
+                                   "instead")
             return self.tensor
         out = Tensor(self.data)
         out._version_counter = self.version_counter

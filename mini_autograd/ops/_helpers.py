@@ -136,3 +136,11 @@ def check_tensor(value, op_name, arg="input", position=1):
         raise TypeError(f"{op_name}(): argument '{arg}' (position {position}) must be Tensor, not "
                         f"{type(value).__name__}")
     return value
+
+
+def quiet_mean(array, axis=None, keepdims=False):
+    """numpy's mean without its warning for empty input (the result is nan there, as in PyTorch)."""
+    count = array.size if axis is None else int(np.prod([array.shape[d] for d in axis], dtype=np.int64))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        total = array.sum(axis=axis, keepdims=keepdims, dtype=array.dtype if array.dtype.kind == "f" else None)
+        return np.asarray(np.true_divide(total, count), dtype=array.dtype if array.dtype.kind == "f" else None)

@@ -309,6 +309,7 @@ def setitem(x, index, value):
     sliced, advanced = _apply_slicing(x, index)
     if not advanced:
         return _copy_to(sliced, value)
+    sliced._check_inplace(check_overlap=False)    # as in PyTorch, before the indices are checked
     leading_ones = 0
     while leading_ones < value.ndim and value.shape[leading_ones] == 1:
         leading_ones += 1

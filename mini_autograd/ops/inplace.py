@@ -15,7 +15,7 @@ from .. import grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import SavedTensor, gradient_edge
 from .._tensor import Tensor
-from .views import CopySlices, element_positions, set_history
+from .views import OVERLAP_MESSAGE, CopySlices, element_positions, has_internal_overlap, set_history
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
@@ -39,6 +39,8 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
         tensor._bump_version()
         return tensor
 
+    if tensor._base is not None and has_internal_overlap(tensor._data):
+        raise RuntimeError(OVERLAP_MESSAGE)           # CopySlices cannot write a gradient per element
     old = Tensor(tensor._data)                       # the values before the change, for the graph
     old._grad_fn, old._output_nr = tensor.grad_fn, tensor._output_nr
     old._requires_grad = tensor._requires_grad

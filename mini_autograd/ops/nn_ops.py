@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import cast, result_dtype
+from ._helpers import cast, quiet_mean, result_dtype
 from .linalg import is_column_major, mm_mat1_backward, mm_mat2_backward
 from .pointwise import DivScalar
 
@@ -255,7 +255,7 @@ class MseLoss(Function):
             squared = np.square(cast(x._data, dtype) - cast(target._data, dtype))
         if reduction == "none":
             return Tensor(squared)
-        return Tensor(np.asarray(squared.mean() if reduction == "mean" else squared.sum()))
+        return Tensor(np.asarray(quiet_mean(squared) if reduction == "mean" else squared.sum()))
 
     @staticmethod
     def backward(ctx, grad):
@@ -273,7 +273,7 @@ class MseLossBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, x, target, reduction):
-        ctx.norm = 2 / x.numel() if reduction == REDUCTIONS["mean"] else 2
+        ctx.norm = (2 / x.numel() if x.numel() else float("inf")) if reduction == REDUCTIONS["mean"] else 2
         ctx.save_for_backward(grad, x, target)
         dtype = result_dtype(x, target)
         diff = cast(x._data, dtype) - cast(target._data, dtype)
@@ -320,25 +320,30 @@ class BinaryCrossEntropyWithLogits(Function):
         losses = losses.astype(dtype, copy=False)
         if reduction == "none":
             return Tensor(losses)
-        return Tensor(np.asarray(losses.mean() if reduction == "mean" else losses.sum(), dtype=dtype))
+        return Tensor(np.asarray(quiet_mean(losses) if reduction == "mean" else losses.sum(), dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
         x, target, weight, pos_weight = ctx.saved_tensors
-        if ctx.reduction == REDUCTIONS["mean"]:
-            grad = DivScalar.apply(grad, x.numel())
-        sigmoid = x.sigmoid()
+        mean = ctx.reduction == REDUCTIONS["mean"]
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
+            sigmoid = x.sigmoid()
             if pos_weight is None:
-                grad_x = sigmoid - target
+                grad_x = (sigmoid - target) * grad
             else:
-                grad_x = (1 + (pos_weight - 1) * target) * sigmoid - pos_weight * target
-            grad_x = grad_x * grad if weight is None else grad_x * weight * grad
+                grad_x = ((1 + (pos_weight - 1) * target) * sigmoid - pos_weight * target) * grad
+            if weight is not None:
+                grad_x = grad_x * weight
+            if mean:
+                grad_x = DivScalar.apply(grad_x, x.numel())       # as PyTorch: the division comes last
         if ctx.needs_input_grad[1]:
             softplus = Tensor(_softplus_neg(x._data))
-            grad_target = -x if pos_weight is None else (pos_weight - 1) * softplus - x
-            grad_target = grad_target * grad if weight is None else grad_target * weight * grad
+            grad_target = (-x if pos_weight is None else (pos_weight - 1) * softplus - x) * grad
+            if weight is not None:
+                grad_target = grad_target * weight
+            if mean:
+                grad_target = DivScalar.apply(grad_target, x.numel())
         return grad_x, grad_target, None, None, None
 
 
@@ -362,19 +367,20 @@ class BinaryCrossEntropy(Function):
         losses = losses.astype(dtype, copy=False)
         if reduction == "none":
             return Tensor(losses)
-        return Tensor(np.asarray(losses.mean() if reduction == "mean" else losses.sum(), dtype=dtype))
+        return Tensor(np.asarray(quiet_mean(losses) if reduction == "mean" else losses.sum(), dtype=dtype))
 
     @staticmethod
     def backward(ctx, grad):
         x, target, weight = ctx.saved_tensors
-        if ctx.reduction == REDUCTIONS["mean"]:
-            grad = DivScalar.apply(grad, x.numel())
+        mean = ctx.reduction == REDUCTIONS["mean"]
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
             denominator = Tensor(np.maximum((1 - x._data) * x._data, 1e-12).astype(x._data.dtype))
             grad_x = grad * (x - target) / denominator
             if weight is not None:
                 grad_x = grad_x * weight
+            if mean:
+                grad_x = DivScalar.apply(grad_x, x.numel())
         if ctx.needs_input_grad[1]:
             with np.errstate(divide="ignore"):
                 log_ratio = Tensor((np.maximum(np.log(1 - x._data), -100)
@@ -382,4 +388,6 @@ class BinaryCrossEntropy(Function):
             grad_target = grad * log_ratio
             if weight is not None:
                 grad_target = grad_target * weight
+            if mean:
+                grad_target = DivScalar.apply(grad_target, x.numel())
         return grad_x, grad_target, None, None

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import check_tensor, dims_tuple, wrap_dim
+from ._helpers import check_tensor, dims_tuple, quiet_mean, wrap_dim
 
 
 def _unsqueeze_dims(grad, dims, keepdim):
@@ -76,7 +76,7 @@ class MeanDim(Function):
         ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(x.shape), dims, keepdim
         ctx.self_sym_numel = x.numel()
         with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(x._data.mean(axis=dims, keepdims=keepdim)))
+            return Tensor(quiet_mean(x._data, axis=dims, keepdims=keepdim))
 
     @staticmethod
     def backward(ctx, grad):

@@ -238,3 +238,39 @@ NOT_STARTED = [
      "run_backward does not use release_saved yet"),
     ("08.2", "engine.py", engine_08(), ENGINE_07, "run_backward does not use compute_dependencies yet"),
 ]
+
+MISTAKES += [
+    # 10.1 Linear
+    ("10.1", "nn.py", "creation.uniform(-bound, bound, (out_features, in_features))",
+     "creation.uniform(-bound, bound, (in_features, out_features))", "expected [30, 400]"),
+    ("10.1", "nn.py", "self.weight = Parameter(creation.uniform(-bound, bound, (out_features, in_features)))",
+     "self.weight = Parameter(creation.randn(out_features, in_features))", "beyond k = 1/sqrt(400)"),
+    ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias\n", "        return x @ transpose(self.weight)\n",
+     "expected x @ weightᵀ + bias"),
+    # 10.2 cross_entropy
+    ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
+     "    return -(one_hot(targets, classes) * log_probs).sum()\n", "average over the batch"),
+    ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
+     "    return (one_hot(targets, classes) * log_probs).sum() / n\n", "sign flipped"),
+    ("10.2", "nn.py", "    shifted = logits - logits.max(dim=1, keepdim=True)\n", "    shifted = logits\n",
+     "exp(1000) overflows"),
+    # 10.3 SGD
+    ("10.3", "optim.py", "        with no_grad():\n            for p in self.parameters:\n                if p.grad is not None:\n"
+     "                    p.sub_(self.lr * p.grad)\n",
+     "        for p in self.parameters:\n            if p.grad is not None:\n                p.sub_(self.lr * p.grad)\n",
+     "inside `with no_grad():`"),
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n", "                    p.add_(self.lr * p.grad)\n",
+     "climbs the gradient"),
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n", "                    p = p - self.lr * p.grad\n",
+     "expected [0.8, -1.6]"),
+    # 11.1 gradcheck
+    ("11.1", "gradcheck.py", "            for t in inputs:\n                t.grad = None\n            seed = zeros_like(output)\n",
+     "            seed = zeros_like(output)\n", "Clear the inputs' .grad"),
+    ("11.1", "gradcheck.py", "            flat[j] = original\n", "", "put each nudged entry back"),
+    ("11.1", "gradcheck.py", "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n",
+     "        if False:\n", "it must raise GradcheckError"),
+    # 11.2 a custom Function
+    ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return s * (1 - s)\n", "ignores grad"),
+    ("11.2", "custom.py", "        ctx.save_for_backward(result)\n", "        ctx.save_for_backward(a)\n",
+     "the derivative is s * (1 - s) with s the result"),
+]

@@ -156,3 +156,25 @@ def test_the_diamond_runs_in_pytorchs_order():
             node.register_prehook(lambda grads, name=node.name(): names.append(name))
     out.backward()
     assert names == reference_order(_diamond)
+
+
+def test_the_answer_key_runs_the_seed_snippets_printing_what_pytorch_prints():
+    """The capstone: every seed snippet, run on the finished myautograd, prints what mini_autograd prints
+    (tests/test_seeds.py holds mini_autograd's output equal to PyTorch's)."""
+    import mini_autograd
+    from buildtrack.framework import load
+    sys.path.insert(0, str(ROOT / "tests"))
+    from crosscheck import run_snippet
+    from test_seeds import SNIPPETS
+
+    package = load(ANSWER_KEY)
+    for snippet in SNIPPETS:
+        assert run_snippet(snippet.program, package) == run_snippet(snippet.program, mini_autograd), snippet.id
+
+
+def test_the_spiral_trains_on_the_answer_key():
+    from buildtrack.ch10_11 import SPIRAL_LR, SPIRAL_STEPS, train_spiral
+    from buildtrack.framework import load
+
+    losses, accuracy, _ = train_spiral(load(ANSWER_KEY), SPIRAL_STEPS, SPIRAL_LR)
+    assert accuracy >= 0.95 and losses[-1] < losses[0] / 5

@@ -8,18 +8,20 @@ from mini_autograd._dtype import float32, float64, int64   # (given) dtypes, sha
 
 from .tensor import Tensor
 from .function import AccumulateGrad, Function, Node, compute_requires_grad, gradient_edge
-from .grad_mode import is_grad_enabled, no_grad
+from .grad_mode import is_grad_enabled, no_grad, set_grad_enabled
 from .creation import manual_seed, ones, ones_like, randn, tensor, zeros, zeros_like
-from . import engine, ops, optim
+from . import custom, engine, gradcheck, nn, ops, optim
 
 
 def exp(t): return t.exp()
+def log(t): return t.log()
+def tanh(t): return t.tanh()
 def sum(t): return t.sum()        # noqa: A001 (torch.sum)
 def mean(t): return t.mean()
 def matmul(a, b): return a @ b
 
 
 __all__ = ["Tensor", "Function", "Node", "AccumulateGrad", "compute_requires_grad", "gradient_edge",
-           "no_grad", "is_grad_enabled", "tensor", "ones", "zeros", "ones_like", "zeros_like",
+           "no_grad", "is_grad_enabled", "set_grad_enabled", "log", "tanh", "custom", "gradcheck", "nn", "tensor", "ones", "zeros", "ones_like", "zeros_like",
            "randn", "manual_seed", "exp", "sum", "mean", "matmul", "float32", "float64", "int64",
            "engine", "ops", "optim"]

@@ -43,3 +43,8 @@ def manual_seed(seed):
 def randn(*size, dtype=None, requires_grad=False):
     numpy_dtype = np.float32 if dtype is None else dtype.numpy
     return Tensor(_generator.standard_normal(size).astype(numpy_dtype), requires_grad=requires_grad)
+
+
+def uniform(low, high, shape):
+    """Numbers drawn uniformly from [low, high), float32, from the seeded generator."""
+    return Tensor(_generator.uniform(low, high, shape).astype(np.float32))

@@ -19,6 +19,11 @@ def is_grad_enabled():
     return _state.grad_enabled
 
 
+def set_grad_enabled(mode):
+    """(given) Switch recording on or off from here on. PyTorch: torch.set_grad_enabled."""
+    _state.grad_enabled = bool(mode)
+
+
 class no_grad:
     """Step 06.1: a ``with`` block inside which nothing is recorded.
 

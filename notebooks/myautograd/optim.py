@@ -1,4 +1,5 @@
 """Optimizers: what changes the parameters. PyTorch counterpart: torch/optim/optimizer.py."""
+from .grad_mode import no_grad
 
 
 def zero_grad(parameters, set_to_none=True):
@@ -10,3 +11,26 @@ def zero_grad(parameters, set_to_none=True):
     A parameter whose ``.grad`` is None stays None either way.
     """
     raise NotImplementedError("Step 05.2: zero_grad")
+
+
+class SGD:
+    """Plain stochastic gradient descent: ``p -= lr * p.grad``. PyTorch: torch.optim.SGD."""
+
+    def __init__(self, parameters, lr):
+        self.parameters = list(parameters)      # (given) a generator would be used up after one pass
+        self.lr = lr
+
+    def zero_grad(self, set_to_none=True):
+        """(given) Clear every parameter's gradient: your zero_grad of step 05.2."""
+        zero_grad(self.parameters, set_to_none)
+
+    def step(self):
+        """Step 10.3: move each parameter a step against its gradient.
+
+        PyTorch: SGD.step (torch/optim/sgd.py). For each parameter with a gradient:
+        ``p -= lr * p.grad``, in place (``p.sub_(...)``, step 07.1), with recording
+        off: the update is not part of any model, and a leaf that requires grad may
+        only be changed in place under ``no_grad`` (step 06.1). Parameters whose
+        ``.grad`` is None are skipped.
+        """
+        raise NotImplementedError("Step 10.3: SGD.step")

@@ -201,6 +201,53 @@ case("copy_into_expanded_rejected", """
     t.expand(2, 3).copy_(torch.zeros(2, 3))
 """, "RuntimeError")
 
+case("inplace_on_view_that_saves_its_input", """
+    t0 = torch.tensor([[[-1.82, -0.1, -1.37]], [[-1.71, 0.74, 1.0]]], dtype=torch.float64, requires_grad=True)
+    t3 = (t0 / 2).reshape(-1)
+    t3.clamp_(min=-0.2)
+    (t3 * torch.linspace(-1, 2, 6, dtype=torch.float64)).sum().backward()
+    print(t0.grad)
+    a = torch.tensor([1., -2., 3.], requires_grad=True)
+    b = torch.tensor([2., 2., 2.], requires_grad=True)
+    x = a * 1
+    x[1:].mul_(b[1:])
+    x.abs().sum().backward()
+    print(a.grad, b.grad)
+""")
+case("inplace_on_view_that_saves_its_output_then_double_backward", """
+    t0 = torch.tensor([[-0.48, 0.9, -0.71]], dtype=torch.float64, requires_grad=True)
+    t2 = (t0 + 1).max(1)[0]
+    t2.t().sigmoid_()
+    t4 = torch.nn.functional.softmax(t2 * torch.tensor([1., 2.], dtype=torch.float64).sum(), 0)
+    grads = torch.autograd.grad((t4 * 3).sum() + t2.sum() ** 2, [t0], create_graph=True)
+    print(grads)
+    sum((g * g).sum() for g in grads).backward()
+    print(t0.grad)
+""")
+case("zero_through_expanded_view_then_backward_refused", """
+    x = torch.tensor([1.], requires_grad=True)
+    t1 = x * 2
+    t2 = t1.expand(2, 1)
+    t2.zero_()
+    print(t1, t2)
+    t1.sum().backward()
+""", "RuntimeError")
+case("expanded_view_after_base_change", """
+    x = torch.tensor([1.], requires_grad=True)
+    t1 = x * 2
+    t2 = t1.expand(2, 1)
+    t1.mul_(2)
+    t2.sum().backward()
+    print(x.grad)
+""")
+case("saved_tensor_detached_in_place_refused", """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    x = a * 2
+    y = x.clamp(max=3.)
+    x.detach_()
+    y.sum().backward()
+""", "RuntimeError")
+
 # ------------------------------------------------------------------ x[index] = value
 case("setitem_variants", HELP + """
     a = torch.tensor([1., 2., 3.], requires_grad=True)

@@ -7,15 +7,13 @@ recorded the tensor's history is *rebased*: the new node becomes its ``grad_fn``
 a view, its base gets a ``CopySlices`` node instead (see ``views.py``), as in
 PyTorch (torch/csrc/autograd/VariableTypeUtils.h: ``rebase_history``).
 """
-import weakref
-
 import numpy as np
 
 from .. import grad_mode
 from ..autograd.function import Function
-from ..autograd.graph import SavedTensor, gradient_edge
+from ..autograd.graph import gradient_edge
 from .._tensor import Tensor
-from .views import OVERLAP_MESSAGE, CopySlices, element_positions, has_internal_overlap, set_history
+from .views import CopySlices, element_positions, set_history
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
@@ -39,8 +37,6 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
         tensor._bump_version()
         return tensor
 
-    if tensor._base is not None and has_internal_overlap(tensor._data):
-        raise RuntimeError(OVERLAP_MESSAGE)           # CopySlices cannot write a gradient per element
     old = Tensor(tensor._data)                       # the values before the change, for the graph
     old._grad_fn, old._output_nr = tensor.grad_fn, tensor._output_nr
     old._requires_grad = tensor._requires_grad
@@ -63,13 +59,6 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
         copy_slices = CopySlices(gradient_edge(base), (base._data.shape, base._data.dtype),
                                  element_positions(base._data, tensor._data), node)
         set_history(base, copy_slices)
-        if any(saved is not None and saved.is_output for saved in node._saved):
-            # an output saved by an in-place op on a view unpacks with the view's new history
-            # (saved_variable.cpp: is_inplace_on_view), not with the node inside CopySlices
-            view_node = tensor.grad_fn
-            node._saved = tuple(InplaceViewSavedTensor.from_saved(saved, view_node)
-                                if saved is not None and saved.is_output else saved
-                                for saved in node._saved)
     return tensor
 
 
@@ -82,28 +71,6 @@ def _keep_old_values(node, old):
                 old._requires_grad
             saved.tensor, saved.data = clone, clone._data
             saved.version_counter, saved.saved_version = clone._version_counter, 0
-
-
-class InplaceViewSavedTensor(SavedTensor):
-    """A saved output of an in-place op on a view: unpacked, it has the view's grad_fn (held weakly,
-    as PyTorch does, so that CopySlices -> node -> saved output -> view's node is not a cycle)."""
-
-    __slots__ = ("view_node",)
-
-    @classmethod
-    def from_saved(cls, saved, view_node):
-        new = cls.__new__(cls)
-        for name in SavedTensor.__slots__:
-            setattr(new, name, getattr(saved, name))
-        new.view_node = weakref.ref(view_node)
-        return new
-
-    def unpack(self, node):
-        out = super().unpack(node)
-        view_node = self.view_node()
-        if out.grad_fn is not None:
-            out._grad_fn, out._output_nr = view_node, 0
-        return out
 
 
 def _write_result(tensor, result):

@@ -18,7 +18,7 @@ works that out from the two numpy arrays' memory layout.
 """
 import numpy as np
 
-from ..autograd.function import Function
+from ..autograd.function import SECOND_BACKWARD_MESSAGE, Function
 from ..autograd.graph import Node, gradient_edge
 from .._tensor import Tensor
 
@@ -186,11 +186,16 @@ class CopySlices(Node):
         self._input_metadata = (base_metadata,)
         self.positions = positions
         self.fn = fn
+        self.overlapping = np.unique(positions).size != positions.size
 
     def name(self):
         return "torch::autograd::CopySlices"
 
     def apply(self, grad_outputs):
+        if self.fn is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        if self.overlapping:                # the view wrote some elements more than once (after expand)
+            raise RuntimeError(OVERLAP_MESSAGE)
         grad = grad_outputs[0]
         if grad is None:
             return (None,) * len(self.next_functions)
@@ -202,4 +207,5 @@ class CopySlices(Node):
         return (ReplacePositions.apply(grad, self.positions, self_grad),) + tuple(results[1:])
 
     def release_variables(self):
-        self.fn.release_variables()
+        """Drop ``fn`` (not its saved tensors: a graph built by ``create_graph`` may still use them)."""
+        self.fn = None

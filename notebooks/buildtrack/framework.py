@@ -18,6 +18,7 @@ import inspect
 import os
 import pathlib
 import re
+import shutil
 import signal
 import sys
 import textwrap
@@ -119,11 +120,15 @@ def load(directory):
     directory = pathlib.Path(directory).resolve()
     for name in [n for n in sys.modules if n == PACKAGE_NAME or n.startswith(PACKAGE_NAME + ".")]:
         del sys.modules[name]
+    # Always from the source: a cached .pyc can look current after an edit made within the same second.
+    shutil.rmtree(directory / "__pycache__", ignore_errors=True)
     importlib.invalidate_caches()
     sys.path.insert(0, str(directory.parent))
+    writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         return importlib.import_module(PACKAGE_NAME)
     finally:
+        sys.dont_write_bytecode = writes_bytecode
         sys.path.remove(str(directory.parent))
 
 

@@ -1,7 +1,8 @@
 """Memory: saved tensors are released by backward, and graphs die by reference counting.
 
-DESIGN.md, principle 4: a graph must die the moment its output is dropped,
-not wait for the cycle collector. Every check that a graph is gone runs with
+A graph must die the moment its output is dropped, not wait for the cycle
+collector: saved outputs are kept as bare data and a leaf holds its
+AccumulateGrad weakly, as in PyTorch. Every check that a graph is gone runs with
 the cycle collector disabled (``no_cycle_collector``), so an object kept alive
 only by a reference cycle shows up as a live weakref.
 """

@@ -293,7 +293,7 @@ class Builder:
 def build_program(data):
     builder = Builder(data)
     builder.new_leaf()
-    steps = data.draw(st.integers(1, 8))
+    steps = data.draw(st.integers(1, 10))
     for _ in range(steps):
         builder.step()
         if builder.failed:

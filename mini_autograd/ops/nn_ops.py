@@ -338,8 +338,11 @@ class BinaryCrossEntropyWithLogits(Function):
             if mean:
                 grad_x = DivScalar.apply(grad_x, x.numel())       # as PyTorch: the division comes last
         if ctx.needs_input_grad[1]:
-            softplus = Tensor(_softplus_neg(x._data))
-            grad_target = (-x if pos_weight is None else (pos_weight - 1) * softplus - x) * grad
+            if pos_weight is None:
+                grad_target = -x * grad
+            else:   # softplus(-x) = log(1 + exp(-|x|)) + relu(-x), in Tensor ops so it differentiates again
+                softplus = (1 + (-x.abs()).exp()).log() + (-x).relu()
+                grad_target = ((pos_weight - 1) * softplus - x) * grad
             if weight is not None:
                 grad_target = grad_target * weight
             if mean:
@@ -375,17 +378,14 @@ class BinaryCrossEntropy(Function):
         mean = ctx.reduction == REDUCTIONS["mean"]
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
-            denominator = Tensor(np.maximum((1 - x._data) * x._data, 1e-12).astype(x._data.dtype))
-            grad_x = grad * (x - target) / denominator
+            # in Tensor ops (not numpy constants), so that create_graph differentiates them again
+            grad_x = grad * (x - target) / ((1 - x) * x).clamp(min=1e-12)
             if weight is not None:
                 grad_x = grad_x * weight
             if mean:
                 grad_x = DivScalar.apply(grad_x, x.numel())
         if ctx.needs_input_grad[1]:
-            with np.errstate(divide="ignore"):
-                log_ratio = Tensor((np.maximum(np.log(1 - x._data), -100)
-                                    - np.maximum(np.log(x._data), -100)).astype(x._data.dtype))
-            grad_target = grad * log_ratio
+            grad_target = grad * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
             if weight is not None:
                 grad_target = grad_target * weight
             if mean:

@@ -248,6 +248,19 @@ case("saved_tensor_detached_in_place_refused", """
     y.sum().backward()
 """, "RuntimeError")
 
+case("partial_overlap_of_input_and_output_refused", """
+    x = torch.arange(4.)
+    x.add_(x)
+    x[:2].copy_(x[2:])
+    x[::2].mul_(x[::2])
+    print(x)
+    x[1:].add_(x[:-1])
+""", "RuntimeError")
+case("partial_overlap_copy_refused", """
+    x = torch.arange(4.)
+    x[:2].copy_(x[1:3])
+""", "RuntimeError")
+
 # ------------------------------------------------------------------ x[index] = value
 case("setitem_variants", HELP + """
     a = torch.tensor([1., 2., 3.], requires_grad=True)

@@ -13,7 +13,7 @@ from .. import grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import gradient_edge
 from .._tensor import Tensor
-from .views import CopySlices, element_positions, set_history
+from .views import CopySlices, check_no_partial_overlap, element_positions, set_history
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
@@ -29,6 +29,9 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
     (``saves_self`` is accepted and ignored: the saved values are checked, not declared.)
     """
     tensor._check_inplace(check_overlap)
+    for arg in args:
+        if isinstance(arg, Tensor):
+            check_no_partial_overlap(tensor._data, arg._data)
     recording = grad_mode._state.grad_enabled and (
         tensor.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not recording:

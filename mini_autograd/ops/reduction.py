@@ -143,7 +143,7 @@ class MaxDim(Function):
     def backward(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
         if not ctx.self_sym_sizes:
-            return grad, None, None
+            return Scatter.apply(grad, (), ctx.dim, None), None, None
         index = indices._data if ctx.keepdim else np.expand_dims(indices._data, ctx.dim)
         grad = _unsqueeze_dims(grad, (ctx.dim,), ctx.keepdim)
         return Scatter.apply(grad, ctx.self_sym_sizes, ctx.dim, index), None, None
@@ -156,12 +156,16 @@ class Scatter(Function):
     @staticmethod
     def forward(ctx, grad, sizes, dim, index):
         ctx.dim, ctx.index = dim, index
+        if index is None:                  # a 0-d input: its only element was the one selected
+            return Tensor(grad._data.copy())
         out = np.zeros(sizes, dtype=grad._data.dtype)
         np.put_along_axis(out, index, grad._data, axis=dim)
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx.index is None:
+            return Scatter.apply(grad, (), ctx.dim, None), None, None, None
         return Gather.apply(grad, ctx.dim, ctx.index), None, None, None
 
 

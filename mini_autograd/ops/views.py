@@ -57,6 +57,35 @@ def element_positions(base, view):
     return positions
 
 
+PARTIAL_OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to tensor "
+                           "refer to a single memory location. Please clone() the tensor before performing the "
+                           "operation.")
+
+
+def _byte_extent(array):
+    start = end = array.__array_interface__["data"][0]
+    if array.size == 0:
+        return start, start
+    for size, stride in zip(array.shape, array.strides):
+        if stride < 0:
+            start += (size - 1) * stride
+        else:
+            end += (size - 1) * stride
+    return start, end + array.itemsize
+
+
+def check_no_partial_overlap(written, read):
+    """PyTorch refuses an in-place op whose input shares only part of the written memory
+    (MemOverlap.cpp: assert_no_partial_overlap): the same memory, read the same way, is fine."""
+    if not np.may_share_memory(written, read):
+        return
+    (a_start, a_end), (b_start, b_end) = _byte_extent(written), _byte_extent(read)
+    if a_start == b_start and a_end == b_end and written.strides == read.strides:
+        return
+    if a_start < b_end and b_start < a_end:
+        raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
+
+
 def has_internal_overlap(array):
     """True when two elements share memory (a stride of 0 over a size > 1), as after ``expand``."""
     if array.flags.c_contiguous:

@@ -18,8 +18,10 @@
 # - that `backward()` frees the saved tensors as it goes, hence the error of a second
 #   backward, and what `retain_graph=True` changes
 # - how the version counter catches an in-place change of a saved tensor, and how to fix it
-# - gradient checkpointing, built here in a dozen lines: save less, recompute in backward, and
+# - gradient checkpointing, written here in a dozen lines: save less, recompute in backward, and
 #   measure what that trades
+# - to write saved tensors with a version counter, and their freeing after backward unless
+#   `retain_graph`, in your own `myautograd`
 #
 # **Seed section:** article 000 §8 on saved tensors, "为什么反向要占显存" (why backward takes up
 # GPU memory).
@@ -29,7 +31,7 @@
 # `release_variables` (`autograd/function.py`), the `_saved_*` attributes, the version counter
 # (`Tensor._version`), and the line of the engine that frees saved tensors (`call_function`).
 #
-# **Time:** about 40 minutes.
+# **Time:** about 45 minutes to read and run, and about 20 more for the two build steps.
 
 # %%
 import time
@@ -570,7 +572,7 @@ print("x.grad:", x.grad)
 # </details>
 
 # %% [markdown]
-# ## 7. Build it: gradient checkpointing
+# ## 7. Gradient checkpointing: memory for compute
 #
 # Section 4 showed that training keeps one activation per layer until backward. **Gradient
 # checkpointing** (梯度检查点) trades compute for that memory: run a segment of the network
@@ -777,6 +779,108 @@ plt.show()
 # </details>
 
 # %% [markdown]
+# ## 8. Build it: saved tensors, versions, freeing
+#
+# ### Step 07.1: saved tensors and the version counter
+#
+# Your operations in [myautograd/ops.py](myautograd/ops.py) already save what their formulas need: `forward`
+# calls `ctx.save_for_backward(...)`, and the `backward` you wrote in step 03.1 reads `ctx.saved_tensors`.
+# Both shipped working in their simplest form: `save_for_backward` keeps the tensors as they are, and
+# `saved_tensors` hands them back without a look. So your package does not yet notice the mistake of
+# section 6: a saved tensor changed in place before backward. Rewrite both in
+# [myautograd/function.py](myautograd/function.py), the way `SavedTensor` does it (section 3):
+#
+# - `save_for_backward` keeps each tensor together with its `_version` at that moment;
+# - `saved_tensors` makes `unpack`'s two checks, in its order: saved tensors already freed (step 07.2 sets
+#   `self.saved = None`) raise the second-backward error of section 5, and a tensor whose version has moved
+#   on raises the error of section 6. The words are given, as `SECOND_BACKWARD_ERROR` and `modified_error`.
+#
+# A counter is only useful if something moves it. Every in-place operation of your `Tensor` (`add_`, `sub_`,
+# `mul_`, `zero_`, given) ends in one method, `Tensor._write`, which you write in
+# [myautograd/tensor.py](myautograd/tensor.py): write the new numbers *into* the tensor's array
+# (`self._data[...] = data`: a `detach()`ed tensor shares that array, chapter 06, and must see the change),
+# add one to `_version`, and refuse what its docstring lists: a leaf that requires grad while recording is on,
+# as PyTorch does, and a non-leaf that requires grad while recording, which PyTorch would record and your
+# package does not.
+
+# %%
+import buildtrack
+
+buildtrack.check("07.1")
+
+# %% [markdown]
+# Compare with `mini_autograd`'s pieces listed in section 3. There the work is shared out:
+# `FunctionCtx.save_for_backward` only remembers the tensors, `Function.apply` wraps each in a `SavedTensor`,
+# and `saved_tensors` calls each slot's `unpack`, which makes the same two checks as yours, freed first. Two
+# simplifications of yours are worth knowing:
+#
+# - `SavedTensor` keeps only the *data* of a node's own output, to avoid section 3's reference cycle. Your
+#   `Exp` saves its result tensor itself, so the result holds its node and the node holds the result: a
+#   cycle, which Python frees later, with its cycle collector, instead of at once.
+# - `mini_autograd`'s version counter is an object shared by a tensor, its views and its detached copies
+#   (`_version_counter`, as PyTorch's `VariableVersion`), bumped by `_bump_version`; yours is a number on
+#   each tensor, so a change made through `x.detach()` does not move `x`'s version, and backward does not
+#   notice it.
+#
+# ### Step 07.2: freeing saved tensors; `retain_graph`
+#
+# Section 5 showed the line of the engine that frees: in `call_function`, right after a node's formula has
+# run, `if not graph_task.keep_graph: node.release_variables()`. Your nodes have the same method under a
+# shorter name, `release_saved()` (given: it sets `self.saved = None`, which your `saved_tensors` now
+# reports). Call it in your `run_backward` in [myautograd/engine.py](myautograd/engine.py), after each node has
+# run, unless `retain_graph`; and let `Tensor.backward` in [myautograd/tensor.py](myautograd/tensor.py) pass its
+# `retain_graph` argument on to `run_backward`. Free *after* the node ran, not before: its formula still needs
+# what it saved.
+
+# %%
+buildtrack.check("07.2")
+
+# %% [markdown]
+# The listing of `call_function` and `release_variables` in section 5 is `mini_autograd`'s version: the same
+# line, in the same place.
+#
+# With both steps done, your package stops the two mistakes of this chapter with PyTorch's words. The first is
+# the classic one of training loops: an update of the weights (`w.sub_(...)` under `no_grad`, as an optimizer
+# does, chapter 10) between the forward pass and `backward()`, so the `w` that `w * w` saved is no longer the
+# `w` of the forward pass. The second is a second backward without `retain_graph`. Each function returns the
+# error message, for either package:
+
+# %%
+def update_before_backward(torch):
+    """The weights change between forward and backward: the w that w * w saved has moved on."""
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    loss = (w * w).sum()
+    with torch.no_grad():
+        w.sub_(0.1)                   # an optimizer step, one line too early
+    try:
+        loss.backward()
+    except RuntimeError as error:
+        return f"RuntimeError: {error}"
+    return "no error"
+
+
+def backward_twice(torch):
+    """A second backward through a graph whose saved tensors the first one freed."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward()
+    try:
+        y.backward()
+    except RuntimeError as error:
+        return f"RuntimeError: {error}"
+    return "no error"
+
+
+for mistake in (update_before_backward, backward_twice):
+    print(f"{mistake.__name__}, mini_autograd:\n  {mistake(torch)}")
+mine = buildtrack.mine("07.2")
+if mine:
+    for mistake in (update_before_backward, backward_twice):
+        message = mistake(mine)
+        print(f"{mistake.__name__}, your myautograd:\n  {message}")
+        print("  the same words as mini_autograd's:", message == mistake(torch))
+
+# %% [markdown]
 # ## Exercises
 #
 # **Exercise 7.1.** The derivative of $\sigma(x) = 1/(1 + e^{-x})$ is $\sigma(x)\,(1 - \sigma(x))$.
@@ -933,5 +1037,8 @@ _ = check_answer(answer, by_hand,
 # - Gradient checkpointing saves only segment inputs and recomputes the rest in backward: the
 #   same gradients, a fraction of the activation memory, about one extra forward of compute
 #   (`torch/utils/checkpoint.py`).
+# - Your `myautograd` now saves tensors with their versions, bumps the version in every in-place
+#   operation, and frees what a node saved once it has run unless `retain_graph=True` (steps 07.1 and
+#   07.2): the two mistakes of this chapter stop it with PyTorch's words.
 #
 # [Next: 08 — The engine](08_engine.ipynb)

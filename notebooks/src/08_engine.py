@@ -20,6 +20,8 @@
 # - the engine at work, frame by frame, on a graph where two paths meet — and the same order
 #   recorded from real PyTorch
 # - where each piece lives in PyTorch's source (`torch/csrc/autograd/engine.cpp` and friends)
+# - to rewrite your `myautograd`'s engine as PyTorch's: dependency counts, a ready queue by
+#   sequence number, input buffers — and to check that it runs the diamond in PyTorch's order
 #
 # **Seed sections:** article 000 §7, "从 Python 进入 C++ Engine" (from Python into the C++
 # engine), and §12, "从源码角度看 Autograd 的核心对象" (the core objects of autograd, seen from
@@ -30,7 +32,7 @@
 # `evaluate_function`, `call_function`, `validate_outputs` — and again `AccumulateGrad`
 # (`autograd/graph.py`), now as the last step of the engine.
 #
-# **Time:** about 40 minutes.
+# **Time:** about 45 minutes to read and run, and about 40 more for the two build steps.
 
 # %%
 import mini_autograd as torch
@@ -456,7 +458,7 @@ print("x.grad:", x.grad)
 # puts runnable nodes into the `ReadyQueue` → `evaluate_function` runs each node and feeds the
 # `InputBuffer`s → `AccumulateGrad` writes the leaves' `.grad`.
 #
-# ## 11. Build it: the order falls out of counting
+# ## 11. The order falls out of counting
 #
 # To see that counting alone produces a valid order, here is the engine's schedule without any
 # gradients: the real `GraphTask`, `compute_dependencies` and `ReadyQueue`, and the
@@ -597,6 +599,84 @@ else:
 # None of this changes the answer; it makes it faster on real hardware.
 #
 # </details>
+
+# %% [markdown]
+# ## 14. Build it: PyTorch's engine in your `myautograd`
+#
+# Your engine of chapter 03 sorts the graph first and then runs it in that order. It gives the right
+# gradients, but not PyTorch's order, and it keeps a list of the whole graph that PyTorch never makes. Two
+# steps turn it into the engine of this chapter.
+#
+# ### Step 08.1: dependency counts
+#
+# Write `compute_dependencies(root)` in [myautograd/engine.py](myautograd/engine.py): section 6's walk from the
+# root along `next_functions`, visiting each node once, returning a dict `{node: number of edges pointing at
+# it}` rather than filling a `GraphTask`. Count edges, not nodes: `y * y` gives `y`'s `AccumulateGrad` two (as
+# in exercise 8.1). Use a loop and a list as the stack, as in step 03.2: the check counts a chain of 100,000
+# operations.
+
+# %%
+import buildtrack
+
+buildtrack.check("08.1")
+
+# %% [markdown]
+# Compare with `mini_autograd`'s `compute_dependencies`, listed in section 6: the same walk, with a `seen` set
+# so that a node's own edges are followed once, however many edges point at it.
+#
+# ### Step 08.2: the ready queue and the input buffers
+#
+# Now rewrite `run_backward` in [myautograd/engine.py](myautograd/engine.py) as `execute` (section 5) and
+# `evaluate_function` (section 9) run the graph, with no sorting:
+#
+# - count the dependencies first (step 08.1);
+# - the dict of gradients your engine already keeps becomes the **input buffers** (section 8): a gradient
+#   arriving along an edge is added into the target's buffer;
+# - after each delivery, take one from the target's count; at 0 the target is **ready**;
+# - the **ready queue** (section 7) is a list kept as a heap by `heapq`, of tuples
+#   `(-node.sequence_nr, arrival number, node)`: `heapq` pops the smallest tuple, so the minus sign makes the
+#   newest node come out first; the arrival number (from `itertools.count()`) decides between equal sequence
+#   numbers (every `AccumulateGrad` has the maximum), since two nodes cannot be compared with `<`;
+# - pop, run, deliver, until the queue is empty.
+#
+# Keep what your engine already does around each node: the pre-hooks, `sum_to`, recording off while the
+# formulas run, and `release_saved` unless `retain_graph` (step 07.2). Section 11's `schedule` is the skeleton,
+# without the gradients. The check runs your engine on a graph where two paths meet and compares its order
+# with `mini_autograd`'s (and so PyTorch's), then runs a chain of 100,000 operations.
+
+# %%
+buildtrack.check("08.2")
+
+# %% [markdown]
+# Compare with `mini_autograd`'s listings in this chapter: `execute` (section 5), `ReadyQueue` (section 7),
+# `InputBuffer` (section 8) and `evaluate_function` (section 9). The scheme is yours; it is spread over
+# classes there because PyTorch's engine also serves `autograd.grad`, several roots and worker threads, and
+# your `run_backward` does all of it in one function.
+#
+# Once the step is done, here is the order in which your engine runs the nodes of section 3's diamond, recorded
+# as in section 12, but with your nodes' `pre_hooks` list (a hook there receives the gradient arriving at the
+# node), beside `mini_autograd`'s order from section 12:
+
+# %%
+def diamond(torch):
+    """Section 3's graph: a = x * 2 feeds both b = a.exp() and c = a.tanh()."""
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    a = x * 2
+    b = a.exp()
+    c = a.tanh()
+    return x, (b * c).sum()
+
+
+mine = buildtrack.mine("08.2")
+if mine:
+    x_mine, out_mine = diamond(mine)
+    my_order = []
+    for node, name in number_nodes(out_mine.grad_fn).items():
+        node.pre_hooks.append(lambda grad, name=name: my_order.append(name))
+    out_mine.backward()
+    print("mini_autograd:  ", mini_order)
+    print("your myautograd:", my_order)
+    print("the same order:", my_order == mini_order, "| x.grad:", x_mine.grad)
 
 # %% [markdown]
 # ## Exercises
@@ -767,5 +847,8 @@ _ = check_answer(answer, (buffer_83[0], delivered),
 #   multivariable chain rule.
 # - PyTorch adds threads per device, completion tracking, reentrant backward and stream
 #   synchronisation around the same steps.
+# - Your `myautograd`'s engine is now PyTorch's (steps 08.1 and 08.2): it counts dependencies, runs the
+#   newest ready node first from a `heapq`, sums arriving gradients in input buffers, and runs the
+#   diamond in the same order as `mini_autograd` and PyTorch.
 #
 # [Next: 09 — Dynamic graphs](09_dynamic_graphs.ipynb)

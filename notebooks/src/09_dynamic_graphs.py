@@ -17,6 +17,8 @@
 # - what rebuilding the graph costs in a small training step, measured: building the graph
 #   versus doing the arithmetic; and what happens to the old graph
 # - in a few words, how `torch.compile` captures the graph once instead
+# - that your own `myautograd` runs the same dynamic graphs, with no new piece: the engine you
+#   wrote in chapter 08 runs whatever graph the forward pass left
 #
 # **Seed sections:** article 000 §11, "Autograd 和动态图的关系" (autograd and dynamic graphs), and
 # the paragraph on the keyword "动态" (dynamic) in article 003's "计算图" section (the graph
@@ -26,7 +28,7 @@
 # feature of the engine but a consequence of `Function.apply` recording each operation at the
 # moment it runs (chapter 02). We open `Tensor.__bool__`, which lets an `if` read a tensor.
 #
-# **Time:** about 25 minutes.
+# **Time:** about 30 minutes to read and run; this chapter has no build step.
 
 # %%
 import html
@@ -359,6 +361,72 @@ print("alive after the next forward pass:", last_graph() is not None)
 # </details>
 
 # %% [markdown]
+# ## 7. Your engine runs dynamic graphs too
+#
+# Section 6's point holds for your `myautograd` as well: it has no code for dynamic graphs and needs none. Its
+# `Function.apply` (step 02.2) records each operation as it runs, and its engine (chapter 08) runs whatever
+# graph it is given. So this chapter adds no piece to your package; it only runs section 1's forward pass on it.
+#
+# To run on either package, the forward pass takes the module as an argument, `torch`, which is
+# `mini_autograd` or your `myautograd`: the form `buildtrack.compare_graphs` wants. Your package has fewer
+# operations than `mini_autograd`, so this is a **variant** of section 1's `forward`, written with what both
+# have. The control flow is the same (a data-dependent `for`, an `if`, the recursive `power`); three
+# expressions change:
+#
+# - `h.abs().max() <= 2` becomes `max(abs(v) for v in h.tolist()) <= 2`, in plain Python: your `Tensor` has no
+#   `abs`, and its `max` needs a `dim`;
+# - `h / 2` becomes `h * 0.5`: your `/` multiplies by the inverse underneath, so its node would be a
+#   `MulBackward0` where `mini_autograd` records a `DivBackward0`, and the two pictures would differ for no
+#   reason;
+# - `if h.sum() > 0` becomes `if h.sum().item() > 0`: your `Tensor` has no comparisons, so the number is read
+#   with `item()` instead of through `__bool__` (section 3). Either way the condition leaves no node.
+
+# %%
+def dynamic_forward(torch, values):
+    """Section 1's forward, with the operations both packages have; returns (x, out)."""
+    x = torch.tensor(values, requires_grad=True)
+    h = x * 1.5
+    for _ in range(10):                                  # for: halve until small
+        if max(abs(v) for v in h.tolist()) <= 2:
+            break
+        h = h * 0.5
+    if h.sum().item() > 0:                               # if: the branch depends on the sign of the sum
+        h = h.tanh()
+    else:
+        h = h.exp()
+    return x, power(h, 5).sum()                          # recursion: section 1's power
+
+
+import buildtrack
+
+for values in ([0.5, 1.0], [-8.0, 2.0]):
+    print(f"x = {values}")
+    buildtrack.compare_graphs(lambda torch: dynamic_forward(torch, values)[1], "08.2", show_values=False)
+
+# %% [markdown]
+# Two inputs, two graphs, on each package: 7 nodes for `[0.5, 1.0]`, and for `[-8.0, 2.0]` three more
+# multiplications by 0.5, one per pass of the loop, and `ExpBackward0` in place of `TanhBackward0`. Once step
+# 08.2 is done, your package draws the same two graphs as `mini_autograd`. Both engines then give the same
+# gradients, for each input; and the variant computes what section 1's `forward` computed (section 2's
+# `x_a.grad` and `x_b.grad`):
+
+# %%
+mini_grads = {}
+for values, section_2_grad in [([0.5, 1.0], x_a.grad), ([-8.0, 2.0], x_b.grad)]:
+    x, out = dynamic_forward(torch, values)
+    out.backward()
+    mini_grads[str(values)] = x.grad
+    print(f"x = {values}: mini_autograd's x.grad = {x.grad}   (the same as section 2: "
+          f"{np.array_equal(x.grad.numpy(), section_2_grad.numpy())})")
+mine = buildtrack.mine("08.2")
+if mine:
+    for values in ([0.5, 1.0], [-8.0, 2.0]):
+        x_mine, out_mine = dynamic_forward(mine, values)
+        out_mine.backward()
+        print(f"x = {values}: your myautograd's x.grad = {x_mine.grad}   (the same as mini_autograd: "
+              f"{np.allclose(x_mine.grad.numpy(), mini_grads[str(values)].numpy())})")
+
+# %% [markdown]
 # ## Exercises
 #
 # **Exercise 9.1.** How many nodes does the graph of `forward(x_c)` have, for
@@ -547,6 +615,8 @@ _ = check_answer(answer, grads_93,
 #   arithmetic; with big tensors the arithmetic dominates. `torch.compile` captures the graph
 #   once (with guards) and compiles it, breaking the graph where values decide the path.
 # - Nothing in the engine is special-cased: `Function.apply` records at run time, and that is
-#   all a dynamic graph is.
+#   all a dynamic graph is. Your `myautograd` shows it too: with no new piece, it records and runs
+#   both graphs of a forward pass with a loop, a branch and recursion, with `mini_autograd`'s
+#   gradients.
 #
 # [Next: 10 — The training loop](10_training_loop.ipynb)

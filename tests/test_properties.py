@@ -46,7 +46,7 @@ try:
 except ImportError:  # tests/ made a package
     from tests.crosscheck import run_snippet
 
-EXAMPLES = int(os.environ.get("MINI_AUTOGRAD_PROPERTY_EXAMPLES", "250"))
+EXAMPLES = int(os.environ.get("MINI_AUTOGRAD_PROPERTY_EXAMPLES", "400"))
 settings.register_profile("mini_autograd_ci", deadline=None, derandomize=True, print_blob=True,
                           suppress_health_check=list(HealthCheck))
 PROFILE = settings.get_profile("mini_autograd_ci")
@@ -59,6 +59,7 @@ UNARY = [
     "2 - {x}", "{x} / 2", "1 / ({x}.abs() + 1)", "{x}.clone()", "{x}.detach()", "{x} + 1",
     "{x}.clamp(min=-0.5)", "{x}.clamp(-0.5, 0.5)", "{x}.clamp(max=0.3)", "torch.exp({x})",
     "{x}.reciprocal()", "{x}.float()", "{x}.double()", "2 ** {x}", "{x}.sin()", "{x}.cos()",
+    "Cube.apply({x})", "Scale.apply({x}, 1.5)[0]", "Scale.apply({x}, -2.0)[1]",
 ]
 REDUCE = [
     "{x}.sum()", "{x}.mean()", "{x}.max()", "{x}.sum({d})", "{x}.sum({d}, keepdim=True)",
@@ -96,6 +97,33 @@ INPLACE = ["{x}.add_({y})", "{x}.mul_({y})", "{x}.sub_(0.5)", "{x}.div_(2)", "{x
            "{x}[{i}] *= 2", "{x}.copy_({y}.detach())"]
 
 PRELUDE = textwrap.dedent('''
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, = ctx.saved_tensors
+            return grad * 3 * x ** 2
+
+
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(x, factor):
+            return x * factor, x.detach() * 0 + factor
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.factor = inputs[1]
+            ctx.mark_non_differentiable(output[1])
+
+        @staticmethod
+        def backward(ctx, grad, _):
+            return grad * ctx.factor, None
+
+
     def describe(name, t):
         fn = t.grad_fn
         print(name, tuple(t.shape), str(t.dtype), t.requires_grad, t.is_leaf,
@@ -214,9 +242,12 @@ class Builder:
         name = f"t{len(self.names)}"
         if kind == "retain":
             t = self.tensor(x)
-            if t.requires_grad and not t.is_leaf and x not in self.retained:
-                if self.try_line(f"{x}.retain_grad()", keep_errors=False):
-                    self.retained.append(x)
+            if self.draw(st.booleans()):
+                if t.requires_grad and not t.is_leaf and x not in self.retained:
+                    if self.try_line(f"{x}.retain_grad()", keep_errors=False):
+                        self.retained.append(x)
+            elif t.requires_grad:
+                self.try_line(f"_ = {x}.register_hook(lambda g: g * 2)", keep_errors=False)
             return
         if kind == "unary":
             expr = self.fill(self.draw(st.sampled_from(UNARY)), x)

@@ -132,7 +132,7 @@ def _as_index_array(index):
     return index._data if isinstance(index, Tensor) else np.asarray(index)
 
 
-def _index_arrays(index, shape, dim):
+def _index_arrays(index, shape, dim, check_bounds=True):
     """A list/array/Tensor index as numpy integer arrays, checked: one per dimension it covers.
 
     An integer index covers one dimension; a boolean mask covers as many as it has.
@@ -150,6 +150,8 @@ def _index_arrays(index, shape, dim):
     if array.dtype.kind not in "iu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     size = shape[dim]
+    if not check_bounds:                 # only the shape of the result is wanted: any valid index will do
+        return (np.zeros(array.shape, np.int64) if size else array,)
     bad = array[(array >= size) | (array < -size)]
     if bad.size:
         raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} with size {size}")
@@ -253,11 +255,11 @@ def _apply_slicing(x, index):
     return result, advanced
 
 
-def _advanced_key(result, advanced):
+def _advanced_key(result, advanced, check_bounds=True):
     """The numpy key for the advanced indices, with ``:`` for the dimensions between them."""
     key, d, at = [], 0, dict(advanced)
     while d < result.ndim:
-        arrays = _index_arrays(at[d], result.shape, d) if d in at else (slice(None),)
+        arrays = _index_arrays(at[d], result.shape, d, check_bounds) if d in at else (slice(None),)
         key.extend(arrays)
         d += len(arrays)
     while key and isinstance(key[-1], slice):
@@ -315,6 +317,15 @@ def setitem(x, index, value):
         leading_ones += 1
     if leading_ones:
         value = value.reshape(tuple(value.shape[leading_ones:]))
+    # PyTorch checks that the value broadcasts to the indexed shape before it checks the indices
+    indexed = np.broadcast_to(np.empty((), bool), tuple(sliced.shape))[_advanced_key(sliced, advanced, False)]
+    try:
+        fits = np.broadcast_shapes(tuple(value.shape), indexed.shape) == indexed.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
+                           f"indexing result of shape {list(indexed.shape)}")
     index_put_(sliced, _advanced_key(sliced, advanced), value)
 
 

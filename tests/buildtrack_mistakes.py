@@ -197,7 +197,7 @@ MISTAKES += [
      "        engine.run_backward(self, gradient, retain_graph=False)\n", "With retain_graph=True"),
     ("07.2", "engine.py", "            next_grads = node.apply(grad)\n            if not retain_graph:\n                node.release_saved()\n",
      "            if not retain_graph:\n                node.release_saved()\n            next_grads = node.apply(grad)\n",
-     "Trying to backward through the graph a second time"),
+     "after it has run"),
     # 08.1 dependency counts
     ("08.1", "engine.py", "            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n            if next_node not in seen:\n",
      "            if next_node not in seen:\n                dependencies[next_node] = 1\n", "count edges, not nodes"),
@@ -215,7 +215,7 @@ MISTAKES += [
       "                    ready.append((-next_node.sequence_nr, next(arrivals), next_node))\n"),
      "first-in-first-out"),
     ("08.2", "engine.py", "                if dependencies[next_node] == 0 and next_node in buffers:\n",
-     "                if next_node in buffers:\n", "fails its check now: KeyError"),
+     "                if next_node in buffers:\n", "ran more than once"),
     ("08.2", "engine.py", ("    ready = [(-root.sequence_nr, next(arrivals), root)]\n",
                            "heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))"),
      ("    ready = [(root.sequence_nr, next(arrivals), root)]\n",
@@ -273,4 +273,11 @@ MISTAKES += [
     ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return s * (1 - s)\n", "ignores grad"),
     ("11.2", "custom.py", "        ctx.save_for_backward(result)\n", "        ctx.save_for_backward(a)\n",
      "the derivative is s * (1 - s) with s the result"),
+]
+
+MISTAKES += [
+    ("07.1", "function.py", "        self.saved = tuple((t, t._version) for t in tensors)\n",
+     "        self.saved = tuple((t, 0) for t in tensors)\n", "save the version a tensor has when it is saved"),
+    ("08.1", "engine.py", "            if next_node not in seen:\n                seen.add(next_node)\n                stack.append(next_node)\n",
+     "            stack.append(next_node)\n", "must be walked once"),
 ]

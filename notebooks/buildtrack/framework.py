@@ -212,19 +212,28 @@ def _run_one(the_step, directory):
 _cache = {}
 
 
+def _cached(step_id, directory, fingerprint):
+    key = (step_id, str(directory), fingerprint)
+    if key not in _cache:
+        _cache[key] = _run_one(STEPS[step_id], directory)
+    return _cache[key]
+
+
 def verdict(step_id, directory):
     """The step's verdict, with earlier steps first: a step after an unfinished one waits for it."""
+    if step_id not in STEPS:
+        raise KeyError(f"no step {step_id!r}; the steps are {', '.join(STEPS)}")
     fingerprint = _fingerprint(directory)
-    for earlier_id in STEPS:
-        key = (earlier_id, str(directory), fingerprint)
-        if key not in _cache:
-            _cache[key] = _run_one(STEPS[earlier_id], directory)
-        result = _cache[key]
-        if earlier_id == step_id:
-            return result
+    for earlier_id in list(STEPS)[:list(STEPS).index(step_id)]:
+        result = _cached(earlier_id, directory, fingerprint)
         if result.status == "todo":
             return Verdict("todo", f"finish step {earlier_id} ({STEPS[earlier_id].title}) first: it is not done yet.")
-        if result.status == "wrong":         # perhaps broken by a later rewrite: say what it sees
+        if result.status == "wrong":
+            # Perhaps broken by this very step's rewrite of shared code: if this step's own check names
+            # a mistake, that message is the more useful one.
+            own = _cached(step_id, directory, fingerprint)
+            if own.status == "wrong":
+                return Verdict("wrong", f"{own.message} (Step {earlier_id} fails its check now too.)")
             return Verdict("wrong", f"step {earlier_id} ({STEPS[earlier_id].title}) fails its check now: "
                            f"{result.message}")
-    raise KeyError(f"no step {step_id!r}; the steps are {', '.join(STEPS)}")
+    return _cached(step_id, directory, fingerprint)

@@ -89,6 +89,56 @@ case("max_of_empty_dim", """
 """, "IndexError")
 
 
+case("double_backward_graphs", """
+    import warnings
+    import torch.nn.functional as F
+    warnings.simplefilter("ignore")
+    def names(t):
+        out, seen, stack = [], set(), [t.grad_fn]
+        while stack:
+            f = stack.pop()
+            if f is None or id(f) in seen:
+                continue
+            seen.add(id(f))
+            out.append(f.name())
+            stack.extend(n for n, _ in f.next_functions)
+        return sorted(out)
+    exprs = ["x[0]", "x[:,1:]", "x[[0,1]]", "x[x>2]", "x.relu()", "x.abs()", "x.max()", "x.max(1)[0]",
+             "x.exp()", "x.sigmoid()", "x.tanh()", "x*x", "x.sqrt()", "x.log()", "x/2", "1/x", "x.t()",
+             "x.sum(1)", "x.mean(0)", "x.mean()", "F.softmax(x,1)", "F.log_softmax(x,1)", "x.pow(3)",
+             "x.reshape(3,2)", "x.expand(2,2,3)", "x.unsqueeze(0)", "x.transpose(0,1)",
+             "torch.maximum(x, torch.ones(3, dtype=torch.float64))", "F.mse_loss(x, torch.ones(2,3))",
+             "F.cross_entropy(x, torch.tensor([0,1]))", "x.clamp(min=1)",
+             "x @ torch.ones(3, dtype=torch.float64)", "x.squeeze()", "x.sin()", "x.cos()", "x.norm()",
+             "x.amax(1)", "x.min()", "torch.where(x > 2, x, x * 2)",
+             "F.binary_cross_entropy_with_logits(x, torch.ones(2,3) * 0.3)", "F.l1_loss(x, torch.ones(2,3))",
+             "torch.cat([x, x], 0)", "torch.stack([x, x], 1)", "x.flatten()", "x.view(-1)", "2 ** x",
+             "x ** x", "x - 1", "1 - x", "-x", "x.t() @ x",
+             "F.linear(x, torch.ones(4, 3, dtype=torch.float64), torch.ones(4, dtype=torch.float64))"]
+    for e in exprs:
+        x = torch.tensor([[0.5, 1.5, 2.5], [3., 0.7, 1.2]], dtype=torch.float64, requires_grad=True)
+        y = eval(e)
+        g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        gg, = torch.autograd.grad((g * g).sum(), x)
+        print(e, names(g))
+        record(e, gg)
+""")
+case("bce_dtype_mismatch", """
+    import torch.nn.functional as F
+    F.binary_cross_entropy(torch.ones(2, dtype=torch.float64) * 0.5, torch.ones(2))
+""", "RuntimeError")
+case("matmul_dtype_mismatch_messages", """
+    a = torch.ones(2, 3, dtype=torch.float64)
+    v = torch.ones(3)
+    for f in [lambda: a @ v, lambda: v @ a.t(), lambda: torch.dot(v, v.double()),
+              lambda: torch.bmm(torch.ones(2, 2, 3), torch.ones(2, 3, 2, dtype=torch.float64))]:
+        try:
+            f()
+        except RuntimeError as e:
+            print(e)
+""")
+
+
 @pytest.mark.parametrize("code, error", CASES)
 def test_same_as_torch(code, error):
     assert_same(code, error=error)

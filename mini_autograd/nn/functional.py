@@ -263,6 +263,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     _check_tensor(input, "binary_cross_entropy", "input", 1)
     _check_tensor(target, "binary_cross_entropy", "target", 2)
     _check_same_size(input, target, reduction)
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     values = input._data
     if values.size and ((values < 0) | (values > 1) | np.isnan(values)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")

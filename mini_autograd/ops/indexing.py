@@ -113,7 +113,7 @@ class Index(Function):
 
 class IndexBackwardScatter(Function):
     """zeros(shape) with ``grad`` added at ``key``: the backward of indexing, itself differentiable."""
-    node_name = "IndexPutBackward0"
+    node_name = "IndexPutImplBackward0"
     saved_attributes = ("key",)
 
     @staticmethod

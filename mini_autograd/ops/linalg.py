@@ -6,6 +6,10 @@ from .._tensor import Tensor
 from ._helpers import check_tensor
 
 
+_TYPE_WORDS = {np.dtype(np.float32): "Float", np.dtype(np.float64): "Double", np.dtype(np.int64): "Long",
+               np.dtype(np.bool_): "Bool"}
+
+
 def _same_dtype(a, b):
     if a._data.dtype != b._data.dtype:
         names = {np.dtype(np.float32): "float", np.dtype(np.float64): "double", np.dtype(np.int64): "long int"}
@@ -63,7 +67,7 @@ class Mv(Function):
     @staticmethod
     def backward(ctx, grad):
         a, v = ctx.saved_tensors
-        return (grad.unsqueeze(1) * v.unsqueeze(0) if ctx.needs_input_grad[0] else None,
+        return (grad.reshape(-1, 1) * v if ctx.needs_input_grad[0] else None,     # outer(grad, v)
                 a.t().mv(grad) if ctx.needs_input_grad[1] else None)
 
 
@@ -112,7 +116,9 @@ def bmm(a, b):
     if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    _same_dtype(a, b)
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected scalar type {_TYPE_WORDS.get(a._data.dtype)} but found "
+                           f"{_TYPE_WORDS.get(b._data.dtype)}")
     return Bmm.apply(a, b)
 
 
@@ -136,7 +142,10 @@ def mv(a, v):
     if a.shape[1] != v.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
                            f"vec ({v.shape[0]})")
-    _same_dtype(a, v)
+    if a._data.dtype != v._data.dtype:
+        words = _TYPE_WORDS.get(v._data.dtype), _TYPE_WORDS.get(a._data.dtype)
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {words[0]}, {words[1]}, "
+                           f"and {words[0]}")
     return Mv.apply(a, v)
 
 
@@ -148,7 +157,9 @@ def dot(u, v):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{u.shape[0]}] and src "
                            f"[{v.shape[0]}] to have the same number of elements, but got "
                            f"{u.shape[0]} and {v.shape[0]} elements respectively")
-    _same_dtype(u, v)
+    if u._data.dtype != v._data.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_TYPE_WORDS.get(u._data.dtype)} and {_TYPE_WORDS.get(v._data.dtype)}")
     return Dot.apply(u, v)
 
 

@@ -143,11 +143,42 @@ class Maximum(Function):
 
 
 def _tie_split(grad, a, b, needs):
-    """maximum(a, b)'s backward: the gradient to the larger, half each on ties (derivatives.yaml)."""
-    ties = a == b
-    halved = Where.apply(DivScalar.apply(grad, 2), grad, ties) if ties.any() else grad
-    return (_keep(halved, a >= b) if needs[0] else None,
-            _keep(halved, b >= a) if needs[1] else None)
+    """maximum(a, b)'s backward: the gradient to the larger, half each on ties (derivatives.yaml:
+    ``where(a == b, grad / 2, grad).masked_fill_(a < b, 0)``)."""
+    halved = Where.apply(DivScalar.apply(grad, 2), grad, a == b)
+    return (MaskedFill.apply(halved, a < b, 0.0) if needs[0] else None,
+            MaskedFill.apply(halved, b < a, 0.0) if needs[1] else None)
+
+
+class MaskedFill(Function):
+    """x with ``value`` where ``mask`` holds (``masked_fill`` with a number): d/dx = grad masked to 0."""
+    node_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        ctx.mask = mask
+        return Tensor(np.where(mask, np.asarray(value, x._data.dtype), x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaskedFill.apply(grad, ctx.mask, 0.0), None, None
+
+
+class MaskedFillTensor(Function):
+    """x with the 0-d tensor ``value`` where ``mask`` holds: the value gets the sum of the masked gradient."""
+    node_name = "MaskedFillBackward1"
+
+    @staticmethod
+    def forward(ctx, x, value, mask):
+        ctx.mask = mask
+        return Tensor(np.where(mask, value._data.astype(x._data.dtype), x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .indexing import Index
+        grad_x = MaskedFill.apply(grad, ctx.mask, 0.0) if ctx.needs_input_grad[0] else None
+        grad_value = Index.apply(grad, np.nonzero(ctx.mask)).sum() if ctx.needs_input_grad[1] else None
+        return grad_x, grad_value, None
 
 
 class Minimum(Function):
@@ -262,15 +293,28 @@ class PowTensorTensor(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """FunctionsManual.cpp: pow_backward_self and pow_backward_exponent."""
         x, y, result = ctx.saved_tensors
-        grad_x = grad * y * x ** (y - 1) if ctx.needs_input_grad[0] else None
-        grad_y = None
-        if ctx.needs_input_grad[1]:
-            # where x == 0 and y >= 0 the derivative is 0, not nan (derivatives.yaml: pow_backward_exponent)
-            safe_log = Tensor(np.where((x._data == 0) & (y._data >= 0), 0.0, 1.0).astype(grad._data.dtype))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                grad_y = grad * result * (x + (1 - safe_log)).log() * safe_log
+        zero = Tensor(np.zeros((), grad._data.dtype))
+        grad_x = grad_y = None
+        if ctx.needs_input_grad[0]:      # 0 where the exponent is 0 (not 0 * inf = nan)
+            grad_x = Where.apply(zero, grad * (y * x ** SubScalar.apply(y, 1)), y._data == 0)
+        if ctx.needs_input_grad[1]:      # 0 where x == 0 and y >= 0 (not nan)
+            grad_y = grad * Where.apply(zero, result * x.log(), (x._data == 0) & (y._data >= 0))
         return grad_x, grad_y
+
+
+class SubScalar(Function):
+    """x - c for a number c that is not a graph input (``sub(Scalar)`` in backward formulas)."""
+    node_name = "SubBackward1"
+
+    @staticmethod
+    def forward(ctx, x, scalar):
+        return _binary(np.subtract, x, as_tensor_operand(scalar, "-"))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
 
 
 class PowScalarTensor(Function):
@@ -289,7 +333,7 @@ class PowScalarTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return None, grad * result * float(np.log(ctx.self))
+        return None, grad * MulScalar.apply(result, float(np.log(ctx.self)))
 
 
 # ---------------------------------------------------------------------- unary

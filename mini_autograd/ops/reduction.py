@@ -102,10 +102,11 @@ class Max(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """evenly_distribute_backward: zeros, with grad / (number of maxima) at every maximum."""
         x, result = ctx.saved_tensors
         is_max = x._data == result._data
-        share = Tensor((is_max / is_max.sum()).astype(grad._data.dtype))
-        return grad * share
+        share = grad / Tensor(np.asarray(is_max.sum(), dtype=np.int64))
+        return MaskedFillTensor.apply(Tensor(np.zeros(x._data.shape, grad._data.dtype)), share, is_max)
 
 
 class Min(Max):
@@ -207,12 +208,14 @@ class Amax(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """scale_grad_by_count(restore_reduced_dims(grad), result == self): split evenly between ties."""
         x, result = ctx.saved_tensors
         kept = result._data if ctx.keepdim or not ctx.dim else np.expand_dims(result._data, ctx.dim)
         is_max = x._data == kept
-        count = is_max.sum(axis=ctx.dim, keepdims=True)
-        share = Tensor((is_max / count).astype(grad._data.dtype))
-        return _unsqueeze_dims(grad, ctx.dim, ctx.keepdim) * share, None, None
+        count = Tensor(np.asarray(is_max.sum(axis=ctx.dim, keepdims=True), dtype=np.int64))
+        if not ctx.keepdim and ctx.dim:
+            grad = grad.reshape(kept.shape)
+        return grad / count * Tensor(is_max), None, None
 
 
 class Amin(Amax):
@@ -251,8 +254,10 @@ class VectorNorm(Function):
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
         p = ctx.ord
-        grad = _unsqueeze_dims(grad, ctx.dim, ctx.keepdim)
-        norm = _unsqueeze_dims(result, ctx.dim, ctx.keepdim)
+        if len(ctx.dim) < x.ndim:        # a 0-d result (everything reduced) broadcasts as it is
+            grad = _unsqueeze_dims(grad, ctx.dim, ctx.keepdim)
+            result = _unsqueeze_dims(result, ctx.dim, ctx.keepdim)
+        norm = result
         dtype = grad._data.dtype
         if p == 0:
             return Tensor(np.zeros(x._data.shape, dtype)), None, None, None
@@ -262,15 +267,14 @@ class VectorNorm(Function):
             hits = np.abs(x._data) == norm._data
             share = hits / hits.sum(axis=ctx.dim, keepdims=True)
             return grad * Sgn.apply(x) * Tensor(share.astype(dtype)), None, None, None
-        nonzero = Tensor((norm._data != 0).astype(dtype))
-        safe_norm = norm + (1 - nonzero)              # 1 where the norm is 0: the gradient is 0 there
+        is_zero = norm._data == 0                      # the gradient there is 0, not 0/0
         if p == 2:
-            return x * (grad * nonzero / safe_norm), None, None, None
-        scale = grad * nonzero / safe_norm ** (p - 1)
+            return x * MaskedFill.apply(grad / norm, is_zero, 0.0), None, None, None
+        scale = MaskedFill.apply(grad / norm ** (p - 1), is_zero, 0.0)
         return x * x.abs() ** (p - 2) * scale, None, None, None
 
 
-from .pointwise import DivScalar, Sgn  # noqa: E402  (pointwise does not import reduction)
+from .pointwise import DivScalar, MaskedFill, MaskedFillTensor, Sgn  # noqa: E402  (no import cycle)
 
 
 class MaxResult(collections.namedtuple("max", ["values", "indices"])):

@@ -80,8 +80,12 @@ class BackwardFunction(Node, FunctionCtx):
                 saved.release()
 
     def apply(self, grad_outputs):
-        if self._forward_cls._is_builtin and all(node is None for node, _ in self.next_functions):
-            return (None,) * len(self.next_functions)       # no input takes a gradient: nothing to do
+        if self._forward_cls._is_builtin:
+            for node, _ in self.next_functions:
+                if node is not None:
+                    break
+            else:                                       # no input takes a gradient: nothing to do
+                return (None,) * len(self.next_functions)
         if _is_one_of(None, grad_outputs):
             if self._forward_cls._is_builtin and all(g is None for g in grad_outputs):
                 return (None,) * len(self.next_functions)   # nothing arrived: pass "no gradient" on

@@ -18,6 +18,8 @@
 #   place in the engine where each one runs
 # - higher-order gradients with `create_graph=True`: the first and second derivatives of
 #   `tanh`, plotted
+# - to write a `gradcheck` for your `myautograd` and run it on every operation you wrote, and a custom
+#   `Function` of your own, the sigmoid
 #
 # **Seed sections:** beyond the seeds. It builds on article 000 §4 (each `grad_fn` is the
 # disassembly instruction of one building block: here you write a block and its instruction
@@ -29,7 +31,7 @@
 # the hook lists of `Node` (`autograd/graph.py`) and where the engine calls them
 # (`call_tensor_pre_hooks`, `call_function` in `autograd/engine.py`).
 #
-# **Time:** about 35 minutes.
+# **Time:** about 35 minutes to read and run, and about 40 more for the two build steps.
 
 # %%
 import numpy as np
@@ -480,6 +482,136 @@ plt.show()
 # </details>
 
 # %% [markdown]
+# ## 6. Build it: `gradcheck` and a custom `Function`
+#
+# ### Step 11.1: `gradcheck`
+#
+# Section 3 read `mini_autograd`'s `gradcheck`: two Jacobians, one numerical by central differences, one
+# analytical from one backward pass per output entry with a unit vector as the starting gradient, compared
+# with `np.allclose`. Write yours in [myautograd/gradcheck.py](myautograd/gradcheck.py), for a function with
+# one output and any number of inputs. Three things to mind, all in the docstring:
+#
+# - Your package has no `autograd.grad`, so the analytical rows come from `.backward(seed)` and the inputs'
+#   `.grad`. Gradients accumulate (chapter 05): set every input's `.grad` to `None` before each backward, or
+#   the second row would hold the first two added up.
+# - Nudge the numbers themselves, `inputs[i]._data`, one entry at a time (`_data.reshape(-1)` is a view of
+#   them, so writing into it changes the tensor; `flatten()` would write into a copy), and put each entry back:
+#   the next difference, and the analytical Jacobian, are taken at the original point.
+# - Give both matrices the same layout. The docstring's is the textbook one that `mini_autograd` builds, a row
+#   per output entry and a column per input entry; PyTorch stores the transpose (the box at the end of section
+#   3). When they disagree, raise `GradcheckError` (given) with PyTorch's first line, `Jacobian mismatch for
+#   output 0 with respect to input i`.
+#
+# The check runs your `gradcheck` on every operation you wrote in step 03.1 and on three given ones (`log`,
+# `tanh`, a product with broadcasting), where it must return `True`, and on an `exp` whose backward is wrong,
+# where it must raise.
+
+# %%
+import buildtrack
+
+buildtrack.check("11.1")
+
+# %% [markdown]
+# Compare with `mini_autograd`'s `gradcheck`, `numerical_jacobian` and `analytical_jacobian` in section 3: the
+# same two matrices and the same comparison. It gets the analytical rows from `autograd.grad`, which returns
+# the gradients instead of adding them into `.grad`, so it has nothing to clear; it takes functions with
+# several outputs; and it builds the textbook layout, transposed only for printing.
+#
+# Once step 11.1 is done, your `gradcheck` checks your package, one operation a line, and then catches a
+# planted mistake: an `exp` whose backward returns `grad` as it came, forgetting to multiply by the local
+# derivative $e^a$ (section 3's `ForgetfulExp` made the opposite slip: it kept $e^a$ and forgot `grad`).
+
+# %%
+mine = buildtrack.mine("11.1")
+if mine:
+    rng = np.random.default_rng(0)
+
+    def float64_inputs(*shapes):
+        """Leaves for gradcheck: float64, requiring grad, between 0.5 and 1.5 (log and powers stay smooth)."""
+        return tuple(mine.tensor(rng.uniform(0.5, 1.5, shape), dtype=mine.float64, requires_grad=True)
+                     for shape in shapes)
+
+    every_op = [                                      # (expression, function, shapes of its inputs)
+        ("a + b", lambda a, b: a + b, [(2, 3), (2, 3)]),
+        ("a * b", lambda a, b: a * b, [(2, 3), (2, 3)]),
+        ("a ** 3", lambda a: a ** 3, [(3,)]),
+        ("a.exp()", lambda a: a.exp(), [(2, 2)]),
+        ("a.sum()", lambda a: a.sum(), [(2, 3)]),
+        ("a.mean()", lambda a: a.mean(), [(4,)]),
+        ("a @ b", lambda a, b: a @ b, [(2, 3), (3, 2)]),
+        ("a.log()       (given)", lambda a: a.log(), [(3,)]),
+        ("a.tanh()      (given)", lambda a: a.tanh(), [(3,)]),
+        ("a.sum(dim=1)  (given)", lambda a: a.sum(dim=1), [(2, 3)]),
+        ("a * b, b of shape [3]", lambda a, b: a * b, [(2, 3), (3,)]),
+    ]
+    for expression, function, shapes in every_op:
+        inputs = float64_inputs(*shapes)
+        node = function(*inputs).grad_fn.name()
+        try:
+            verdict = mine.gradcheck.gradcheck(function, inputs)
+        except mine.gradcheck.GradcheckError as error:
+            verdict = str(error).split(",")[0]          # its first words: which output, which input
+        print(f"{expression:<22} {node:<14} gradcheck: {verdict}")
+
+    class ExpWithoutLocal(mine.Function):
+        """exp, whose backward forgets the local derivative e^a: it passes grad on unchanged."""
+
+        @staticmethod
+        def forward(ctx, a):
+            return mine.Tensor(np.exp(a._data))
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad                               # wrong: grad * e^a
+
+    print()
+    try:
+        print("ExpWithoutLocal, gradcheck:", mine.gradcheck.gradcheck(ExpWithoutLocal.apply, float64_inputs((3,))))
+    except mine.gradcheck.GradcheckError as error:
+        print(f"ExpWithoutLocal: {type(error).__name__}: {str(error).split(',')[0]}")
+
+# %% [markdown]
+# Every formula you wrote agrees with finite differences, and so do the given ones, broadcasting included
+# (there the gradient of `b` is summed back to shape `[3]` by your engine). The planted backward is caught:
+# with `grad` passed on unchanged, the analytical Jacobian is the identity where finite differences find
+# $e^a$ on the diagonal.
+#
+# ### Step 11.2: a custom `Function`
+#
+# Section 1 taught `mini_autograd` $e^x$ with `MyExp`. Teach your package the sigmoid, $\sigma(a) = 1/(1 +
+# e^{-a})$, the same way: write `Sigmoid.forward` and `Sigmoid.backward` in
+# [myautograd/custom.py](myautograd/custom.py). `forward` computes with numpy on `a._data` and returns a
+# `Tensor`; your `Function.apply` (step 02.2) records the node, named `SigmoidBackward` after the class, as
+# PyTorch names a custom Function's node. The derivative is $\sigma'(a) = \sigma(a)\,(1 - \sigma(a))$, a
+# function of the result alone: save the result with `ctx.save_for_backward`, as `MyExp` saved $e^x$, and
+# multiply by the `grad` arriving from upstream.
+
+# %%
+buildtrack.check("11.2")
+
+# %% [markdown]
+# Your `Sigmoid` has the shape of `MyExp` in section 1: `forward` computes the result and saves it, `backward`
+# multiplies the upstream gradient by a derivative made from it. One difference: `MyExp` computed with a tensor
+# operation, `x.exp()` (not recorded: `apply` runs `forward` with grad mode off), yours with numpy, as every
+# operation of your package does. Once both steps are done, your `gradcheck` checks your `Sigmoid`, and its
+# gradient equals that of `mini_autograd`'s built-in `torch.sigmoid`:
+
+# %%
+mine = buildtrack.mine("11.2")
+if mine:
+    points, weighting = [-2.0, 0.0, 3.0], [1.0, 2.0, 3.0]
+    a_mine = mine.tensor(points, dtype=mine.float64, requires_grad=True)
+    s = mine.custom.Sigmoid.apply(a_mine)
+    print(s)
+    print("your gradcheck on your Sigmoid:", mine.gradcheck.gradcheck(mine.custom.Sigmoid.apply, (a_mine,)))
+    a_mine.grad = None
+    (mine.custom.Sigmoid.apply(a_mine) * mine.tensor(weighting, dtype=mine.float64)).sum().backward()
+    a_mini = torch.tensor(points, dtype=torch.float64, requires_grad=True)
+    (torch.sigmoid(a_mini) * torch.tensor(weighting, dtype=torch.float64)).sum().backward()
+    print("gradient through your Sigmoid:  ", a_mine.grad)
+    print("gradient through torch.sigmoid: ", a_mini.grad)
+
+# %% [markdown]
 # ## Exercises
 #
 # **Exercise 11.1.** `SmoothReLU` computes the *softplus* $f(x) = \ln(1 + e^x)$, a smooth
@@ -669,5 +801,8 @@ if can_check(double, hint, kind=callable, what="a function of grad, such as def 
 # - With `create_graph=True` the backward pass is itself recorded, so gradients can be
 #   differentiated again: $x^3 \to 3 \to 6$ at $x=1$, and $\tanh$'s first and second
 #   derivatives on a whole curve by the sum trick.
+# - Your `myautograd` now has its own `gradcheck`, which passes every operation you wrote and catches a
+#   backward that forgets its local derivative, and a custom `Function`, `Sigmoid`, recorded as
+#   `SigmoidBackward` and checked by it (steps 11.1 and 11.2).
 #
 # [Next: 12 — Summary](12_summary.ipynb)

@@ -5,7 +5,8 @@
 # article's summary checked line by line, one small backward drawn once more with everything
 # you learned on it, one table with every concept of the course, a map of the `mini_autograd`
 # package, and the course's key examples run twice — under mini_autograd and under real
-# PyTorch — with their outputs side by side. Three exercises use it all at once.
+# PyTorch — with their outputs side by side, and a third time on the `myautograd` you wrote. Four
+# exercises use it all at once.
 #
 # **What you will find here**
 #
@@ -19,15 +20,17 @@
 #   counterpart
 # - the course's key snippets under mini_autograd and PyTorch, side by side (when PyTorch is
 #   installed)
+# - the same snippets on your own `myautograd`, once the build steps are done, and the table of every
+#   build step
 # - what changes when you graduate to PyTorch, and where to read next
 # - exercises: a gradient by hand and by autograd, the engine's order computed from
-#   `next_functions`, and a broken training loop to repair
+#   `next_functions`, a broken training loop to repair, and an optimizer step that changes nothing
 #
 # **Seed section:** article 000 §13, "总结" (summary).
 #
 # **mini_autograd pieces introduced:** none; this chapter maps all of them.
 #
-# **Time:** about 45 minutes (20 without the exercises).
+# **Time:** about 50 minutes (20 without the exercises).
 
 # %%
 import contextlib
@@ -435,15 +438,14 @@ with torch.no_grad():
 print(y, y.requires_grad, y.grad_fn)
 d = x.detach()
 print(d, d.requires_grad, d.is_leaf)
-d[0] = 10.0                     # detach shares the data
+d.mul_(10.0)                    # detach shares the data
 print(x)
 """
 
 SNIPPETS["one training step (10; 000 §6)"] = """
 model = torch.nn.Linear(2, 1)
-with torch.no_grad():
-    model.weight.copy_(torch.tensor([[0.5, -0.3]]))
-    model.bias.fill_(0.1)
+model.weight = torch.nn.Parameter(torch.tensor([[0.5, -0.3]]))
+model.bias = torch.nn.Parameter(torch.tensor([0.1]))
 loss_fn = torch.nn.MSELoss()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 x = torch.tensor([[1.0, 1.0], [2.0, -1.0], [0.0, 2.0], [-1.0, 0.5]])
@@ -531,7 +533,59 @@ for title, verdict in results.items():
 # operations, dtypes and devices PyTorch has and mini_autograd does not.
 
 # %% [markdown]
-# ## 7. Graduating to PyTorch
+# ## 7. Your autograd speaks PyTorch
+#
+# If you did the build steps, there is a third engine besides `mini_autograd` and PyTorch: your `myautograd`,
+# about two hundred lines of your own, one piece per chapter, inside the parts that came given. Here are
+# section 6's snippets once more, this time with `import myautograd as torch`, next to what `mini_autograd` and
+# PyTorch print (addresses masked, as before). The two snippets of chapter 11 stay out: they use
+# `torch.autograd`, a namespace your package does not have (its `Function` sits at the top level, its
+# `gradcheck` in `myautograd.gradcheck`, and it has no `autograd.grad` for gradients of gradients).
+
+# %%
+import buildtrack
+
+mine = buildtrack.mine("11.2")
+if mine:
+    rows, mine_verdicts = [], {}
+    for title, code in SNIPPETS.items():
+        mini_output = run_under(code, mini_autograd)
+        torch_output = run_under(code, pytorch) if pytorch is not None else SKIPPED
+        if "torch.autograd" in code:
+            mine_output = "not run: it uses torch.autograd, which myautograd does not have"
+            verdict = "not run on myautograd (torch.autograd)"
+        else:
+            mine_output = run_under(code, mine)
+            verdict = f"same as mini_autograd: {mine_output == mini_output} | same as PyTorch: " + (
+                str(mine_output == torch_output) if pytorch is not None else "skipped, not installed")
+        mine_verdicts[title] = verdict
+        rows.append(
+            f'<tr><th colspan="3" style="text-align:left;border-top:2px solid #bbb;padding-top:8px">'
+            f'{html.escape(title)} — {html.escape(verdict)}</th></tr>'
+            f'<tr><td style="text-align:left"><i>your myautograd</i></td><td style="text-align:left">'
+            f'<i>mini_autograd</i></td><td style="text-align:left"><i>{torch_title}</i></td></tr>'
+            + "<tr>" + "".join(f'<td style="text-align:left;vertical-align:top;width:33%">{pre(text)}</td>'
+                              for text in (mine_output, mini_output, torch_output)) + "</tr>")
+    display(HTML("<table>" + "".join(rows) + "</table>"))
+    print("Your myautograd, snippet by snippet:")
+    for title, verdict in mine_verdicts.items():
+        print(f"{title:42} {verdict}")
+
+# %% [markdown]
+# Once every step is done, each snippet your package can run prints what `mini_autograd` prints, and what
+# PyTorch prints: the seed's gradients, PyTorch's node names and its error for a non-scalar `backward()`, the
+# leaf flags, the accumulated 4 then 8, and a whole training step through your `Linear` and your `SGD`. The
+# numbers come from your formulas, the order of the work from your engine's ready queue, each `.grad` from your
+# `AccumulateGrad`; what came given is mostly the printing (borrowed from `mini_autograd`) and the numpy
+# forwards. (Until then, the line above says which step to finish.)
+#
+# Your progress over the whole build track, one line a step (`make progress` in a terminal prints the same):
+
+# %%
+buildtrack.progress()
+
+# %% [markdown]
+# ## 8. Graduating to PyTorch
 #
 # Everything you learned carries over; what changes is scale.
 #
@@ -969,6 +1023,88 @@ if can_check(train, hint, kind=callable, what="a function train(steps=30)"):
 # </details>
 
 # %% [markdown]
+# **Exercise 12.4.** Your `SGD.step` of step 10.3 changes each parameter in place, under `no_grad`. A classmate
+# writes this optimizer instead. Its `step` looks like the same formula, $p \leftarrow p - \text{lr} \cdot
+# \nabla_p L$, and raises no error:
+
+# %%
+class RebindingSGD:
+    """An optimizer whose step looks like SGD's."""
+
+    def __init__(self, parameters, lr):
+        self.parameters, self.lr = list(parameters), lr
+
+    def zero_grad(self):
+        for p in self.parameters:
+            p.grad = None
+
+    def step(self):
+        for p in self.parameters:
+            if p.grad is not None:
+                p = p - self.lr * p.grad
+
+# %% [markdown]
+# Chapter 10's linear model (`make_model()` of exercise 12.3, whose first loss is 0.3506) is trained for 30
+# steps with it, in the five lines of chapter 10: `zero_grad()`, forward, loss, `backward()`, `step()`. Without
+# running it: what is the 30th loss divided by the first? (With `torch.optim.SGD` the loss falls to about a
+# third.)
+
+# %%
+# Exercise 12.4
+answer = ...  # your answer here: a number
+
+# %%
+from coursetools import check_answer
+
+
+def losses_with(optimizer_class, steps=30):
+    """Chapter 10's five lines on make_model()'s model, with an optimizer of the given class."""
+    model, _ = make_model()
+    optimizer = optimizer_class(model.parameters(), lr=0.1)
+    losses = []
+    for step in range(steps):
+        optimizer.zero_grad()
+        loss = mse(model(x_data), y_data)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+rebinding = losses_with(RebindingSGD)
+real = losses_with(torch.optim.SGD)
+hint = ("`p = ...` gives the loop's name p a new tensor. Which tensors does the model compute with, and did "
+        "their numbers change?")
+if isinstance(answer, (int, float)) and not isinstance(answer, bool) and abs(answer - real[-1] / real[0]) < 0.01:
+    check(False, "", f"{real[-1] / real[0]:.3f} is what torch.optim.SGD gives, which changes the parameters. "
+                     f"Hint: {hint}")
+else:
+    _ = check_answer(answer, rebinding[-1] / rebinding[0],
+                     right=f"The loss stays at {rebinding[0]:.4f} for all 30 steps: the model's weight and bias "
+                           "never change.", hint=hint, atol=1e-3)
+
+# %% [markdown]
+# <details><summary>Show solution</summary>
+#
+# ```python
+# # Exercise 12.4
+# answer = 1.0
+# ```
+#
+# `p = p - self.lr * p.grad` computes the new values in a **new** tensor and binds the loop's name `p` to it;
+# at the next turn of the loop `p` is rebound again, and the new tensor is dropped. The model's `weight` and
+# `bias` are the tensors in `self.parameters`, and nothing changed them: every step computes the same loss
+# from the same weights, so the ratio is exactly 1. (Grad mode is on inside this `step`, so the new tensor is
+# even recorded, with a `grad_fn`: a non-leaf, which would never get a `.grad` if the model did use it.)
+#
+# An optimizer must change the tensors it was given, not make new ones: in place (`p.sub_(...)`, chapter 07's
+# version counter notices), and under `no_grad`, since an in-place change of a leaf that requires grad is
+# refused while recording (chapters 06 and 10). That is step 10.3, and `mini_autograd`'s `SGD.step`
+# (chapter 10, section 3), and PyTorch's.
+#
+# </details>
+
+# %% [markdown]
 # ## Recap
 #
 # - Article 000's summary holds, line by line: `requires_grad` decides what is recorded,
@@ -983,9 +1119,11 @@ if can_check(train, hint, kind=callable, what="a function train(steps=30)"):
 # - Every module of `mini_autograd` maps to a part of PyTorch, from `torch/_tensor.py` to
 #   `engine.cpp`; the cheat sheet and the map above say where.
 # - The course's key snippets print the same under mini_autograd and PyTorch 2.13.
+# - Your `myautograd`, once every build step is done, prints the same too, on every snippet that stays within
+#   its operations: `import myautograd as torch` runs the seed articles' code on the engine you wrote.
 # - The exercises put it together: the chain rule by hand equals autograd; the engine's order
 #   follows from dependency counts and sequence numbers alone; and a training loop is right
 #   only when the graph reaches the parameters, `.grad` is cleared before `backward()`, and the
-#   losses are kept as numbers.
+#   losses are kept as numbers; an optimizer changes the parameters in place, or not at all.
 #
 # Thank you for working through the course. [Back to 00 — Welcome](00_welcome.ipynb)

@@ -262,10 +262,10 @@ MISTAKES += [
     ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n", "                    p.add_(self.lr * p.grad)\n",
      "climbs the gradient"),
     ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n", "                    p = p - self.lr * p.grad\n",
-     "expected [0.8, -1.6]"),
+     "Rebinding a name"),
     # 11.1 gradcheck
     ("11.1", "gradcheck.py", "            for t in inputs:\n                t.grad = None\n            seed = zeros_like(output)\n",
-     "            seed = zeros_like(output)\n", "Clear the inputs' .grad"),
+     "            seed = zeros_like(output)\n", "clear the inputs' .grad"),
     ("11.1", "gradcheck.py", "            flat[j] = original\n", "", "put each nudged entry back"),
     ("11.1", "gradcheck.py", "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n",
      "        if False:\n", "it must raise GradcheckError"),
@@ -280,4 +280,19 @@ MISTAKES += [
      "        self.saved = tuple((t, 0) for t in tensors)\n", "save the version a tensor has when it is saved"),
     ("08.1", "engine.py", "            if next_node not in seen:\n                seen.add(next_node)\n                stack.append(next_node)\n",
      "            stack.append(next_node)\n", "must be walked once"),
+]
+
+MISTAKES += [
+    ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias\n",
+     "        return Tensor(x._data @ self.weight._data.T + self.bias._data)\n", "not with numpy"),
+    ("10.2", "nn.py", "shifted.exp().sum(dim=1, keepdim=True).log()", "shifted.exp().sum(dim=1).log()", "keepdim=True"),
+    ("10.2", "nn.py", "    log_probs = shifted - shifted.exp().sum(dim=1, keepdim=True).log()\n",
+     "    log_probs = (shifted.exp() / shifted.exp().sum(dim=1, keepdim=True)).log()\n", "not log(softmax)"),
+    ("10.3", "optim.py", "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n",
+     "                p.sub_(self.lr * p.grad)\n", "must be skipped"),
+    ("11.1", "gradcheck.py", "            raise GradcheckError(", "            raise RuntimeError(", "raise GradcheckError"),
+    ("11.1", "gradcheck.py", "        flat = tensor._data.reshape(-1)\n", "        flat = tensor._data.flatten()\n",
+     "flatten() a copy"),
+    ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n        ctx.save_for_backward(result)\n        return result\n",
+     "        ctx.save_for_backward(a)\n        return 1 / (1 + np.exp(-a._data))\n", "wrap the numpy result in a Tensor"),
 ]

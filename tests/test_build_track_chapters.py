@@ -15,7 +15,7 @@ from nbclient import NotebookClient
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 CHAPTERS = [path for path in sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
-            if "buildtrack.check(" in path.read_text()]
+            if "buildtrack.check(" in path.read_text() or "buildtrack.mine(" in path.read_text()]
 
 
 def texts(cell):

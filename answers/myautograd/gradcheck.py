@@ -10,17 +10,20 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
     """Step 11.1: compare the Jacobian backward computes with one from finite differences.
 
     PyTorch: torch.autograd.gradcheck. ``inputs``: a tuple of float64 tensors that
-    require grad; ``function(*inputs)`` returns one tensor. For each input i:
-    - numerical: nudge each entry of ``inputs[i]._data`` by +eps and -eps (put it
-      back afterwards!) and take (out(+) - out(-)) / (2 eps), flattened: one column
-      per entry;
-    - analytical: for each entry j of the output, run a fresh ``function(*inputs)``
-      and ``.backward()`` it with a gradient that is 1 at j and 0 elsewhere; the
-      gradients that arrive in ``inputs[i].grad`` form row j. Clear every input's
-      ``.grad`` before each backward, or they accumulate.
-    When the two disagree (``np.allclose(analytical, numerical, rtol, atol)`` fails),
-    raise ``GradcheckError(f"Jacobian mismatch for output 0 with respect to input
-    {i},\\nnumerical:{numerical}\\nanalytical:{analytical}\\n")``. Else return True.
+    require grad; ``function(*inputs)`` returns one tensor. Build two matrices per
+    input i, in PyTorch's layout: one row per entry of the input, one column per
+    entry of the output.
+    - numerical, row j: nudge entry j of the input's numbers by +eps and by -eps
+      (``inputs[i]._data.reshape(-1)`` is a view you can write into; put the entry
+      back afterwards!) and take (out(+) - out(-)) / (2 eps), flattened;
+    - analytical, column k: run a fresh ``function(*inputs)`` and ``.backward()``
+      it with a gradient that is 1 at output entry k and 0 elsewhere; what arrives
+      in ``inputs[i].grad``, flattened, is column k. Clear every input's ``.grad``
+      before each backward, or they accumulate.
+    When the two disagree (``np.allclose(analytical, numerical, rtol=rtol,
+    atol=atol)`` fails), raise ``GradcheckError`` with a message that starts with
+    PyTorch's words, ``Jacobian mismatch for output 0 with respect to input {i},``
+    followed by the two matrices. Else return True.
     """
     ### BEGIN SOLUTION
     from .creation import zeros_like
@@ -46,8 +49,8 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
             if tensor.grad is not None:
                 analytical[:, k] = tensor.grad._data.reshape(-1)
         if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
-            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"
-                                 f"numerical:{numerical}\\nanalytical:{analytical}\\n")
+            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\n"
+                                 f"numerical:{numerical}\nanalytical:{analytical}\n")
     for t in inputs:
         t.grad = None
     return True

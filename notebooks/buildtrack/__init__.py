@@ -22,7 +22,8 @@ def progress(answers=False, chapters=None):
     """One row per step: ✅ done, ⏳ not done yet, ❌ wrong (with the message)."""
     rows = [(s, verdict(s.id, package_dir(answers))) for s in STEPS.values()
             if chapters is None or s.chapter in chapters]
+    width = max(len(s.title) for s, _ in rows)
     for s, result in rows:
-        print(f"{result.mark} {s.id}  {s.title:<42} {'' if result.status == 'done' else result.message}".rstrip())
+        print(f"{result.mark} {s.id}  {s.title:<{width}}  {'' if result.status == 'done' else result.message}".rstrip())
     done = sum(result.status == "done" for _, result in rows)
     print(f"\n{done} of {len(rows)} steps done.")

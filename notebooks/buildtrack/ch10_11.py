@@ -42,6 +42,8 @@ def check_linear(m):
     except Exception as error:
         raise Wrong(f"Linear(4, 3) on a batch of shape [2, 4] raised {type(error).__name__}: {error}. "
                     "Compute x @ weightᵀ + bias, with transpose(weight).") from None
+    expect(isinstance(y, m.Tensor) and y.requires_grad, "Linear(4, 3)(x) does not require grad: compute it with "
+           "Tensor operations on the Parameters (x @ transpose(self.weight) + self.bias), not with numpy.")
     expect(tuple(y.shape) == (2, 3), f"Linear(4, 3) on a batch of shape [2, 4] gave shape {list(y.shape)}, "
            "expected [2, 3].")
     want = values(x) @ values(layer.weight).T + values(layer.bias)
@@ -59,10 +61,17 @@ def check_cross_entropy(m):
     logits = np.array([[2.0, -1.0, 0.5], [0.1, 0.2, 0.3], [-3.0, 4.0, 1.0], [1.0, 1.0, 1.0]], dtype=np.float32)
     targets = np.array([0, 2, 1, 1])
     mine = m.tensor(logits, requires_grad=True)
-    loss = m.nn.cross_entropy(mine, m.tensor(targets))
+    try:
+        loss = m.nn.cross_entropy(mine, m.tensor(targets))
+    except ValueError as error:                       # numpy could not broadcast
+        raise Wrong(f"cross_entropy raised ValueError: {error}. A row's sum must keep its dimension to be "
+                    "subtracted from the row: sum(dim=1, keepdim=True).") from None
     theirs = ref.tensor(logits, requires_grad=True)
     want = ref.nn.functional.cross_entropy(theirs, ref.tensor(targets))
     got = float(values(loss))
+    if np.isclose(got, float(values(want)) / logits.shape[1], rtol=1e-4):
+        raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's {float(values(want)):.4f} divided by the number of "
+                    "classes: average over the n rows only, not over every entry.")
     if np.isclose(got, float(values(want)) * len(targets), rtol=1e-4):
         raise Wrong(f"cross_entropy is {got:.4f}, {len(targets)} times PyTorch's {float(values(want)):.4f}: "
                     "average over the batch (divide by n).")
@@ -77,8 +86,11 @@ def check_cross_entropy(m):
                  "PyTorch's is {want}.")
     big = m.tensor([[1000.0, 0.0]], requires_grad=True)
     value = float(values(m.nn.cross_entropy(big, m.tensor([0]))))
-    expect(np.isfinite(value) and abs(value) < 1e-3, f"cross_entropy of the logits [[1000., 0.]] with target 0 is "
-           f"{value}, expected 0: exp(1000) overflows. Subtract each row's largest logit before exp.")
+    if np.isnan(value) or np.isinf(value):
+        raise Wrong(f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0. Either exp(1000) "
+                    "overflows (subtract each row's largest logit before exp), or a probability rounds to 0 and its "
+                    "log is -inf (take log_softmax as shifted - log(sum(exp(shifted))), not log(softmax)).")
+    expect(abs(value) < 1e-3, f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0.")
     return "cross_entropy equals PyTorch's, value and gradient, and survives large logits."
 
 
@@ -139,7 +151,13 @@ def check_sgd(m):
         if "in-place" in str(error):
             raise Wrong(f"SGD.step raised '{error}': update the parameters inside `with no_grad():`.") from None
         raise
+    except TypeError as error:
+        raise Wrong(f"SGD.step raised TypeError: {error}. A parameter whose .grad is None (it took no part in the "
+                    "loss) must be skipped.") from None
     got = values(w)
+    if np.allclose(got, [1.0, -2.0]):
+        raise Wrong("after SGD.step, w is still [1.0, -2.0]: the step did not change the parameter itself. Rebinding "
+                    "a name (p = p - ...) changes nothing; update in place with p.sub_(...).")
     if np.allclose(got, [1.2, -2.4]):
         raise Wrong("after one step w is [1.2, -2.4]: that climbs the gradient. Subtract lr * grad.")
     expect(np.allclose(got, [0.8, -1.6]), f"after one step with lr = 0.1 and grad [2, -4], w is {show(got)}, "
@@ -192,7 +210,9 @@ def check_gradcheck(m):
             result = gradcheck(function, inputs)
         except m.gradcheck.GradcheckError as error:
             raise Wrong(f"your gradcheck rejects {name}, whose backward is right ({str(error).splitlines()[0]}). "
-                        "Clear the inputs' .grad before each backward, and put each nudged entry back.") from None
+                        "Things to check: clear the inputs' .grad before each backward; put each nudged entry back; "
+                        "nudge the input's own numbers (reshape(-1) is a view, flatten() a copy); divide by 2 eps; "
+                        "seed each backward with 1 at one output entry.") from None
         expect(result is True, f"gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
         for t, old in zip(inputs, before):
             expect(np.array_equal(values(t), old), f"gradcheck on {name} left an input changed: put each nudged "
@@ -204,15 +224,20 @@ def check_gradcheck(m):
         expect(str(error).startswith("Jacobian mismatch for output 0 with respect to input 0"), "the GradcheckError "
                f"must start with PyTorch's words 'Jacobian mismatch for output 0 with respect to input 0', not "
                f"{str(error)[:60]!r}.")
-    else:
-        raise Wrong(f"your gradcheck returned {result!r} for an exp whose backward forgets the local derivative "
-                    "(it returns grad): it must raise GradcheckError.")
-    return "Your gradcheck passes every op you wrote and catches a planted wrong backward."
+        return "Your gradcheck passes every op you wrote and catches a planted wrong backward."
+    except RuntimeError as error:
+        raise Wrong(f"your gradcheck raised a plain RuntimeError ({str(error).splitlines()[0]}): raise GradcheckError "
+                    "(given in gradcheck.py), PyTorch's own kind of RuntimeError.") from None
+    raise Wrong(f"your gradcheck returned {result!r} for an exp whose backward forgets the local derivative "
+                "(it returns grad): it must raise GradcheckError.")
 
 
 @step("11.2", "a custom Function", "Sigmoid.forward and Sigmoid.backward in custom.py")
 def check_custom_function(m):
     a, = _inputs(m, (2, 3))
+    forward_result = m.custom.Sigmoid.forward(m.function.BackwardFunction(m.custom.Sigmoid), a)
+    expect(isinstance(forward_result, m.Tensor), f"Sigmoid.forward returned a {type(forward_result).__name__}: "
+           "wrap the numpy result in a Tensor (Tensor(array)).")
     out = m.custom.Sigmoid.apply(a)
     expect(isinstance(out, m.Tensor), f"Sigmoid.apply returned a {type(out).__name__}, expected a Tensor.")
     expect(np.allclose(values(out), 1 / (1 + np.exp(-values(a)))), "Sigmoid.apply(a) gives the wrong values: "

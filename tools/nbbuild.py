@@ -1,10 +1,13 @@
 """Build the course notebooks from their percent-format sources, and execute them.
 
-Each chapter is written as ``notebooks/src/NN_slug.py``: cells start with
-``# %%`` (code) or ``# %% [markdown]`` (markdown, every line prefixed with
-``# ``). This script turns a source into ``notebooks/NN_slug.ipynb``, runs it
-top to bottom in a fresh kernel (from the notebooks folder, as JupyterLab
-and nbval do) and stores the outputs.
+Each chapter is written as ``notebooks/src/NN_slug.py`` in jupytext's percent
+format: cells start with ``# %%`` (code) or ``# %% [markdown]`` (markdown,
+every line prefixed with ``# ``). jupytext reads a source into a notebook;
+this script gives its cells stable ids (and the ``raises-exception`` tag where
+an error is the lesson), runs it top to bottom with nbclient in a fresh kernel
+(from the notebooks folder, as JupyterLab and nbval do) and stores the outputs
+in ``notebooks/NN_slug.ipynb``. ``notebooks/jupytext.toml`` pairs the two, so
+an author with jupytext installed can open a source as a notebook in JupyterLab.
 
     python tools/nbbuild.py notebooks/src/01_first_gradient.py   # one chapter
     python tools/nbbuild.py --all                                # every chapter
@@ -15,6 +18,7 @@ import pathlib
 import sys
 import time
 
+import jupytext
 import nbformat
 from nbclient import NotebookClient
 
@@ -23,48 +27,30 @@ NOTEBOOKS = ROOT / "notebooks"
 SOURCES = NOTEBOOKS / "src"
 
 
-def parse_percent_source(text):
-    """Split a percent-format script into a list of (kind, source) cells."""
-    cells, kind, lines = [], None, []
-
-    def flush():
-        if kind is not None:
-            body = "\n".join(lines).strip("\n")
-            if kind == "markdown":
-                body = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
-                                 for line in body.split("\n"))
-            cells.append((kind, body))
-
-    for line in text.split("\n"):
-        if line.startswith("# %%"):
-            flush()
-            kind, lines = ("markdown" if "[markdown]" in line else "code"), []
-        elif kind is not None:
-            lines.append(line)
-    flush()
-    return cells
-
-
-def to_notebook(cells):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata = {
-        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"},
-    }
-    for kind, source in cells:
-        cell = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
-        if kind == "code" and "# NBVAL_RAISES_EXCEPTION" in source.split("\n"):
-            cell.metadata["tags"] = ["raises-exception"]   # the error is the lesson: keep executing
-        nb.cells.append(cell)
+def to_notebook(text):
+    """The notebook a percent-format source gives (jupytext reads it), with stable cell ids and tags."""
+    nb = jupytext.reads(text, fmt="py:percent")
+    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    nb.metadata["language_info"] = {"name": "python"}
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i:03d}"         # stable ids keep diffs small
+        cell.metadata = {}
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+            if "# NBVAL_RAISES_EXCEPTION" in cell.source.split("\n"):
+                cell.metadata["tags"] = ["raises-exception"]   # the error is the lesson: keep executing
     return nb
+
+
+def cells_of(text):
+    """``[(cell type, source), ...]`` of a percent-format source."""
+    return [(cell.cell_type, cell.source) for cell in jupytext.reads(text, fmt="py:percent").cells]
 
 
 def build(source_path, execute=True, timeout=120):
     source_path = pathlib.Path(source_path)
     target = NOTEBOOKS / (source_path.stem + ".ipynb")
-    nb = to_notebook(parse_percent_source(source_path.read_text()))
+    nb = to_notebook(source_path.read_text())
     seconds = 0.0
     if execute:
         start = time.perf_counter()
@@ -85,7 +71,7 @@ def check_sources():
         if not target.exists():
             problems.append(f"{target.name}: missing (run tools/nbbuild.py {source_path})")
             continue
-        expected = [(k, s) for k, s in parse_percent_source(source_path.read_text())]
+        expected = cells_of(source_path.read_text())
         stored = [(c.cell_type, c.source) for c in nbformat.read(target, as_version=4).cells]
         if expected != stored:
             problems.append(f"{target.name}: differs from {source_path.name}; rebuild it")

@@ -341,7 +341,7 @@ class Tensor:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
             base = self._base
             if base is not None:
-                if base._grad_fn is None and base._requires_grad:
+                if base._grad_fn is None and self.requires_grad:
                     raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                                        "in-place operation.")
                 if self._view_no_grad and base.requires_grad:

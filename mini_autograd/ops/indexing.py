@@ -19,6 +19,7 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import view_of
+from .views import has_internal_overlap
 
 
 class Select(Function):
@@ -326,6 +327,15 @@ def setitem(x, index, value):
     if not fits:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
                            f"indexing result of shape {list(indexed.shape)}")
+    if has_internal_overlap(sliced._data):       # PyTorch allows it, with a deprecation warning
+        import warnings
+        warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+                      "performing this operation. This also applies to advanced indexing e.g. "
+                      "tensor[indices] = tensor", UserWarning, stacklevel=3)
+        if len(advanced) == 1 and _is_mask(advanced[0][1]) and value.ndim == 0:
+            warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
+                          "before performing this operation. This also applies to advanced indexing e.g. "
+                          "tensor[mask] = scalar", UserWarning, stacklevel=3)
     index_put_(sliced, _advanced_key(sliced, advanced), value)
 
 

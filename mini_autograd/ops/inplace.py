@@ -214,4 +214,4 @@ def index_put_(tensor, key, values):
     def write(array, v):
         array[key] = v._data
         return True
-    return run_inplace(tensor, compute, (values,), write=write)
+    return run_inplace(tensor, compute, (values,), write=write, check_overlap=False)

@@ -18,7 +18,7 @@ from .views import CopySlices, check_no_partial_overlap, element_positions, set_
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
 
-def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overlap=True):
+def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overlap=True, check_partial=True):
     """Change ``tensor`` in place to ``compute(tensor, *args)``; record it when autograd must see it.
 
     When the node ``compute`` records keeps the old values for backward (mul_, clamp_, ...),
@@ -29,9 +29,10 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
     (``saves_self`` is accepted and ignored: the saved values are checked, not declared.)
     """
     tensor._check_inplace(check_overlap)
-    for arg in args:
-        if isinstance(arg, Tensor):
-            check_no_partial_overlap(tensor._data, arg._data)
+    if check_partial:             # (fill_ reads its one value first: it may share memory with the target)
+        for arg in args:
+            if isinstance(arg, Tensor):
+                check_no_partial_overlap(tensor._data, arg._data)
     recording = grad_mode._state.grad_enabled and (
         tensor.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not recording:
@@ -147,7 +148,8 @@ def fill_(tensor, value):
         if value.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.ndim} dimensions.")
-        return run_inplace(tensor, FillTensor.apply, (value,), write=_fill_array, check_overlap=False)
+        return run_inplace(tensor, FillTensor.apply, (value,), write=_fill_array, check_overlap=False,
+                           check_partial=False)
     if not isinstance(value, (bool, int, float, np.number, np.bool_)):
         raise TypeError(f"fill_() received an invalid combination of arguments - got ({type(value).__name__}), "
                         "but expected one of:\n * (Tensor value)\n * (Number value)\n")

@@ -261,6 +261,23 @@ case("partial_overlap_copy_refused", """
     x[:2].copy_(x[1:3])
 """, "RuntimeError")
 
+case("copy_onto_itself_and_index_put_overlap", """
+    t1 = torch.tensor(0.93)
+    t3 = t1.expand(2).t()
+    t3.copy_(t3.detach())
+    print(t3)
+    x = torch.tensor([1., 2., 3.])
+    x[torch.tensor([0, 1])] = x[:2]
+""", "RuntimeError")
+case("inplace_promotion_keeps_the_tensors_dtype_for_gradients", """
+    t0 = torch.tensor([-1.53], dtype=torch.float64, requires_grad=True)
+    t1 = torch.tensor([[-1.81, -0.08, 0.62], [0.39, -1.79, -1.01]])
+    t1.mul_(t0)
+    t1.retain_grad()
+    (t1 * torch.linspace(-1, 2, 6).reshape(2, 3)).sum().backward()
+    print(t1.grad, t0.grad)
+""")
+
 # ------------------------------------------------------------------ x[index] = value
 case("setitem_variants", HELP + """
     a = torch.tensor([1., 2., 3.], requires_grad=True)

@@ -52,6 +52,8 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
     tensor._bump_version()
     if node is None:
         return tensor
+    # the node's output is now ``tensor``: gradients arrive in its dtype (float32 += float64 stays float32)
+    node._input_metadata = ((tensor._data.shape, tensor._data.dtype),) + tuple(node._input_metadata[1:])
     for saved in node._saved:
         if saved is not None and saved.is_output:     # the node's output now lives in ``tensor``
             saved.data, saved.version_counter = tensor._data, tensor._version_counter
@@ -166,7 +168,10 @@ def copy_(tensor, src):
     if src._data.shape != tensor._data.shape:
         from .shape import expand
         expand(src.detach(), tuple(tensor.shape))         # PyTorch's error when src cannot broadcast
-    return run_inplace(tensor, Copy.apply, (src,), write=_copy_array)
+    a, b = tensor._data, src._data
+    same_data = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
+                 and a.strides == b.strides and a.dtype == b.dtype)   # copying onto itself: nothing to check
+    return run_inplace(tensor, Copy.apply, (src,), write=_copy_array, check_overlap=not same_data)
 
 
 def _fill_array(array, value):
@@ -210,6 +215,9 @@ class IndexPut(Function):
 
 
 def index_put_(tensor, key, values):
+    if np.may_share_memory(tensor._data, values._data) and np.shares_memory(tensor._data, values._data):
+        from .views import PARTIAL_OVERLAP_MESSAGE
+        raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)     # PyTorch refuses any overlap of values and target here
     def compute(x, v):
         return IndexPut.apply(x, v, key)
 

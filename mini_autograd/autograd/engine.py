@@ -285,7 +285,7 @@ def sum_to(grad, shape):
     if dims:
         grad = grad.sum(dims, keepdim=True)
     if leading:
-        grad = grad.reshape(shape)
+        grad = grad.view(shape)          # the sum is a fresh contiguous tensor: a view, as in PyTorch
     return grad
 
 

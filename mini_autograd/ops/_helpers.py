@@ -144,3 +144,9 @@ def quiet_mean(array, axis=None, keepdims=False):
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         total = array.sum(axis=axis, keepdims=keepdims, dtype=array.dtype if array.dtype.kind == "f" else None)
         return np.asarray(np.true_divide(total, count), dtype=array.dtype if array.dtype.kind == "f" else None)
+
+
+def contiguous(array):
+    """``array`` laid out row by row (a copy only if it is not); 0-d arrays stay 0-d."""
+    array = np.asarray(array)
+    return array if array.flags.c_contiguous else array.copy(order="C")

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import view_of
+from ._helpers import contiguous, view_of
 from .views import has_internal_overlap
 
 
@@ -105,28 +105,33 @@ class Index(Function):
     @staticmethod
     def forward(ctx, x, key):
         ctx.self_sym_sizes, ctx.key = tuple(x.shape), key
-        return Tensor(np.ascontiguousarray(x._data[key]))     # numpy may lay a gather out column-wise
+        return Tensor(contiguous(x._data[key]))     # numpy may lay a gather out column-wise
 
     @staticmethod
     def backward(ctx, grad):
-        return IndexBackwardScatter.apply(grad, ctx.self_sym_sizes, ctx.key), None
+        zeros = Tensor(np.zeros(ctx.self_sym_sizes, dtype=grad._data.dtype))
+        return IndexBackwardScatter.apply(zeros, grad, ctx.key), None
 
 
 class IndexBackwardScatter(Function):
-    """zeros(shape) with ``grad`` added at ``key``: the backward of indexing, itself differentiable."""
+    """``grad`` added at ``key`` into zeros: the backward of indexing, itself differentiable.
+
+    As PyTorch's ``_index_put_impl_(zeros, indices, grad, accumulate=True)``, the zeros are
+    an input too (an edge to nothing), then the values.
+    """
     node_name = "IndexPutImplBackward0"
     saved_attributes = ("key",)
 
     @staticmethod
-    def forward(ctx, grad, shape, key):
+    def forward(ctx, zeros, grad, key):
         ctx.key = key
-        out = np.zeros(shape, dtype=grad._data.dtype)
+        out = zeros._data.copy()
         np.add.at(out, key, grad._data)
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        return Index.apply(grad, ctx.key), None, None
+        return grad if ctx.needs_input_grad[0] else None, Index.apply(grad, ctx.key), None
 
 
 def _as_index_array(index):

@@ -7,11 +7,13 @@ recorded the tensor's history is *rebased*: the new node becomes its ``grad_fn``
 a view, its base gets a ``CopySlices`` node instead (see ``views.py``), as in
 PyTorch (torch/csrc/autograd/VariableTypeUtils.h: ``rebase_history``).
 """
+import weakref
+
 import numpy as np
 
 from .. import grad_mode
 from ..autograd.function import Function
-from ..autograd.graph import gradient_edge
+from ..autograd.graph import SavedTensor, gradient_edge
 from .._tensor import Tensor
 from .views import CopySlices, check_no_partial_overlap, element_positions, set_history
 
@@ -65,7 +67,38 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
         copy_slices = CopySlices(gradient_edge(base), (base._data.shape, base._data.dtype),
                                  element_positions(base._data, tensor._data), node)
         set_history(base, copy_slices)
+        if any(saved is not None and saved.is_output for saved in node._saved):
+            view_node = tensor.grad_fn        # the view's new history: AsStridedBackward0 -> CopySlices
+            node._saved = tuple(InplaceViewSavedTensor.wrap(saved, view_node)
+                                if saved is not None and saved.is_output else saved for saved in node._saved)
     return tensor
+
+
+class InplaceViewSavedTensor(SavedTensor):
+    """The saved output of an in-place op on a view (saved_variable.cpp: is_inplace_on_view).
+
+    Unpacked, it has the view's history as it was after the op (AsStridedBackward0 ->
+    CopySlices), held weakly; if that node is gone (the view was a temporary), it has
+    the op's own node instead, as in PyTorch. The weak link keeps CopySlices -> node ->
+    saved output -> view's node from being a reference cycle.
+    """
+
+    __slots__ = ("view_node",)
+
+    @classmethod
+    def wrap(cls, saved, view_node):
+        new = cls.__new__(cls)
+        for name in SavedTensor.__slots__:
+            setattr(new, name, getattr(saved, name))
+        new.view_node = weakref.ref(view_node)
+        return new
+
+    def unpack(self, node):
+        out = super().unpack(node)
+        view_node = self.view_node()
+        if view_node is not None and out._grad_fn is not None:
+            out._grad_fn, out._output_nr = view_node, 0
+        return out
 
 
 def _keep_old_values(node, old):

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import check_tensor, dims_tuple, quiet_mean, wrap_dim
+from ._helpers import check_tensor, contiguous, dims_tuple, quiet_mean, wrap_dim
 
 
 def _unsqueeze_dims(grad, dims, keepdim):
@@ -42,8 +42,8 @@ class SumDim(Function):
     @staticmethod
     def forward(ctx, x, dims, keepdim):
         ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(x.shape), dims, keepdim
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor(np.asarray(x._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x._data))))
+        with np.errstate(invalid="ignore", over="ignore"):    # (a reduction's result is contiguous in PyTorch)
+            return Tensor(contiguous(x._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x._data))))
 
     @staticmethod
     def backward(ctx, grad):

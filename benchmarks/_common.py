@@ -115,7 +115,7 @@ def median(values):
 
 def paired_ratio(times, numerator, denominator):
     """The median of the per-round ratios numerator/denominator."""
-    return statistics.median(a / b for a, b in zip(times[numerator], times[denominator]))
+    return statistics.median(a / b for a, b in zip(times[numerator], times[denominator], strict=True))
 
 
 def spread(values):

@@ -115,14 +115,18 @@ def report(results):
     rows = [(name, f"{b / mib:.2f}") for name, b in results["peak_bytes"].items()]
     ratio = results["peak_ratio"]
     return (f"Memory of one training step, batch {results['batch']}, "
-            f"{' -> '.join(map(str, results['sizes']))} (tracemalloc, above the memory in use before the step; "
-            f"parameters {results['param_bytes'] / mib:.2f} MiB, batch {results['activation_bytes'] / mib:.2f} MiB)\n\n"
+            f"{' -> '.join(map(str, results['sizes']))} "
+            "(tracemalloc, above the memory in use before the step; "
+            f"parameters {results['param_bytes'] / mib:.2f} MiB, "
+            f"batch {results['activation_bytes'] / mib:.2f} MiB)\n\n"
             + _common.table(["implementation", "peak MiB"], rows)
             + f"\n\nmini_autograd / numpy peak = {ratio:.3f} (target <= {TARGET}: "
               f"{'met' if ratio <= TARGET else 'MISSED'})\n"
-              f"numpy buffers held by the graph after forward: {results['graph_bytes_after_forward'] / mib:.2f} MiB; "
-              f"after backward: {results['after_backward_minus_before_forward']:+d} bytes vs before the forward "
-              f"pass (the loss is alive); after del loss: {results['after_del_loss_minus_before_forward']:+d} bytes")
+              "numpy buffers held by the graph after forward: "
+              f"{results['graph_bytes_after_forward'] / mib:.2f} MiB; "
+              f"after backward: {results['after_backward_minus_before_forward']:+d} bytes "
+              "vs before the forward pass (the loss is alive); "
+              f"after del loss: {results['after_del_loss_minus_before_forward']:+d} bytes")
 
 
 if __name__ == "__main__":

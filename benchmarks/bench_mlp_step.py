@@ -82,7 +82,8 @@ def make_models(batch, sizes, torch):
     if torch is not None:
         t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]), torch.nn.ReLU(),
                                       torch.nn.Linear(sizes[1], sizes[2]))
-        t_model.load_state_dict({k: torch.tensor(w) for k, w in zip(t_model.state_dict(), weights)})
+        t_model.load_state_dict({k: torch.tensor(w)
+                                 for k, w in zip(t_model.state_dict(), weights, strict=True)})
         t_optimizer = torch.optim.SGD(t_model.parameters(), lr=0.01)
         t_loss_fn = torch.nn.CrossEntropyLoss()
         t_x, t_y = torch.tensor(x_np), torch.tensor(y_np)
@@ -104,7 +105,8 @@ def run(args):
     steps = make_models(batch, sizes, torch)
     # The first steps agree: the three implementations compute the same thing.
     losses = {name: step() for name, step in steps.items()}
-    assert all(abs(v - losses["numpy"]) < 1e-4 * max(1.0, abs(losses["numpy"])) for v in losses.values()), losses
+    assert all(abs(v - losses["numpy"]) < 1e-4 * max(1.0, abs(losses["numpy"]))
+               for v in losses.values()), losses
     timings = _common.alternate(steps, rounds=rounds, warmup=3)
     wall, cpu = timings.wall, timings.cpu
     return {
@@ -122,7 +124,8 @@ def report(results):
     rows = [(name, f"{ms:.2f}", f"{results['ratio_vs_numpy'][name]:.3f}", f"{results['iqr'][name]:.0%}",
              f"{results['cpu_median_ms'][name]:.2f}", f"{results['cpu_ratio_vs_numpy'][name]:.3f}")
             for name, ms in results["median_ms"].items()]
-    ratio, cpu_ratio = results["ratio_vs_numpy"]["mini_autograd"], results["cpu_ratio_vs_numpy"]["mini_autograd"]
+    ratio = results["ratio_vs_numpy"]["mini_autograd"]
+    cpu_ratio = results["cpu_ratio_vs_numpy"]["mini_autograd"]
     verdict = "met" if cpu_ratio <= TARGET else "MISSED"
     return (f"MLP training step, batch {results['batch']}, {' -> '.join(map(str, results['sizes']))}, "
             f"{results['rounds']} alternating rounds, {results['threads']} thread(s)\n\n"

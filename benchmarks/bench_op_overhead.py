@@ -29,7 +29,7 @@ def chain_timer(lib, ops):
         start_cpu = time.process_time()
         start = time.perf_counter()
         y = x
-        for i in range(ops // 3):
+        for _ in range(ops // 3):
             y = y * 0.9
             y = y + 0.1
             y = y.tanh()
@@ -64,9 +64,10 @@ def run(args):
         runs = runs[3:]                     # drop the warm-up rounds
         forward = [f / ops * 1e6 for f, _, _ in runs]
         backward = [b / ops * 1e6 for _, b, _ in runs]
-        totals[name] = [f + b for f, b in zip(forward, backward)]
+        totals[name] = [f + b for f, b in zip(forward, backward, strict=True)]
         cpu_totals[name] = [c / ops * 1e6 for _, _, c in runs]
-        results["us_per_op"][name] = {"forward": _common.median(forward), "backward": _common.median(backward),
+        results["us_per_op"][name] = {"forward": _common.median(forward),
+                                      "backward": _common.median(backward),
                                       "total": _common.median(totals[name]),
                                       "total_iqr": _common.spread(totals[name])}
     if "torch" in totals:
@@ -80,16 +81,18 @@ def run(args):
 
 
 def report(results):
-    rows = [(name, f"{v['forward']:.2f}", f"{v['backward']:.2f}", f"{v['total']:.2f}", f"{v['total_iqr']:.0%}")
+    rows = [(name, f"{v['forward']:.2f}", f"{v['backward']:.2f}", f"{v['total']:.2f}",
+             f"{v['total_iqr']:.0%}")
             for name, v in results["us_per_op"].items()]
     text = (f"Per-op overhead: chain of {results['ops']} elementwise ops on a 1-element tensor, "
             f"{results['rounds']} alternating rounds\n\n"
-            + _common.table(["implementation", "forward us/op", "backward us/op", "total us/op", "IQR/median"],
-                            rows))
+            + _common.table(["implementation", "forward us/op", "backward us/op", "total us/op",
+                             "IQR/median"], rows))
     if "ratio_vs_torch" in results:
         ratio, cpu_ratio = results["ratio_vs_torch"], results["cpu_ratio_vs_torch"]
-        text += (f"\n\nmini_autograd / torch per op (median of paired ratios) = {cpu_ratio:.2f} in CPU time, "
-                 f"{ratio:.2f} in wall-clock time (target <= 1.0: {'met' if cpu_ratio <= 1.0 else 'MISSED'})")
+        text += ("\n\nmini_autograd / torch per op (median of paired ratios) = "
+                 f"{cpu_ratio:.2f} in CPU time, {ratio:.2f} in wall-clock time "
+                 f"(target <= 1.0: {'met' if cpu_ratio <= 1.0 else 'MISSED'})")
     text += (f"\nmini_autograd with the garbage collector on (it is off above, as in timeit): "
              f"{results['mini_autograd_total_with_gc']:.2f} us/op")
     return text

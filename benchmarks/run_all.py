@@ -35,7 +35,8 @@ def summary(results):
                   if "torch" in mlp["median_ms"] else "")
     rows.append((f"1. MLP training step (batch {mlp['batch']}, {'-'.join(map(str, mlp['sizes']))}, SGD)",
                  "<= 1.15x numpy",
-                 f"{cpu:.2f}x numpy in CPU time, {wall:.2f}x wall ({mlp['cpu_median_ms']['mini_autograd']:.2f} ms "
+                 f"{cpu:.2f}x numpy in CPU time, {wall:.2f}x wall "
+                 f"({mlp['cpu_median_ms']['mini_autograd']:.2f} ms "
                  f"vs {mlp['cpu_median_ms']['numpy']:.2f} ms{torch_part})", _verdict(cpu <= 1.15)))
     mini = ops["us_per_op"]["mini_autograd"]
     if "torch" in ops["us_per_op"]:
@@ -45,7 +46,8 @@ def summary(results):
                      f"{ops['cpu_ratio_vs_torch']:.2f}x in CPU time, {ops['ratio_vs_torch']:.2f}x wall",
                      _verdict(ops["cpu_ratio_vs_torch"] <= 1.0)))
     else:
-        rows.append(("2. per-op overhead", "<= PyTorch", f"{mini['total']:.1f} us/op (PyTorch not installed)", "-"))
+        rows.append(("2. per-op overhead", "<= PyTorch", f"{mini['total']:.1f} us/op (PyTorch not installed)",
+                     "-"))
     cpu, wall = chain["cpu_ratio_large_middle"], chain["ratio_large_middle"]
     small, middle, large = (str(n) for n in chain["lengths"])
     rows.append((f"3. deep chains ({int(small):,} / {int(middle):,} / {int(large):,} ops)",

@@ -168,7 +168,7 @@ def _same(answer, expected, atol):
     """Entry by entry: words equal as strings, None as None, numbers within ``atol``."""
     if isinstance(expected, (list, tuple)):
         return (isinstance(answer, (list, tuple)) and len(answer) == len(expected)
-                and all(_same(a, e, atol) for a, e in zip(answer, expected)))
+                and all(_same(a, e, atol) for a, e in zip(answer, expected, strict=True)))
     if expected is None or isinstance(expected, str):
         return answer is expected or (isinstance(answer, str) and answer == expected)
     try:
@@ -229,7 +229,8 @@ def _compare(answer, expected, right, hint, atol, none_hint):
     if got.shape != want.shape:
         return check(False, right, f"{hint} (your answer holds {_shape_words(got.shape)}; "
                                    f"expected {_shape_words(want.shape)})")
-    return check(np.allclose(got, want, atol=atol), right, f"{hint} (your answer: {np.round(got, 4).tolist()})")
+    return check(np.allclose(got, want, atol=atol), right,
+                 f"{hint} (your answer: {np.round(got, 4).tolist()})")
 
 
 def run_check(test, hint=""):
@@ -312,7 +313,8 @@ def setup_check():
         print(f"✅ {good}" if condition else f"❌ {bad}")
 
     verdict(sys.version_info >= (3, 10), "Python 3.10 or newer",
-            f"Python {sys.version_info.major}.{sys.version_info.minor} is too old: the course needs 3.10 or newer.")
+            f"Python {sys.version_info.major}.{sys.version_info.minor} is too old: "
+            "the course needs 3.10 or newer.")
     for name, purpose in [("numpy", "does the arithmetic"), ("matplotlib", "draws the plots"),
                           ("graphviz", "describes the graph pictures for dot")]:
         verdict(_package_version(name) is not None, f"{name} is installed: it {purpose}",
@@ -324,4 +326,5 @@ def setup_check():
     verdict(path is not None, "Graphviz's dot program is found: graph pictures will render",
             "Graphviz's dot program was not found on PATH, so graph pictures fall back to text.\n"
             + GRAPHVIZ_INSTALL_HINT)
-    print("\nAll set: the course can run here." if ok else "\nFix the lines marked ❌, then run this cell again.")
+    print("\nAll set: the course can run here." if ok
+          else "\nFix the lines marked ❌, then run this cell again.")

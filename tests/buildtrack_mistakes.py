@@ -10,7 +10,8 @@ MISTAKES = [
     # 01.1 the tensor's fields
     ("01.1", "tensor.py",
      '        if requires_grad and not self.dtype.is_floating_point:\n'
-     '            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")\n'
+     '            raise RuntimeError("Only Tensors of floating point and complex dtype '
+     'can require gradients")\n'
      '        self.requires_grad = requires_grad\n        self._grad = None',
      "        self.requires_grad = requires_grad\n        self._grad = None",
      "(an integer tensor) raised nothing"),
@@ -19,8 +20,10 @@ MISTAKES = [
     ("01.1", "tensor.py", "        self._grad = None\n        self.grad_fn = None\n",
      "        self._grad = None\n", "no field 'grad_fn'"),
     # 01.2 the recording rule
-    ("01.2", "function.py", "is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
-     "is_grad_enabled() and all(isinstance(t, Tensor) and t.requires_grad for t in inputs)", "(any, not all)"),
+    ("01.2", "function.py",
+     "is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
+     "is_grad_enabled() and all(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
+     "(any, not all)"),
     ("01.2", "function.py", "return is_grad_enabled() and any(",
      "return any(", "check is_grad_enabled() too"),
     ("01.2", "function.py", "any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
@@ -39,7 +42,8 @@ MISTAKES = [
     ("02.2", "function.py", "        if compute_requires_grad(*inputs):\n", "        if True:\n",
      "c * 3, with no input that requires grad, got a grad_fn"),
     ("02.2", "function.py", "tensors = [t for t in inputs if isinstance(t, Tensor)]",
-     "tensors = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]", "expected 2: one edge per Tensor input"),
+     "tensors = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]",
+     "expected 2: one edge per Tensor input"),
     ("02.2", "function.py", "        result = cls.forward(ctx, *inputs)\n",
      "        result = cls.forward(BackwardFunction(cls), *inputs)\n", "the very ctx forward received"),
     ("02.2", "function.py", "            result.requires_grad = True\n", "",
@@ -56,16 +60,19 @@ MISTAKES = [
     # 03.2 the first engine
     ("03.2", "engine.py",
      "    order, visited = [], set()\n    stack = [(root, False)]\n    while stack:\n",
-     "    order, visited = [], set()\n\n    def visit(node):\n        if node in visited:\n            return\n"
+     "    order, visited = [], set()\n\n    def visit(node):\n"
+     "        if node in visited:\n            return\n"
      "        visited.add(node)\n        for next_node, _ in node.next_functions:\n"
      "            if next_node is not None:\n                visit(next_node)\n        order.append(node)\n\n"
      "    visit(root)\n    stack = []\n    while stack:\n",
      "RecursionError"),
-    ("03.2", "engine.py", "buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad",
+    ("03.2", "engine.py",
+     "buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad",
      "buffers[next_node] = next_grad", "where two paths meet"),
     ("03.2", "engine.py", "                    next_grad = sum_to(next_grad, node.input_shapes[i])\n", "",
      "b.grad has shape [2, 3], expected [3]"),
-    ("03.2", "engine.py", "    grad_mode._state.grad_enabled = False\n", "", "recorded the backward formulas"),
+    ("03.2", "engine.py", "    grad_mode._state.grad_enabled = False\n", "",
+     "recorded the backward formulas"),
     ("03.2", "engine.py", "            for hook in node.pre_hooks:\n", "            for hook in []:\n",
      "was called 0 times"),
     ("03.2", "function.py", "variable._grad = Tensor(grad._data.copy())", "variable._grad = grad",
@@ -83,7 +90,8 @@ MISTAKES = [
      '                raise RuntimeError("grad can be implicitly created only for scalar outputs")\n', "",
      "raised nothing; PyTorch raises RuntimeError: grad can be implicitly created only for scalar outputs"),
     ("03.3", "tensor.py", "        engine.run_backward(self, gradient, retain_graph)\n",
-     "        engine.run_backward(self, ones_like(self), retain_graph)\n", "start from the gradient you were given"),
+     "        engine.run_backward(self, ones_like(self), retain_graph)\n",
+     "start from the gradient you were given"),
     ("03.3", "tensor.py", "if self.numel() != 1:", "if self.ndim != 0:", "the rule counts elements"),
     # 04.1 one AccumulateGrad per leaf
     ("04.1", "function.py",
@@ -104,8 +112,8 @@ MISTAKES = [
     ("04.1", "tensor.py", "        return self.grad_fn is None\n", "        return not self.requires_grad\n",
      "is_leaf is False, expected True"),
     # 04.2 retain_grad
-    ("04.2", "tensor.py", "        if self.is_leaf or self.retains_grad:\n", "        if self.retains_grad:\n",
-     "on a leaf raised AttributeError"),
+    ("04.2", "tensor.py", "        if self.is_leaf or self.retains_grad:\n",
+     "        if self.retains_grad:\n", "on a leaf raised AttributeError"),
     ("04.2", "tensor.py", "        if self.is_leaf or self.retains_grad:\n", "        if self.is_leaf:\n",
      "calling y.retain_grad() twice"),
     ("04.2", "tensor.py", "        if not self.requires_grad:\n"
@@ -113,27 +121,32 @@ MISTAKES = [
      "        if self.is_leaf or self.retains_grad:\n",
      "        if self.is_leaf or self.retains_grad:\n", "retain_grad() raised nothing"),
     # 05.1 accumulation
-    ("05.1", "function.py", "        if variable._grad is None:\n            variable._grad = Tensor(grad._data.copy())\n"
+    ("05.1", "function.py",
+     "        if variable._grad is None:\n            variable._grad = Tensor(grad._data.copy())\n"
      "        else:\n            variable._grad._data += grad._data\n",
      "        variable._grad = Tensor(grad._data.copy())\n",
      "x.grad is 4, expected 8 after two backward() calls: .grad was overwritten instead of added to"),
     ("05.1", "function.py", "            variable._grad._data += grad._data\n",
      "            variable._grad = variable._grad + grad\n", "x.grad is a new tensor"),
     # 05.2 zero_grad
-    ("05.2", "optim.py", "        if set_to_none:\n            p.grad = None\n        else:\n            p.grad._data[...] = 0\n",
+    ("05.2", "optim.py",
+     "        if set_to_none:\n            p.grad = None\n        else:\n            p.grad._data[...] = 0\n",
      "        p.grad = None\n", "left x.grad None"),
-    ("05.2", "optim.py", "            p.grad._data[...] = 0\n", "            p.grad = 0\n", "expected a tensor of zeros"),
+    ("05.2", "optim.py", "            p.grad._data[...] = 0\n", "            p.grad = 0\n",
+     "expected a tensor of zeros"),
     ("05.2", "optim.py", "            p.grad._data[...] = 0\n",
      "            from .creation import zeros_like\n            p.grad = zeros_like(p.grad)\n",
      "replaced x.grad by a new tensor"),
     # 06.1 no_grad
-    ("06.1", "grad_mode.py", "        _state.grad_enabled = self.previous\n", "        _state.grad_enabled = True\n",
-     "restore the value from before __enter__"),
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = self.previous\n",
+     "        _state.grad_enabled = True\n", "restore the value from before __enter__"),
     ("06.1", "grad_mode.py", "        _state.grad_enabled = self.previous\n",
      "        _state.grad_enabled = self.previous\n        return True\n", "must not return True"),
-    ("06.1", "grad_mode.py", "        _state.grad_enabled = False\n", "", "switch recording off in __enter__"),
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = False\n", "",
+     "switch recording off in __enter__"),
     # 06.2 detach and requires_grad_
-    ("06.2", "tensor.py", "        return Tensor(self._data)\n", "        return self\n", "returned y itself"),
+    ("06.2", "tensor.py", "        return Tensor(self._data)\n", "        return self\n",
+     "returned y itself"),
     ("06.2", "tensor.py", "        return Tensor(self._data)\n", "        return Tensor(self._data.copy())\n",
      "copied the numbers"),
     ("06.2", "tensor.py", "        return Tensor(self._data)\n",
@@ -167,50 +180,72 @@ ENGINE_03 = """    root, _ = gradient_edge(tensor)
 
 
 ENGINE_07 = ENGINE_03.replace(
-    "            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, node.apply(grad))):\n",
-    "            next_grads = node.apply(grad)\n            if not retain_graph:\n                node.release_saved()\n"
+    "            for i, ((next_node, _), next_grad) in "
+    "enumerate(zip(node.next_functions, node.apply(grad))):\n",
+    "            next_grads = node.apply(grad)\n"
+    "            if not retain_graph:\n                node.release_saved()\n"
     "            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):\n")
 
 
 def engine_08():
     """The answer key's run_backward body (step 08.2)."""
     import pathlib
-    source = (pathlib.Path(__file__).resolve().parent.parent / "answers" / "myautograd" / "engine.py").read_text()
+    root = pathlib.Path(__file__).resolve().parent.parent
+    source = (root / "answers" / "myautograd" / "engine.py").read_text()
     start = source.index("    root, _ = gradient_edge(tensor)\n    dependencies")
     return source[start:source.index("    ### END SOLUTION", start)]
 
 
 MISTAKES += [
     # 07.1 saved tensors and versions
-    ("07.1", "function.py", "            if tensor._version != version:\n                raise RuntimeError(modified_error(tensor, version))\n",
+    ("07.1", "function.py",
+     "            if tensor._version != version:\n"
+     "                raise RuntimeError(modified_error(tensor, version))\n",
      "            pass\n",
      "raised nothing; PyTorch raises RuntimeError: one of the variables needed for gradient computation"),
     ("07.1", "tensor.py", "        self._version += 1\n", "", "every in-place change adds one"),
-    ("07.1", "tensor.py", "            if self.is_leaf:\n                raise RuntimeError(\"a leaf Variable that requires grad is being used in an in-place operation.\")\n"
-     "            raise RuntimeError(\"myautograd records no in-place operations: use them under no_grad\")\n",
+    ("07.1", "tensor.py",
+     "            if self.is_leaf:\n"
+     "                raise RuntimeError(\n"
+     "                    \"a leaf Variable that requires grad is being used in an in-place operation.\")\n"
+     "            raise RuntimeError("
+     "\"myautograd records no in-place operations: use them under no_grad\")\n",
      "            pass\n", "w.add_(1.0) on a leaf that requires grad, recording on raised nothing"),
-    ("07.1", "tensor.py", "        self._data[...] = data\n", "        self._data = data\n", "replaced x's numpy array"),
+    ("07.1", "tensor.py", "        self._data[...] = data\n", "        self._data = data\n",
+     "replaced x's numpy array"),
     # 07.2 freeing
     ("07.2", "engine.py", "            if not retain_graph:\n                node.release_saved()\n",
-     "            node.release_saved()  # retain_graph\n", "With retain_graph=True the saved tensors must stay"),
+     "            node.release_saved()  # retain_graph\n",
+     "With retain_graph=True the saved tensors must stay"),
     ("07.2", "tensor.py", "        engine.run_backward(self, gradient, retain_graph)\n",
      "        engine.run_backward(self, gradient, retain_graph=False)\n", "With retain_graph=True"),
-    ("07.2", "engine.py", "            next_grads = node.apply(grad)\n            if not retain_graph:\n                node.release_saved()\n",
-     "            if not retain_graph:\n                node.release_saved()\n            next_grads = node.apply(grad)\n",
+    ("07.2", "engine.py",
+     "            next_grads = node.apply(grad)\n"
+     "            if not retain_graph:\n                node.release_saved()\n",
+     "            if not retain_graph:\n                node.release_saved()\n"
+     "            next_grads = node.apply(grad)\n",
      "after it has run"),
     # 08.1 dependency counts
-    ("08.1", "engine.py", "            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n            if next_node not in seen:\n",
-     "            if next_node not in seen:\n                dependencies[next_node] = 1\n", "count edges, not nodes"),
-    ("08.1", "engine.py", "    dependencies, seen, stack = {}, {root}, [root]\n    while stack:\n        node = stack.pop()\n",
-     "    dependencies, seen = {}, {root}\n\n    def visit(node):\n        for next_node, _ in node.next_functions:\n"
+    ("08.1", "engine.py",
+     "            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n"
+     "            if next_node not in seen:\n",
+     "            if next_node not in seen:\n                dependencies[next_node] = 1\n",
+     "count edges, not nodes"),
+    ("08.1", "engine.py",
+     "    dependencies, seen, stack = {}, {root}, [root]\n"
+     "    while stack:\n        node = stack.pop()\n",
+     "    dependencies, seen = {}, {root}\n\n    def visit(node):\n"
+     "        for next_node, _ in node.next_functions:\n"
      "            if next_node is None:\n                continue\n"
      "            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n"
      "            if next_node not in seen:\n                seen.add(next_node)\n"
-     "                visit(next_node)\n    visit(root)\n    stack = []\n    while stack:\n        node = stack.pop()\n",
+     "                visit(next_node)\n    visit(root)\n"
+     "    stack = []\n    while stack:\n        node = stack.pop()\n",
      "RecursionError"),
     # 08.2 the ready queue
-    ("08.2", "engine.py", ("            _, _, node = heapq.heappop(ready)\n",
-                           "                    heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))\n"),
+    ("08.2", "engine.py",
+     ("            _, _, node = heapq.heappop(ready)\n",
+      "                    heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))\n"),
      ("            _, _, node = ready.pop(0)\n",
       "                    ready.append((-next_node.sequence_nr, next(arrivals), next_node))\n"),
      "first-in-first-out"),
@@ -232,8 +267,10 @@ SAVED_TENSORS_07 = """        if self.saved is None:
 """
 
 NOT_STARTED = [
-    ("07.1", "function.py", ("        self.saved = tuple((t, t._version) for t in tensors)\n", SAVED_TENSORS_07),
-     ("        self.saved = tensors\n", "        return self.saved\n"), "rewrite BackwardFunction.save_for_backward"),
+    ("07.1", "function.py",
+     ("        self.saved = tuple((t, t._version) for t in tensors)\n", SAVED_TENSORS_07),
+     ("        self.saved = tensors\n", "        return self.saved\n"),
+     "rewrite BackwardFunction.save_for_backward"),
     ("07.2", "engine.py", "            if not retain_graph:\n                node.release_saved()\n", "",
      "run_backward does not use release_saved yet"),
     ("08.2", "engine.py", engine_08(), ENGINE_07, "run_backward does not use compute_dependencies yet"),
@@ -243,10 +280,11 @@ MISTAKES += [
     # 10.1 Linear
     ("10.1", "nn.py", "creation.uniform(-bound, bound, (out_features, in_features))",
      "creation.uniform(-bound, bound, (in_features, out_features))", "expected [30, 400]"),
-    ("10.1", "nn.py", "self.weight = Parameter(creation.uniform(-bound, bound, (out_features, in_features)))",
+    ("10.1", "nn.py",
+     "self.weight = Parameter(creation.uniform(-bound, bound, (out_features, in_features)))",
      "self.weight = Parameter(creation.randn(out_features, in_features))", "beyond k = 1/sqrt(400)"),
-    ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias\n", "        return x @ transpose(self.weight)\n",
-     "expected x @ weightᵀ + bias"),
+    ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias\n",
+     "        return x @ transpose(self.weight)\n", "expected x @ weightᵀ + bias"),
     # 10.2 cross_entropy
     ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
      "    return -(one_hot(targets, classes) * log_probs).sum()\n", "average over the batch"),
@@ -255,44 +293,59 @@ MISTAKES += [
     ("10.2", "nn.py", "    shifted = logits - logits.max(dim=1, keepdim=True)\n", "    shifted = logits\n",
      "exp(1000) overflows"),
     # 10.3 SGD
-    ("10.3", "optim.py", "        with no_grad():\n            for p in self.parameters:\n                if p.grad is not None:\n"
-     "                    p.sub_(self.lr * p.grad)\n",
-     "        for p in self.parameters:\n            if p.grad is not None:\n                p.sub_(self.lr * p.grad)\n",
+    ("10.3", "optim.py",
+     "        with no_grad():\n            for p in self.parameters:\n"
+     "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n",
+     "        for p in self.parameters:\n"
+     "            if p.grad is not None:\n                p.sub_(self.lr * p.grad)\n",
      "inside `with no_grad():`"),
-    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n", "                    p.add_(self.lr * p.grad)\n",
-     "climbs the gradient"),
-    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n", "                    p = p - self.lr * p.grad\n",
-     "Rebinding a name"),
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n",
+     "                    p.add_(self.lr * p.grad)\n", "climbs the gradient"),
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n",
+     "                    p = p - self.lr * p.grad\n", "Rebinding a name"),
     # 11.1 gradcheck
-    ("11.1", "gradcheck.py", "            for t in inputs:\n                t.grad = None\n            seed = zeros_like(output)\n",
+    ("11.1", "gradcheck.py",
+     "            for t in inputs:\n                t.grad = None\n            seed = zeros_like(output)\n",
      "            seed = zeros_like(output)\n", "clear the inputs' .grad"),
     ("11.1", "gradcheck.py", "            flat[j] = original\n", "", "put each nudged entry back"),
     ("11.1", "gradcheck.py", "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n",
      "        if False:\n", "it must raise GradcheckError"),
     # 11.2 a custom Function
-    ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return s * (1 - s)\n", "ignores grad"),
+    ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return s * (1 - s)\n",
+     "ignores grad"),
     ("11.2", "custom.py", "        ctx.save_for_backward(result)\n", "        ctx.save_for_backward(a)\n",
      "the derivative is s * (1 - s) with s the result"),
 ]
 
 MISTAKES += [
     ("07.1", "function.py", "        self.saved = tuple((t, t._version) for t in tensors)\n",
-     "        self.saved = tuple((t, 0) for t in tensors)\n", "save the version a tensor has when it is saved"),
-    ("08.1", "engine.py", "            if next_node not in seen:\n                seen.add(next_node)\n                stack.append(next_node)\n",
+     "        self.saved = tuple((t, 0) for t in tensors)\n",
+     "save the version a tensor has when it is saved"),
+    ("08.1", "engine.py",
+     "            if next_node not in seen:\n                seen.add(next_node)\n"
+     "                stack.append(next_node)\n",
      "            stack.append(next_node)\n", "must be walked once"),
 ]
 
 MISTAKES += [
     ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias\n",
-     "        return Tensor(x._data @ self.weight._data.T + self.bias._data)\n", "not with numpy"),
-    ("10.2", "nn.py", "shifted.exp().sum(dim=1, keepdim=True).log()", "shifted.exp().sum(dim=1).log()", "keepdim=True"),
+     "        return Tensor(x._data @ self.weight._data.T + self.bias._data)\n",
+     "not with numpy"),
+    ("10.2", "nn.py", "shifted.exp().sum(dim=1, keepdim=True).log()", "shifted.exp().sum(dim=1).log()",
+     "keepdim=True"),
     ("10.2", "nn.py", "    log_probs = shifted - shifted.exp().sum(dim=1, keepdim=True).log()\n",
-     "    log_probs = (shifted.exp() / shifted.exp().sum(dim=1, keepdim=True)).log()\n", "not log(softmax)"),
-    ("10.3", "optim.py", "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n",
+     "    log_probs = (shifted.exp() / shifted.exp().sum(dim=1, keepdim=True)).log()\n",
+     "not log(softmax)"),
+    ("10.3", "optim.py",
+     "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n",
      "                p.sub_(self.lr * p.grad)\n", "must be skipped"),
-    ("11.1", "gradcheck.py", "            raise GradcheckError(", "            raise RuntimeError(", "raise GradcheckError"),
-    ("11.1", "gradcheck.py", "        flat = tensor._data.reshape(-1)\n", "        flat = tensor._data.flatten()\n",
-     "flatten() a copy"),
-    ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n        ctx.save_for_backward(result)\n        return result\n",
-     "        ctx.save_for_backward(a)\n        return 1 / (1 + np.exp(-a._data))\n", "wrap the numpy result in a Tensor"),
+    ("11.1", "gradcheck.py", "            raise GradcheckError(", "            raise RuntimeError(",
+     "raise GradcheckError"),
+    ("11.1", "gradcheck.py", "        flat = tensor._data.reshape(-1)\n",
+     "        flat = tensor._data.flatten()\n", "flatten() a copy"),
+    ("11.2", "custom.py",
+     "        result = Tensor(1 / (1 + np.exp(-a._data)))\n"
+     "        ctx.save_for_backward(result)\n        return result\n",
+     "        ctx.save_for_backward(a)\n        return 1 / (1 + np.exp(-a._data))\n",
+     "wrap the numpy result in a Tensor"),
 ]

@@ -1,4 +1,5 @@
-"""The benchmark scripts run (tiny sizes, few repeats): they measure nothing here, they only must not break."""
+"""The benchmark scripts run (tiny sizes, few repeats): they measure nothing here, they only must not
+break."""
 import os
 import subprocess
 import sys

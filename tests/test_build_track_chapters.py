@@ -51,4 +51,5 @@ def test_chapter_runs_every_build_step_with_the_answer_key(path, monkeypatch):
 
 
 def nb_source_checks(nb):
-    return sum(len(re.findall(r"^buildtrack\.check\(", c.source, re.M)) for c in nb.cells if c.cell_type == "code")
+    return sum(len(re.findall(r"^buildtrack\.check\(", c.source, re.M))
+               for c in nb.cells if c.cell_type == "code")

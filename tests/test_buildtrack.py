@@ -25,7 +25,8 @@ STEP_IDS = list(STEPS)
 
 def test_shipped_stubs_are_the_answer_key_without_its_solutions():
     for name, text in make_stubs.expected_stubs().items():
-        assert (LEARNER_PACKAGE / name).read_text() == text, f"rebuild with: python tools/make_stubs.py ({name})"
+        assert (LEARNER_PACKAGE / name).read_text() == text, (
+            f"rebuild with: python tools/make_stubs.py ({name})")
     assert {p.name for p in LEARNER_PACKAGE.glob("*.py")} == {p.name for p in ANSWER_KEY.glob("*.py")}
 
 
@@ -57,7 +58,7 @@ def planted(tmp_path):
         directory = tmp_path / "myautograd"
         shutil.copytree(ANSWER_KEY, directory)
         source = (directory / file).read_text()
-        pairs = zip(old, new) if isinstance(old, tuple) else [(old, new)]
+        pairs = zip(old, new, strict=True) if isinstance(old, tuple) else [(old, new)]
         for old_text, new_text in pairs:
             assert source.count(old_text) == 1, f"the mistake's text must occur once in {file}: {old_text!r}"
             source = source.replace(old_text, new_text)
@@ -153,7 +154,8 @@ def test_the_diamond_runs_in_pytorchs_order():
         if node.name().endswith("AccumulateGrad"):
             node.variable.register_hook(lambda grad: names.append("AccumulateGrad"))
         else:
-            node.register_prehook(lambda grads, name=node.name(): names.append(name))
+            name = node.name()
+            node.register_prehook(lambda grads, name=name: names.append(name))
     out.backward()
     assert names == reference_order(_diamond)
 
@@ -169,7 +171,8 @@ def test_the_answer_key_runs_the_seed_snippets_printing_what_pytorch_prints():
 
     package = load(ANSWER_KEY)
     for snippet in SNIPPETS:
-        assert run_snippet(snippet.program, package) == run_snippet(snippet.program, mini_autograd), snippet.id
+        assert (run_snippet(snippet.program, package)
+                == run_snippet(snippet.program, mini_autograd)), snippet.id
 
 
 def test_the_spiral_trains_on_the_answer_key():

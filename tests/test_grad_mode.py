@@ -268,13 +268,12 @@ def test_inference_mode_false_enables_grad():
 
 def test_inference_mode_ignores_enable_grad():
     """Inside inference mode nothing is recorded, even with grad mode switched back on."""
-    with torch.inference_mode():
-        with torch.enable_grad():
-            assert modes() == (True, True)
-            x = torch.ones(2, requires_grad=True)
-            y = x * 2
-            assert not y.requires_grad and y.grad_fn is None
-            assert y.is_inference() and x.is_inference()
+    with torch.inference_mode(), torch.enable_grad():
+        assert modes() == (True, True)
+        x = torch.ones(2, requires_grad=True)
+        y = x * 2
+        assert not y.requires_grad and y.grad_fn is None
+        assert y.is_inference() and x.is_inference()
 
 
 def test_views_and_detach_of_normal_tensors_in_inference_mode_are_normal():
@@ -344,9 +343,8 @@ def test_decorated_function_inside_other_mode():
 def test_modes_restored_after_exception_in_with_block(make):
     with torch.no_grad():
         before = modes()
-        with pytest.raises(ZeroDivisionError):
-            with make():
-                1 / 0
+        with pytest.raises(ZeroDivisionError), make():
+            raise ZeroDivisionError
         assert modes() == before
     assert modes() == (True, False)
 

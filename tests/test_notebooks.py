@@ -68,8 +68,9 @@ def test_exercise_solutions_pass_their_checks(path):
         assert len(found) >= 2, "two or three exercises per chapter"
     if not found:
         return
-    for exercise, check, solution in found:
-        assert solution is not None, f"cell {exercise}: no <details> solution with a python block after the check"
+    for exercise, _, solution in found:
+        assert solution is not None, (
+            f"cell {exercise}: no <details> solution with a python block after the check")
         nb.cells[exercise].source = solution
     NotebookClient(nb, timeout=120, kernel_name="python3",
                    resources={"metadata": {"path": str(NOTEBOOK_DIR)}}).execute()

@@ -351,7 +351,7 @@ def test_seed_comments_match_torch(snippet):
         at += n
     assert at == len(lines), f"PyTorch printed more than the seed shows:\n{printed}"
     errata = SEED_ERRATA.get(snippet.id, {})
-    for exp, got in zip(expected, chunks):
+    for exp, got in zip(expected, chunks, strict=True):
         if exp in errata:
             assert errata[exp] == got, f"erratum for {exp!r} is stale: PyTorch prints {got!r}"
             continue

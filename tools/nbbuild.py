@@ -30,7 +30,8 @@ SOURCES = NOTEBOOKS / "src"
 def to_notebook(text):
     """The notebook a percent-format source gives (jupytext reads it), with stable cell ids and tags."""
     nb = jupytext.reads(text, fmt="py:percent")
-    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                 "name": "python3"}
     nb.metadata["language_info"] = {"name": "python"}
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i:03d}"         # stable ids keep diffs small
@@ -79,7 +80,8 @@ def check_sources():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sources", nargs="*")
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--check", action="store_true")

@@ -126,7 +126,8 @@ def run_backward(tensor, gradient, retain_graph=False):
             next_grads = node.apply(grad)
             if not retain_graph:
                 node.release_saved()
-            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):
+            for i, ((next_node, _), next_grad) in enumerate(
+                    zip(node.next_functions, next_grads, strict=True)):
                 if next_node is None:
                     continue
                 if next_grad is not None:

@@ -141,7 +141,8 @@ class Tensor:
         ### BEGIN SOLUTION
         if self.requires_grad and is_grad_enabled():
             if self.is_leaf:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+                raise RuntimeError(
+                    "a leaf Variable that requires grad is being used in an in-place operation.")
             raise RuntimeError("myautograd records no in-place operations: use them under no_grad")
         self._data[...] = data
         self._version += 1

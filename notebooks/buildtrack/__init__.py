@@ -24,6 +24,7 @@ def progress(answers=False, chapters=None):
             if chapters is None or s.chapter in chapters]
     width = max(len(s.title) for s, _ in rows)
     for s, result in rows:
-        print(f"{result.mark} {s.id}  {s.title:<{width}}  {'' if result.status == 'done' else result.message}".rstrip())
+        message = "" if result.status == "done" else result.message
+        print(f"{result.mark} {s.id}  {s.title:<{width}}  {message}".rstrip())
     done = sum(result.status == "done" for _, result in rows)
     print(f"\n{done} of {len(rows)} steps done.")

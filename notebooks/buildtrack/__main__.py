@@ -6,5 +6,6 @@ from . import progress
 parser = argparse.ArgumentParser(prog="python -m buildtrack", description=__doc__)
 parser.add_argument("--answers", action="store_true", help="check the answer key instead of your package")
 arguments = parser.parse_args()
-print("Checking", "the answer key (answers/myautograd)" if arguments.answers else "your package (notebooks/myautograd)")
+print("Checking",
+      "the answer key (answers/myautograd)" if arguments.answers else "your package (notebooks/myautograd)")
 progress(answers=arguments.answers)

@@ -33,14 +33,17 @@ def check_recording_rule(m):
         try:
             return m.compute_requires_grad(*inputs)
         except AttributeError as error:
-            raise Wrong(f"compute_requires_grad{_args(inputs)} raised AttributeError ({error}): inputs can be "
-                        "plain numbers, which never require grad (check isinstance(t, Tensor) first).") from None
+            raise Wrong(f"compute_requires_grad{_args(inputs)} raised AttributeError ({error}): "
+                        "inputs can be plain numbers, which never require grad "
+                        "(check isinstance(t, Tensor) first).") from None
 
     expect(bool(rule(x, c)), "compute_requires_grad(x, c) is False, expected True: one input that "
            "requires grad is enough (any, not all).")
     expect(bool(rule(2.0, x)), "compute_requires_grad(2.0, x) is False, expected True: x requires grad.")
-    expect(not rule(c, c), "compute_requires_grad(c, c) is True, expected False: neither input requires grad.")
-    expect(not rule(c, 2.0), "compute_requires_grad(c, 2.0) is True, expected False: neither input requires grad.")
+    expect(not rule(c, c), "compute_requires_grad(c, c) is True, expected False: "
+           "neither input requires grad.")
+    expect(not rule(c, 2.0), "compute_requires_grad(c, 2.0) is True, expected False: "
+           "neither input requires grad.")
     m.grad_mode._state.grad_enabled = False
     try:
         off = rule(x, c)
@@ -101,8 +104,8 @@ def check_function_apply(m):
     expect(product.grad_fn.name() == "MulBackward0", f"x * c's grad_fn is named {product.grad_fn.name()!r}, "
            "expected 'MulBackward0'.")
     edges = product.grad_fn.next_functions
-    expect(len(edges) == 2, f"MulBackward0 of x * c has {len(edges)} edge(s), expected 2: one edge per Tensor "
-           "input, (None, 0) for an input that needs no gradient.")
+    expect(len(edges) == 2, f"MulBackward0 of x * c has {len(edges)} edge(s), expected 2: "
+           "one edge per Tensor input, (None, 0) for an input that needs no gradient.")
     expect(edges[1] == (None, 0) and isinstance(edges[0][0], m.AccumulateGrad),
            f"x * c's edges are {edges!r}: expected (AccumulateGrad of x, 0), then (None, 0) for c.")
     square = x ** 2
@@ -125,4 +128,5 @@ def check_function_apply(m):
     if mine_shape != ref_shape:
         raise Wrong("the seed graph (x + 2, y * y * 3, mean) differs from PyTorch's: "
                     f"yours {mine_shape}, PyTorch's {ref_shape}.")
-    return "The seed graph has PyTorch's node names and edges: MeanBackward0 → MulBackward0 → ... → AccumulateGrad."
+    return ("The seed graph has PyTorch's node names and edges: "
+            "MeanBackward0 → MulBackward0 → ... → AccumulateGrad.")

@@ -48,7 +48,7 @@ def _run_formula(m, name, make, inputs, upstream):
 
 def _check_formula(m, name, make, forward, inputs, upstream):
     grads = _run_formula(m, name, make, inputs, upstream)
-    for index, (grad, a) in enumerate(zip(grads, inputs)):
+    for index, (grad, a) in enumerate(zip(grads, inputs, strict=True)):
         which = f"{name}.backward, the gradient for input {index}"
         if grad is not None and not isinstance(grad, m.Tensor):
             raise Wrong(f"{which} is a {type(grad).__name__}: return Tensors, written with Tensor "
@@ -100,7 +100,8 @@ def _seed(torch):
     return x, (y * y * 3).mean()
 
 
-@step("03.2", "a first engine", "topological_order, run_backward in engine.py; AccumulateGrad.apply in function.py")
+@step("03.2", "a first engine",
+      "topological_order, run_backward in engine.py; AccumulateGrad.apply in function.py")
 def check_engine(m):
     # The order itself: every node once, each before the nodes it sends gradients to.
     x = m.tensor([1.0, 2.0], requires_grad=True)
@@ -111,15 +112,16 @@ def check_engine(m):
     expect(isinstance(order, list), f"topological_order returned a {type(order).__name__}, expected a list.")
     expect(order and order[0] is out.grad_fn, "topological_order must start with the root, out.grad_fn.")
     expect(len(order) == len({id(n) for n in order}), "topological_order lists a node twice: each node once.")
-    expect(len(order) == 5, f"topological_order found {len(order)} nodes, expected 5 (SumBackward0, AddBackward0, "
-           "two MulBackward0, AccumulateGrad): follow every edge in next_functions.")
+    expect(len(order) == 5, f"topological_order found {len(order)} nodes, expected 5 "
+           "(SumBackward0, AddBackward0, two MulBackward0, AccumulateGrad): "
+           "follow every edge in next_functions.")
     position = {id(n): i for i, n in enumerate(order)}
     for node in order:
         for next_node, _ in node.next_functions:
             if next_node is not None and position[id(next_node)] < position[id(node)]:
-                raise Wrong(f"topological_order lists {next_node.name()} before {node.name()}, which sends it a "
-                            "gradient: a node must come after every node that feeds it, or it runs before all "
-                            "of its gradients have arrived.")
+                raise Wrong(f"topological_order lists {next_node.name()} before {node.name()}, "
+                            "which sends it a gradient: a node must come after every node that feeds it, "
+                            "or it runs before all of its gradients have arrived.")
 
     # The seed example: 4.5, with the two paths of y * y added.
     x, out = _seed(m)
@@ -139,22 +141,24 @@ def check_engine(m):
     if got is not None and values(got).shape == (2, 3):
         raise Wrong("b.grad has shape [2, 3], expected [3]: b was broadcast over the rows of x, so its "
                     "gradient must be summed back, sum_to(grad, node.input_shapes[i]).")
-    expect_close(got, np.arange(6.0).reshape(2, 3).sum(0), "b.grad for (x + b) * x is {got}, expected {want}.")
+    expect_close(got, np.arange(6.0).reshape(2, 3).sum(0),
+                 "b.grad for (x + b) * x is {got}, expected {want}.")
 
     # Hooks on a node: called once, with the summed gradient, and able to change it.
     x, out = _seed(m)
     y_node = out.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]   # AddBackward0
     seen, recorded = [], []
-    y_node.pre_hooks.append(lambda grad: seen.append(values(grad)) or recorded.append(grad.grad_fn) or grad * 10)
+    y_node.pre_hooks.append(
+        lambda grad: seen.append(values(grad)) or recorded.append(grad.grad_fn) or grad * 10)
     _engine_backward(m, out)
     if recorded and recorded[0] is not None:
-        raise Wrong(f"the gradient arriving at AddBackward0 has a grad_fn ({recorded[0].name()}): your engine "
-                    "recorded the backward formulas. Run them with recording off "
+        raise Wrong(f"the gradient arriving at AddBackward0 has a grad_fn ({recorded[0].name()}): "
+                    "your engine recorded the backward formulas. Run them with recording off "
                     "(grad_mode._state.grad_enabled = False).")
-    expect(len(seen) == 1, f"the hook in AddBackward0.pre_hooks was called {len(seen)} times, expected once, "
-           "with the gradient summed over both paths.")
-    expect(np.allclose(seen[0], 4.5), f"the hook got {show(seen[0])}, expected 4.5 everywhere: call hooks once "
-           "all gradients for the node have been added.")
+    expect(len(seen) == 1, f"the hook in AddBackward0.pre_hooks was called {len(seen)} times, "
+           "expected once, with the gradient summed over both paths.")
+    expect(np.allclose(seen[0], 4.5), f"the hook got {show(seen[0])}, expected 4.5 everywhere: "
+           "call hooks once all gradients for the node have been added.")
     expect_close(grad_of(x), np.full((2, 2), 45.0), "a hook returning grad * 10 must change what flows on: "
                  "x.grad is {got}, expected {want}.")
 
@@ -162,8 +166,9 @@ def check_engine(m):
     a = m.tensor(1.0, requires_grad=True)
     b = m.tensor(2.0, requires_grad=True)
     _engine_backward(m, a + b)
-    expect(grad_of(a) is not grad_of(b), "a.grad and b.grad are the same tensor: Add hands the same gradient to "
-           "both inputs, so AccumulateGrad must store a copy (Tensor(grad._data.copy())).")
+    expect(grad_of(a) is not grad_of(b), "a.grad and b.grad are the same tensor: "
+           "Add hands the same gradient to both inputs, so AccumulateGrad must store a copy "
+           "(Tensor(grad._data.copy())).")
 
     # A chain of 10,000 operations: no recursion.
     x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
@@ -190,13 +195,15 @@ def check_tensor_backward(m):
     try:
         (x ** 2).backward(m.ones_like(x))
     except RuntimeError as error:
-        raise Wrong(f"y.backward(torch.ones_like(y)) raised RuntimeError: {error}. With a gradient given, "
-                    "a result of any shape can start backward.") from None
-    expect_close(grad_of(x), [2.0, 4.0, 6.0], "y.backward(torch.ones_like(y)) gives x.grad {got}, expected {want}.")
+        raise Wrong(f"y.backward(torch.ones_like(y)) raised RuntimeError: {error}. "
+                    "With a gradient given, a result of any shape can start backward.") from None
+    expect_close(grad_of(x), [2.0, 4.0, 6.0],
+                 "y.backward(torch.ones_like(y)) gives x.grad {got}, expected {want}.")
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (x ** 2).backward(m.tensor([1.0, 0.5, 2.0]))
-    expect_close(grad_of(x), [2.0, 2.0, 12.0], "y.backward(v) with v = [1, 0.5, 2] gives x.grad {got}, expected "
-                 "{want}: start from the gradient you were given.")
+    expect_close(grad_of(x), [2.0, 2.0, 12.0],
+                 "y.backward(v) with v = [1, 0.5, 2] gives x.grad {got}, expected {want}: "
+                 "start from the gradient you were given.")
     x = m.tensor([2.0], requires_grad=True)
     try:
         (x * 3).backward()
@@ -206,8 +213,8 @@ def check_tensor_backward(m):
     expect_close(grad_of(x), [3.0], "(x * 3).backward() gives x.grad {got}, expected {want}.")
     leaf = m.tensor(2.0, requires_grad=True)
     leaf.backward()
-    expect_close(grad_of(leaf), 1.0, "x.backward() on a leaf gives x.grad {got}, expected {want}: the engine starts "
-                 "at gradient_edge(x), its AccumulateGrad.")
+    expect_close(grad_of(leaf), 1.0, "x.backward() on a leaf gives x.grad {got}, expected {want}: "
+                 "the engine starts at gradient_edge(x), its AccumulateGrad.")
     expect_raises(lambda: m.tensor(3.0).backward(), RuntimeError,
                   "element 0 of tensors does not require grad and does not have a grad_fn",
                   "tensor(3.0).backward()")
@@ -216,5 +223,7 @@ def check_tensor_backward(m):
     ((x_ref * 2).exp().mean() * 3).backward()
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     ((x * 2).exp().mean() * 3).backward()
-    expect_close(grad_of(x), values(x_ref.grad), "3·mean(exp(2x)) gives x.grad {got}; mini_autograd gives {want}.")
-    return "backward() starts from 1 for one-element results, from gradient= otherwise, with PyTorch's errors."
+    expect_close(grad_of(x), values(x_ref.grad),
+                 "3·mean(exp(2x)) gives x.grad {got}; mini_autograd gives {want}.")
+    return ("backward() starts from 1 for one-element results, from gradient= otherwise, "
+            "with PyTorch's errors.")

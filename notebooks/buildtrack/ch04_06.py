@@ -7,7 +7,8 @@ from ._testing import expect, expect_close, expect_raises, grad_of, show, values
 from .framework import Wrong, step
 
 
-@step("04.1", "one AccumulateGrad per leaf; is_leaf", "gradient_edge (again) in function.py; Tensor.is_leaf in tensor.py")
+@step("04.1", "one AccumulateGrad per leaf; is_leaf",
+      "gradient_edge (again) in function.py; Tensor.is_leaf in tensor.py")
 def check_one_accumulator(m):
     x = m.tensor(2.0, requires_grad=True)
     square = x * x
@@ -20,11 +21,12 @@ def check_one_accumulator(m):
     alive = __import__("weakref").ref(node)
     del node, first, second, square
     gc.collect()
-    expect(alive() is None, "x keeps its AccumulateGrad alive after the graph is gone: the node holds the leaf "
-           "(node.variable), so the leaf must hold the node only weakly, with weakref.ref, as PyTorch does.")
+    expect(alive() is None, "x keeps its AccumulateGrad alive after the graph is gone: "
+           "the node holds the leaf (node.variable), so the leaf must hold the node only weakly, "
+           "with weakref.ref, as PyTorch does.")
     again = m.gradient_edge(x)[0]
-    expect(isinstance(again, m.AccumulateGrad), "after the old AccumulateGrad died, gradient_edge(x) must make a "
-           "new one.")
+    expect(isinstance(again, m.AccumulateGrad), "after the old AccumulateGrad died, "
+           "gradient_edge(x) must make a new one.")
     c = m.tensor(1.0)
     y = x * 2
     for tensor, name, leaf in [(x, "x = tensor(2.0, requires_grad=True)", True),
@@ -41,8 +43,8 @@ def check_retain_grad(m):
     try:
         x.retain_grad()
     except Exception as error:
-        raise Wrong(f"x.retain_grad() on a leaf raised {type(error).__name__}: {error}. For a leaf retain_grad "
-                    "does nothing: its .grad is filled anyway.") from None
+        raise Wrong(f"x.retain_grad() on a leaf raised {type(error).__name__}: {error}. "
+                    "For a leaf retain_grad does nothing: its .grad is filled anyway.") from None
     y = x * 3
     y.retain_grad()
     y.retain_grad()                               # twice: still one copy of the gradient
@@ -50,16 +52,17 @@ def check_retain_grad(m):
     (y * y).sum().backward()
     got = grad_of(y)
     if got is not None and np.allclose(values(got), 2 * 2 * values(y)):
-        raise Wrong("y.grad is twice what it should be after calling y.retain_grad() twice: when retains_grad "
-                    "is already True, do nothing.")
+        raise Wrong("y.grad is twice what it should be after calling y.retain_grad() twice: "
+                    "when retains_grad is already True, do nothing.")
     expect_close(got, 2 * values(y), "y.grad for (y * y).sum() is {got}, expected 2y = {want}.")
-    expect_close(grad_of(x), 18 * values(x), "x.grad is {got}, expected 18x = {want}: retain_grad must not change "
-                 "what flows on.")
+    expect_close(grad_of(x), 18 * values(x), "x.grad is {got}, expected 18x = {want}: "
+                 "retain_grad must not change what flows on.")
     expect_raises(lambda: m.tensor([1.0]).retain_grad(), RuntimeError,
                   "can't retain_grad on Tensor that has requires_grad=False", "tensor([1.0]).retain_grad()")
     z = x * 2
     z.sum().backward()
-    expect(grad_of(z) is None, f"z = x * 2 did not ask to retain its gradient, yet z.grad is {show(values(grad_of(z)))}: "
+    expect(grad_of(z) is None, "z = x * 2 did not ask to retain its gradient, "
+           f"yet z.grad is {show(values(grad_of(z)))}: "
            "only leaves (and tensors that called retain_grad) get a .grad.")
     return "Non-leaves keep their gradient only on request, through a hook on their grad_fn."
 
@@ -73,16 +76,17 @@ def check_accumulation(m):
     (x * x).backward()
     got = grad_of(x)
     if got is not None and np.allclose(values(got), 4.0):
-        raise Wrong("x.grad is 4, expected 8 after two backward() calls: .grad was overwritten instead of added to.")
+        raise Wrong("x.grad is 4, expected 8 after two backward() calls: "
+                    ".grad was overwritten instead of added to.")
     expect_close(got, 8.0, "after two backward() calls x.grad is {got}, expected {want}: 4 + 4.")
-    expect(got is first, "x.grad is a new tensor after the second backward: add into the existing one in place "
-           "(variable._grad._data += grad._data), as PyTorch does.")
+    expect(got is first, "x.grad is a new tensor after the second backward: "
+           "add into the existing one in place (variable._grad._data += grad._data), as PyTorch does.")
     a = m.tensor(1.0, requires_grad=True)
     b = m.tensor(2.0, requires_grad=True)
     (a + b).backward()
     (a + b).backward()
-    expect_close(grad_of(a), 2.0, "after two backward() calls of a + b, a.grad is {got}, expected {want}: a.grad "
-                 "and b.grad must not be one tensor (store a copy of the first gradient).")
+    expect_close(grad_of(a), 2.0, "after two backward() calls of a + b, a.grad is {got}, expected {want}: "
+                 "a.grad and b.grad must not be one tensor (store a copy of the first gradient).")
     # Micro-batches: two halves, accumulated, equal one batch.
     data = np.array([0.5, -1.0, 2.0, 1.5])
     w_batch = m.tensor(0.3, requires_grad=True)
@@ -90,8 +94,8 @@ def check_accumulation(m):
     w_micro = m.tensor(0.3, requires_grad=True)
     for half in (data[:2], data[2:]):
         (((w_micro * m.tensor(half) - 1.0) ** 2).mean() * 0.5).backward()
-    expect_close(grad_of(w_micro), values(grad_of(w_batch)), "two accumulated micro-batches give w.grad {got}, "
-                 "one batch gives {want}.")
+    expect_close(grad_of(w_micro), values(grad_of(w_batch)), "two accumulated micro-batches give w.grad "
+                 "{got}, one batch gives {want}.")
     return "4 then 8, in the same tensor; two micro-batches equal one batch."
 
 
@@ -103,17 +107,18 @@ def check_zero_grad(m):
     g = grad_of(x)
     m.optim.zero_grad([x, w], set_to_none=False)
     got = grad_of(x)
-    expect(got is not None, "zero_grad(params, set_to_none=False) left x.grad None: fill the existing gradient "
-           "with zeros instead.")
-    expect(isinstance(got, m.Tensor), f"after zero_grad(set_to_none=False), x.grad is {got!r}, expected a tensor "
-           "of zeros.")
-    expect(np.all(values(got) == 0) and values(got).shape == (2,), f"after zero_grad(set_to_none=False), x.grad is "
-           f"{show(values(got))}, expected [0.0, 0.0].")
-    expect(got is g, "zero_grad(set_to_none=False) replaced x.grad by a new tensor: zero the existing one in place "
-           "(p.grad._data[...] = 0).")
+    expect(got is not None, "zero_grad(params, set_to_none=False) left x.grad None: "
+           "fill the existing gradient with zeros instead.")
+    expect(isinstance(got, m.Tensor), f"after zero_grad(set_to_none=False), x.grad is {got!r}, "
+           "expected a tensor of zeros.")
+    expect(np.all(values(got) == 0) and values(got).shape == (2,), "after zero_grad(set_to_none=False), "
+           f"x.grad is {show(values(got))}, expected [0.0, 0.0].")
+    expect(got is g, "zero_grad(set_to_none=False) replaced x.grad by a new tensor: "
+           "zero the existing one in place (p.grad._data[...] = 0).")
     expect(grad_of(w) is None, "w had no gradient; zero_grad must leave it None.")
     m.optim.zero_grad([x, w])
-    expect(grad_of(x) is None, "zero_grad(params) (set_to_none=True, PyTorch's default) must set x.grad to None.")
+    expect(grad_of(x) is None,
+           "zero_grad(params) (set_to_none=True, PyTorch's default) must set x.grad to None.")
     return "zero_grad sets .grad to None by default, or zeroes it in place."
 
 
@@ -125,9 +130,10 @@ def check_no_grad(m):
         enabled_inside = m.is_grad_enabled()
     expect(not enabled_inside, "inside no_grad(), is_grad_enabled() is still True: switch recording off in "
            "__enter__.")
-    expect(inside.grad_fn is None and not inside.requires_grad, "x * 2 inside no_grad() got a grad_fn: nothing may "
-           "be recorded inside.")
-    expect(m.is_grad_enabled(), "after a no_grad() block, recording is still off: __exit__ must switch it back.")
+    expect(inside.grad_fn is None and not inside.requires_grad, "x * 2 inside no_grad() got a grad_fn: "
+           "nothing may be recorded inside.")
+    expect(m.is_grad_enabled(),
+           "after a no_grad() block, recording is still off: __exit__ must switch it back.")
     with m.no_grad():
         with m.no_grad():
             pass
@@ -155,18 +161,20 @@ def check_detach(m):
     y = x * 3
     d = y.detach()
     expect(d is not y, "y.detach() returned y itself: return a new tensor.")
-    expect(d.grad_fn is None and d.requires_grad is False, "y.detach() still has a grad_fn or requires grad: it is a "
-           "new leaf, cut from the graph.")
-    expect(np.shares_memory(d._data, y._data), "y.detach() copied the numbers: it shares them with y (no copy), "
-           "as PyTorch's does.")
+    expect(d.grad_fn is None and d.requires_grad is False, "y.detach() still has a grad_fn or requires grad: "
+           "it is a new leaf, cut from the graph.")
+    expect(np.shares_memory(d._data, y._data), "y.detach() copied the numbers: "
+           "it shares them with y (no copy), as PyTorch's does.")
     c = m.tensor([1.0, 2.0])
     expect(c.requires_grad_() is c, "c.requires_grad_() must return c itself.")
     expect(c.requires_grad is True, "after c.requires_grad_(), c.requires_grad is not True.")
     c.requires_grad_(False)
     expect(c.requires_grad is False, "after c.requires_grad_(False), c.requires_grad is not False.")
-    expect(y.requires_grad_() is y, "y.requires_grad_() on a non-leaf asks for what it has: return y, no error.")
+    expect(y.requires_grad_() is y,
+           "y.requires_grad_() on a non-leaf asks for what it has: return y, no error.")
     expect_raises(lambda: y.requires_grad_(False), RuntimeError,
-                  "you can only change requires_grad flags of leaf variables.", "y.requires_grad_(False) for y = x * 3")
+                  "you can only change requires_grad flags of leaf variables.",
+                  "y.requires_grad_(False) for y = x * 3")
     expect_raises(lambda: m.tensor([1, 2]).requires_grad_(), RuntimeError,
                   "only Tensors of floating point dtype can require gradients",
                   "tensor([1, 2]).requires_grad_() (an integer tensor)")

@@ -9,7 +9,8 @@ MODIFIED = "one of the variables needed for gradient computation has been modifi
 
 
 @step("07.1", "saved tensors and the version counter",
-      "BackwardFunction.save_for_backward, BackwardFunction.saved_tensors in function.py; Tensor._write in tensor.py",
+      "BackwardFunction.save_for_backward, BackwardFunction.saved_tensors in function.py; "
+      "Tensor._write in tensor.py",
       rewrites=[("function.py", "BackwardFunction.save_for_backward"),
                 ("function.py", "BackwardFunction.saved_tensors")])
 def check_versions(m):
@@ -22,8 +23,9 @@ def check_versions(m):
     expect(np.allclose(x._data, [2.0, 3.0, 4.0]), "x.add_(1.0) did not change x's numbers in place.")
     view = x.detach()
     x.mul_(2.0)
-    expect(np.allclose(view._data, [4.0, 6.0, 8.0]), "x.mul_(2.0) replaced x's numpy array instead of writing into "
-           "it: d = x.detach() shares x's numbers and no longer sees the change. Write with self._data[...] = data.")
+    expect(np.allclose(view._data, [4.0, 6.0, 8.0]), "x.mul_(2.0) replaced x's numpy array instead of "
+           "writing into it: d = x.detach() shares x's numbers and no longer sees the change. "
+           "Write with self._data[...] = data.")
     w = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     expect_raises(lambda: w.add_(1.0), RuntimeError,
                   "a leaf Variable that requires grad is being used in an in-place operation.",
@@ -35,8 +37,8 @@ def check_versions(m):
     finally:
         m.grad_mode._state.grad_enabled = True
     expect(w._version == 1, "w.sub_(0.1) under no_grad must bump w._version to 1.")
-    expect_raises(loss.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; expected "
-                  "version 0 instead.", "loss.backward() after w changed in place")
+    expect_raises(loss.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; "
+                  "expected version 0 instead.", "loss.backward() after w changed in place")
     y = m.tensor([1.0, 2.0], requires_grad=True).exp()
     z = y * 2
     m.grad_mode._state.grad_enabled = False
@@ -44,9 +46,10 @@ def check_versions(m):
         y.add_(1.0)
     finally:
         m.grad_mode._state.grad_enabled = True
-    expect_raises(lambda: z.sum().backward(), RuntimeError, MODIFIED + ": [torch.FloatTensor [2]], which is output 0 "
-                  "of Exp, is at version 1; expected version 0 instead.", "z.sum().backward() after y = x.exp() "
-                  "changed in place")
+    expect_raises(lambda: z.sum().backward(), RuntimeError,
+                  MODIFIED + ": [torch.FloatTensor [2]], which is output 0 of Exp, is at version 1; "
+                  "expected version 0 instead.",
+                  "z.sum().backward() after y = x.exp() changed in place")
     x = m.tensor([1.0, 2.0], requires_grad=True)
     scale = m.tensor([3.0, 3.0])
     scale.add_(1.0)                                    # changed before it is saved: version 1
@@ -54,15 +57,17 @@ def check_versions(m):
         (x * scale).sum().backward()
     except RuntimeError as error:
         if str(error).startswith(MODIFIED):
-            raise Wrong("backward found a 'modified by an inplace operation' error though scale did not change "
-                        "after it was saved: save the version a tensor has when it is saved (t._version), "
-                        "not 0.") from None
+            raise Wrong("backward found a 'modified by an inplace operation' error though scale did not "
+                        "change after it was saved: save the version a tensor has when it is saved "
+                        "(t._version), not 0.") from None
         raise
-    expect_close(grad_of(x), [4.0, 4.0], "with nothing changed since the save, x.grad is {got}, expected {want}.")
+    expect_close(grad_of(x), [4.0, 4.0],
+                 "with nothing changed since the save, x.grad is {got}, expected {want}.")
     return "In-place changes bump _version, and a changed saved tensor stops backward with PyTorch's error."
 
 
-@step("07.2", "freeing saved tensors; retain_graph", "run_backward in engine.py and Tensor.backward in tensor.py",
+@step("07.2", "freeing saved tensors; retain_graph",
+      "run_backward in engine.py and Tensor.backward in tensor.py",
       uses={"engine.run_backward": "release_saved", "Tensor.backward": "retain_graph"})
 def check_freeing(m):
     x = m.tensor([1.0, 2.0], requires_grad=True)
@@ -71,8 +76,8 @@ def check_freeing(m):
         y.backward()
     except RuntimeError as error:
         if str(error).startswith(SECOND_BACKWARD):
-            raise Wrong("the first y.backward() already says the graph was freed: free a node's saved tensors "
-                        "after it has run (node.apply), not before.") from None
+            raise Wrong("the first y.backward() already says the graph was freed: "
+                        "free a node's saved tensors after it has run (node.apply), not before.") from None
         raise
     expect_raises(y.backward, RuntimeError, SECOND_BACKWARD, "a second y.backward() without retain_graph")
     x = m.tensor([1.0, 2.0], requires_grad=True)
@@ -82,14 +87,15 @@ def check_freeing(m):
         y.backward()
     except RuntimeError as error:
         raise Wrong(f"y.backward(retain_graph=True) then y.backward() raised: {str(error).rstrip('.')}. With "
-                    "retain_graph=True the saved tensors must stay for the next backward: Tensor.backward passes "
-                    "retain_graph on, and run_backward frees nothing then.") from None
-    expect_close(grad_of(x), [4.0, 8.0], "after two backward() calls through one graph, x.grad is {got}, expected "
-                 "{want} (2x, twice).")
-    expect_raises(y.backward, RuntimeError, SECOND_BACKWARD, "a third y.backward(), after one without retain_graph")
+                    "retain_graph=True the saved tensors must stay for the next backward: "
+                    "Tensor.backward passes retain_graph on, and run_backward frees nothing then.") from None
+    expect_close(grad_of(x), [4.0, 8.0], "after two backward() calls through one graph, x.grad is {got}, "
+                 "expected {want} (2x, twice).")
+    expect_raises(y.backward, RuntimeError, SECOND_BACKWARD,
+                  "a third y.backward(), after one without retain_graph")
     node = y.grad_fn.next_functions[0][0]
-    expect(node.saved is None, "after backward without retain_graph, MulBackward0 still holds its saved tensors: "
-           "call node.release_saved() after each node has run.")
+    expect(node.saved is None, "after backward without retain_graph, MulBackward0 still holds its saved "
+           "tensors: call node.release_saved() after each node has run.")
     return "Saved tensors are freed after backward unless retain_graph=True, and a second backward says so."
 
 
@@ -121,8 +127,8 @@ def check_dependencies(m):
     x, out = _diamond(m)
     nodes = _walk_names(out.grad_fn)
     counts = m.engine.compute_dependencies(out.grad_fn)
-    expect(isinstance(counts, dict), f"compute_dependencies returned a {type(counts).__name__}, expected a dict "
-           "{node: count}.")
+    expect(isinstance(counts, dict), f"compute_dependencies returned a {type(counts).__name__}, "
+           "expected a dict {node: count}.")
     want = {id(n): 0 for n in nodes}
     for node in nodes:
         for next_node, _ in node.next_functions:
@@ -131,38 +137,42 @@ def check_dependencies(m):
     if counts and all(isinstance(key, int) for key in counts):
         raise Wrong("compute_dependencies returned a dict keyed by numbers: key it by the nodes themselves "
                     "(nodes can be dict keys; the engine looks counts up by node).")
-    expect(counts.get(out.grad_fn, 0) == 0, "the root has nothing pointing at it: its count is 0 (or leave it out).")
+    expect(counts.get(out.grad_fn, 0) == 0,
+           "the root has nothing pointing at it: its count is 0 (or leave it out).")
     for node in nodes[1:]:
         got = counts.get(node, 0)
         if got != want[id(node)]:
             hint = (" It gets one gradient per edge pointing at it: count edges, not nodes."
                     if want[id(node)] > 1 else "")
-            raise Wrong(f"compute_dependencies gives {node.name()} the count {got}, expected {want[id(node)]}.{hint}")
+            raise Wrong(f"compute_dependencies gives {node.name()} the count {got}, "
+                        f"expected {want[id(node)]}.{hint}")
     x = m.tensor([1.0, 2.0], requires_grad=True)
     a = x * 2                                        # a feeds two nodes: its node must be walked once
     shared = (a.exp() + a.tanh()).sum()
     accumulate = a.grad_fn.next_functions[0][0]
     got = m.engine.compute_dependencies(shared.grad_fn).get(accumulate)
-    expect(got == 1, f"in (a.exp() + a.tanh()).sum() with a = x * 2, x's AccumulateGrad gets the count {got}, "
-           "expected 1: a's node is reached twice but must be walked once (keep a set of the nodes seen).")
+    expect(got == 1, "in (a.exp() + a.tanh()).sum() with a = x * 2, x's AccumulateGrad gets the count "
+           f"{got}, expected 1: a's node is reached twice but must be walked once "
+           "(keep a set of the nodes seen).")
     y = m.tensor(2.0, requires_grad=True)
     counts = m.engine.compute_dependencies((y * y).grad_fn)
     accumulate = (y * y).grad_fn.next_functions[0][0]
-    expect(counts.get(accumulate) == 2, f"for y * y, y's AccumulateGrad gets {counts.get(accumulate)}, expected 2: "
-           "y is used twice, so two gradients arrive.")
+    expect(counts.get(accumulate) == 2, f"for y * y, y's AccumulateGrad gets {counts.get(accumulate)}, "
+           "expected 2: y is used twice, so two gradients arrive.")
     h = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     for _ in range(100_000):
         h = h * 1.0
     counted = len(m.engine.compute_dependencies(h.grad_fn))
-    expect(counted in (100_000, 100_001), f"on a chain of 100,000 multiplications, compute_dependencies counts "
-           f"{counted} nodes, expected the 100,000 nodes below the root.")
+    expect(counted in (100_000, 100_001), "on a chain of 100,000 multiplications, "
+           f"compute_dependencies counts {counted} nodes, expected the 100,000 nodes below the root.")
     return "Each node waits for one gradient per edge pointing at it; a 100,000-op chain is counted too."
 
 
 def _run_order(torch, out, prehook):
     names = []
     for node in _walk_names(out.grad_fn):
-        prehook(node, lambda *args, name=node.name(): names.append(name))
+        name = node.name()
+        prehook(node, lambda *args, name=name: names.append(name))
     out.backward()
     return names
 
@@ -193,20 +203,25 @@ def check_ready_queue(m):
     order = [name.rsplit("::", 1)[-1] for name in _mine_order(m, out)]
     want = reference_order(_diamond)
     if order != want:
-        fifo = ["SumBackward0", "AddBackward0", "MulBackward0", "MulBackward0", "ExpBackward0", "AccumulateGrad"]
+        fifo = ["SumBackward0", "AddBackward0", "MulBackward0", "MulBackward0", "ExpBackward0",
+                "AccumulateGrad"]
         if len(order) > len(want):
             hint = (" Some node ran more than once: a node joins the ready queue only when its dependency "
                     "count reaches 0.")
         elif order[:len(fifo)] == fifo[:len(order)] and len(order) == len(want):
-            hint = (" That is first-in-first-out (or oldest-first) order: the ready queue must pop the newest "
-                    "node first, the highest sequence_nr (heapq with -sequence_nr).")
+            hint = (" That is first-in-first-out (or oldest-first) order: "
+                    "the ready queue must pop the newest node first, the highest sequence_nr "
+                    "(heapq with -sequence_nr).")
         elif sorted(order) == sorted(want):
-            hint = (" The same nodes in another order: of the ready nodes, the one with the highest sequence_nr "
-                    "(the newest) runs first; heapq pops the smallest, so push -sequence_nr.")
+            hint = (" The same nodes in another order: of the ready nodes, "
+                    "the one with the highest sequence_nr (the newest) runs first; "
+                    "heapq pops the smallest, so push -sequence_nr.")
         else:
             hint = ""
-        raise Wrong(f"on the diamond graph your engine ran {order}; mini_autograd and PyTorch run {want}.{hint}")
-    expect_close(grad_of(x), 2 + 3 * np.exp([1.0, 2.0]), "on the diamond graph x.grad is {got}, expected {want}.")
+        raise Wrong(f"on the diamond graph your engine ran {order}; "
+                    f"mini_autograd and PyTorch run {want}.{hint}")
+    expect_close(grad_of(x), 2 + 3 * np.exp([1.0, 2.0]),
+                 "on the diamond graph x.grad is {got}, expected {want}.")
     x = m.tensor(2.0, requires_grad=True)
     y = x * x
     (y * y).backward()
@@ -216,5 +231,7 @@ def check_ready_queue(m):
     for _ in range(100_000):
         h = h * 1.00001
     h.backward()
-    expect_close(grad_of(x), 1.00001 ** 100_000, "on a chain of 100,000 operations, x.grad is {got}, expected {want}.")
-    return "Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers; 100,000 ops too."
+    expect_close(grad_of(x), 1.00001 ** 100_000,
+                 "on a chain of 100,000 operations, x.grad is {got}, expected {want}.")
+    return ("Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers; "
+            "100,000 ops too.")

@@ -1,4 +1,5 @@
-"""Checks of chapters 10 (Linear, cross_entropy, SGD: the spiral trains) and 11 (gradcheck, a custom Function)."""
+"""Checks of chapters 10 (Linear, cross_entropy, SGD: the spiral trains) and 11 (gradcheck, a custom
+Function)."""
 import numpy as np
 
 from ._testing import expect, expect_close, grad_of, numeric_vjp, reference, show, values
@@ -23,18 +24,18 @@ def check_linear(m):
     m.manual_seed(0)
     layer = m.nn.Linear(400, 30)
     w, b = layer.weight, layer.bias
-    expect(isinstance(w, m.nn.Parameter) and isinstance(b, m.nn.Parameter), "weight and bias must be Parameters "
-           "(nn.Parameter(...)): leaves that require grad.")
-    expect(tuple(w.shape) == (30, 400), f"Linear(400, 30).weight has shape {list(w.shape)}, expected [30, 400]: "
-           "(out_features, in_features), as in PyTorch.")
+    expect(isinstance(w, m.nn.Parameter) and isinstance(b, m.nn.Parameter),
+           "weight and bias must be Parameters (nn.Parameter(...)): leaves that require grad.")
+    expect(tuple(w.shape) == (30, 400), f"Linear(400, 30).weight has shape {list(w.shape)}, "
+           "expected [30, 400]: (out_features, in_features), as in PyTorch.")
     expect(tuple(b.shape) == (30,), f"Linear(400, 30).bias has shape {list(b.shape)}, expected [30].")
     bound = 1 / np.sqrt(400)
     for name, p in (("weight", w), ("bias", b)):
         data = values(p)
         expect(np.all(np.abs(data) <= bound + 1e-7), f"Linear(400, 30).{name} has entries up to "
                f"{np.abs(data).max():.3f}, beyond k = 1/sqrt(400) = 0.05: draw uniformly from [-k, k].")
-    expect(values(w).std() > bound / 3, f"Linear(400, 30).weight has a spread of {values(w).std():.4f}; uniform on "
-           f"[-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: draw from the whole interval.")
+    expect(values(w).std() > bound / 3, f"Linear(400, 30).weight has a spread of {values(w).std():.4f}; "
+           f"uniform on [-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: draw from the whole interval.")
     x = m.tensor(np.arange(8.0).reshape(2, 4))
     layer = m.nn.Linear(4, 3)
     try:
@@ -42,23 +43,25 @@ def check_linear(m):
     except Exception as error:
         raise Wrong(f"Linear(4, 3) on a batch of shape [2, 4] raised {type(error).__name__}: {error}. "
                     "Compute x @ weightᵀ + bias, with transpose(weight).") from None
-    expect(isinstance(y, m.Tensor) and y.requires_grad, "Linear(4, 3)(x) does not require grad: compute it with "
-           "Tensor operations on the Parameters (x @ transpose(self.weight) + self.bias), not with numpy.")
+    expect(isinstance(y, m.Tensor) and y.requires_grad, "Linear(4, 3)(x) does not require grad: "
+           "compute it with Tensor operations on the Parameters (x @ transpose(self.weight) + self.bias), "
+           "not with numpy.")
     expect(tuple(y.shape) == (2, 3), f"Linear(4, 3) on a batch of shape [2, 4] gave shape {list(y.shape)}, "
            "expected [2, 3].")
     want = values(x) @ values(layer.weight).T + values(layer.bias)
-    expect(np.allclose(values(y), want, atol=1e-5), f"Linear(4, 3)(x) is {show(values(y))}, expected x @ weightᵀ + "
-           f"bias = {show(want)}.")
+    expect(np.allclose(values(y), want, atol=1e-5), f"Linear(4, 3)(x) is {show(values(y))}, "
+           f"expected x @ weightᵀ + bias = {show(want)}.")
     y.sum().backward()
-    expect(grad_of(layer.weight) is not None and grad_of(layer.bias) is not None, "after backward, the layer's "
-           "weight and bias have no .grad: use the Parameters themselves in the computation.")
+    expect(grad_of(layer.weight) is not None and grad_of(layer.bias) is not None, "after backward, "
+           "the layer's weight and bias have no .grad: use the Parameters themselves in the computation.")
     return "Linear draws its parameters like PyTorch and computes x @ weightᵀ + bias."
 
 
 @step("10.2", "cross_entropy", "cross_entropy in nn.py")
 def check_cross_entropy(m):
     ref = reference()
-    logits = np.array([[2.0, -1.0, 0.5], [0.1, 0.2, 0.3], [-3.0, 4.0, 1.0], [1.0, 1.0, 1.0]], dtype=np.float32)
+    logits = np.array([[2.0, -1.0, 0.5], [0.1, 0.2, 0.3], [-3.0, 4.0, 1.0], [1.0, 1.0, 1.0]],
+                      dtype=np.float32)
     targets = np.array([0, 2, 1, 1])
     mine = m.tensor(logits, requires_grad=True)
     try:
@@ -70,16 +73,16 @@ def check_cross_entropy(m):
     want = ref.nn.functional.cross_entropy(theirs, ref.tensor(targets))
     got = float(values(loss))
     if np.isclose(got, float(values(want)) / logits.shape[1], rtol=1e-4):
-        raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's {float(values(want)):.4f} divided by the number of "
-                    "classes: average over the n rows only, not over every entry.")
+        raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's {float(values(want)):.4f} divided by the number "
+                    "of classes: average over the n rows only, not over every entry.")
     if np.isclose(got, float(values(want)) * len(targets), rtol=1e-4):
         raise Wrong(f"cross_entropy is {got:.4f}, {len(targets)} times PyTorch's {float(values(want)):.4f}: "
                     "average over the batch (divide by n).")
     if np.isclose(got, -float(values(want)), rtol=1e-4):
         raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's with the sign flipped: the loss is minus the "
                     "log-probability of the right class.")
-    expect(np.isclose(got, float(values(want)), rtol=1e-4, atol=1e-6), f"cross_entropy is {got:.4f}; PyTorch's "
-           f"F.cross_entropy gives {float(values(want)):.4f} on the same logits and targets.")
+    expect(np.isclose(got, float(values(want)), rtol=1e-4, atol=1e-6), f"cross_entropy is {got:.4f}; "
+           f"PyTorch's F.cross_entropy gives {float(values(want)):.4f} on the same logits and targets.")
     loss.backward()
     want.backward()
     expect_close(grad_of(mine), values(theirs.grad), "the gradient of cross_entropy for the logits is {got}; "
@@ -87,10 +90,12 @@ def check_cross_entropy(m):
     big = m.tensor([[1000.0, 0.0]], requires_grad=True)
     value = float(values(m.nn.cross_entropy(big, m.tensor([0]))))
     if np.isnan(value) or np.isinf(value):
-        raise Wrong(f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0. Either exp(1000) "
-                    "overflows (subtract each row's largest logit before exp), or a probability rounds to 0 and its "
-                    "log is -inf (take log_softmax as shifted - log(sum(exp(shifted))), not log(softmax)).")
-    expect(abs(value) < 1e-3, f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0.")
+        raise Wrong(f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0. "
+                    "Either exp(1000) overflows (subtract each row's largest logit before exp), "
+                    "or a probability rounds to 0 and its log is -inf "
+                    "(take log_softmax as shifted - log(sum(exp(shifted))), not log(softmax)).")
+    expect(abs(value) < 1e-3,
+           f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0.")
     return "cross_entropy equals PyTorch's, value and gradient, and survives large logits."
 
 
@@ -104,7 +109,7 @@ def train_spiral(torch, steps, lr, init=None):
     X, labels = torch.tensor(X_np.astype(np.float64)), torch.tensor(labels_np)
     if init is not None:                                    # mini_autograd, from the learner's start values
         layers = [torch.nn.Linear(2, 32), torch.nn.Linear(32, 32), torch.nn.Linear(32, 2)]
-        for layer, (w, b) in zip(layers, init):
+        for layer, (w, b) in zip(layers, init, strict=True):
             layer.weight = torch.nn.Parameter(torch.tensor(w))
             layer.bias = torch.nn.Parameter(torch.tensor(b))
         loss_fn = torch.nn.functional.cross_entropy
@@ -149,15 +154,16 @@ def check_sgd(m):
         optimizer.step()
     except RuntimeError as error:
         if "in-place" in str(error):
-            raise Wrong(f"SGD.step raised '{error}': update the parameters inside `with no_grad():`.") from None
+            raise Wrong(f"SGD.step raised '{error}': "
+                        "update the parameters inside `with no_grad():`.") from None
         raise
     except TypeError as error:
-        raise Wrong(f"SGD.step raised TypeError: {error}. A parameter whose .grad is None (it took no part in the "
-                    "loss) must be skipped.") from None
+        raise Wrong(f"SGD.step raised TypeError: {error}. A parameter whose .grad is None "
+                    "(it took no part in the loss) must be skipped.") from None
     got = values(w)
     if np.allclose(got, [1.0, -2.0]):
-        raise Wrong("after SGD.step, w is still [1.0, -2.0]: the step did not change the parameter itself. Rebinding "
-                    "a name (p = p - ...) changes nothing; update in place with p.sub_(...).")
+        raise Wrong("after SGD.step, w is still [1.0, -2.0]: the step did not change the parameter itself. "
+                    "Rebinding a name (p = p - ...) changes nothing; update in place with p.sub_(...).")
     if np.allclose(got, [1.2, -2.4]):
         raise Wrong("after one step w is [1.2, -2.4]: that climbs the gradient. Subtract lr * grad.")
     expect(np.allclose(got, [0.8, -1.6]), f"after one step with lr = 0.1 and grad [2, -4], w is {show(got)}, "
@@ -172,8 +178,8 @@ def check_sgd(m):
            f"mini_autograd's, from the same start, is {reference_losses[worst]:.6f}.")
     expect(accuracy >= 0.95, f"the spiral classifier reaches {accuracy:.1%} training accuracy after "
            f"{SPIRAL_STEPS} steps, expected at least 95%.")
-    return (f"The spiral classifier trains on your engine to {accuracy:.1%}; its losses equal mini_autograd's "
-            f"within 1e-5 at each of the first {SPIRAL_COMPARED} steps.")
+    return (f"The spiral classifier trains on your engine to {accuracy:.1%}; "
+            f"its losses equal mini_autograd's within 1e-5 at each of the first {SPIRAL_COMPARED} steps.")
 
 
 def _wrong_exp(m):
@@ -192,7 +198,8 @@ def _wrong_exp(m):
 
 def _inputs(m, *shapes):
     rng = np.random.default_rng(11)
-    return tuple(m.tensor(rng.uniform(0.5, 1.5, shape), dtype=m.float64, requires_grad=True) for shape in shapes)
+    return tuple(m.tensor(rng.uniform(0.5, 1.5, shape), dtype=m.float64, requires_grad=True)
+                 for shape in shapes)
 
 
 @step("11.1", "gradcheck", "gradcheck in gradcheck.py")
@@ -202,32 +209,37 @@ def check_gradcheck(m):
              ("a ** 3", lambda a: a ** 3, ((3,),)), ("a.exp()", lambda a: a.exp(), ((2, 2),)),
              ("a.sum()", lambda a: a.sum(), ((2, 3),)), ("a.mean()", lambda a: a.mean(), ((4,),)),
              ("a @ b", lambda a, b: a @ b, ((2, 3), (3, 2))), ("a.tanh()", lambda a: a.tanh(), ((3,),)),
-             ("a.log()", lambda a: a.log(), ((3,),)), ("a * b with b broadcast", lambda a, b: a * b, ((2, 3), (3,)))]
+             ("a.log()", lambda a: a.log(), ((3,),)),
+             ("a * b with b broadcast", lambda a, b: a * b, ((2, 3), (3,)))]
     for name, function, shapes in cases:
         inputs = _inputs(m, *shapes)
         before = [values(t).copy() for t in inputs]
         try:
             result = gradcheck(function, inputs)
         except m.gradcheck.GradcheckError as error:
-            raise Wrong(f"your gradcheck rejects {name}, whose backward is right ({str(error).splitlines()[0]}). "
-                        "Things to check: clear the inputs' .grad before each backward; put each nudged entry back; "
-                        "nudge the input's own numbers (reshape(-1) is a view, flatten() a copy); divide by 2 eps; "
-                        "seed each backward with 1 at one output entry.") from None
-        expect(result is True, f"gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
-        for t, old in zip(inputs, before):
-            expect(np.array_equal(values(t), old), f"gradcheck on {name} left an input changed: put each nudged "
-                   "entry back.")
+            raise Wrong(f"your gradcheck rejects {name}, "
+                        f"whose backward is right ({str(error).splitlines()[0]}). Things to check: "
+                        "clear the inputs' .grad before each backward; put each nudged entry back; "
+                        "nudge the input's own numbers (reshape(-1) is a view, flatten() a copy); "
+                        "divide by 2 eps; seed each backward with 1 at one output entry.") from None
+        expect(result is True,
+               f"gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
+        for t, old in zip(inputs, before, strict=True):
+            expect(np.array_equal(values(t), old), f"gradcheck on {name} left an input changed: "
+                   "put each nudged entry back.")
     wrong = _wrong_exp(m)
     try:
         result = gradcheck(lambda a: wrong.apply(a), _inputs(m, (3,)))
     except m.gradcheck.GradcheckError as error:
-        expect(str(error).startswith("Jacobian mismatch for output 0 with respect to input 0"), "the GradcheckError "
-               f"must start with PyTorch's words 'Jacobian mismatch for output 0 with respect to input 0', not "
-               f"{str(error)[:60]!r}.")
+        expect(str(error).startswith("Jacobian mismatch for output 0 with respect to input 0"),
+               "the GradcheckError must start with PyTorch's words "
+               "'Jacobian mismatch for output 0 with respect to input 0', "
+               f"not {str(error)[:60]!r}.")
         return "Your gradcheck passes every op you wrote and catches a planted wrong backward."
     except RuntimeError as error:
-        raise Wrong(f"your gradcheck raised a plain RuntimeError ({str(error).splitlines()[0]}): raise GradcheckError "
-                    "(given in gradcheck.py), PyTorch's own kind of RuntimeError.") from None
+        raise Wrong(f"your gradcheck raised a plain RuntimeError ({str(error).splitlines()[0]}): "
+                    "raise GradcheckError (given in gradcheck.py), "
+                    "PyTorch's own kind of RuntimeError.") from None
     raise Wrong(f"your gradcheck returned {result!r} for an exp whose backward forgets the local derivative "
                 "(it returns grad): it must raise GradcheckError.")
 
@@ -236,14 +248,14 @@ def check_gradcheck(m):
 def check_custom_function(m):
     a, = _inputs(m, (2, 3))
     forward_result = m.custom.Sigmoid.forward(m.function.BackwardFunction(m.custom.Sigmoid), a)
-    expect(isinstance(forward_result, m.Tensor), f"Sigmoid.forward returned a {type(forward_result).__name__}: "
-           "wrap the numpy result in a Tensor (Tensor(array)).")
+    expect(isinstance(forward_result, m.Tensor), "Sigmoid.forward returned a "
+           f"{type(forward_result).__name__}: wrap the numpy result in a Tensor (Tensor(array)).")
     out = m.custom.Sigmoid.apply(a)
     expect(isinstance(out, m.Tensor), f"Sigmoid.apply returned a {type(out).__name__}, expected a Tensor.")
     expect(np.allclose(values(out), 1 / (1 + np.exp(-values(a)))), "Sigmoid.apply(a) gives the wrong values: "
            "1 / (1 + exp(-a)).")
-    expect(out.grad_fn is not None and out.grad_fn.name() == "SigmoidBackward", "Sigmoid.apply(a) records no node "
-           "named SigmoidBackward.")
+    expect(out.grad_fn is not None and out.grad_fn.name() == "SigmoidBackward",
+           "Sigmoid.apply(a) records no node named SigmoidBackward.")
     upstream = np.random.default_rng(5).uniform(-1, 1, (2, 3))
     out.backward(m.tensor(upstream, dtype=m.float64))
     want = numeric_vjp(lambda x: 1 / (1 + np.exp(-x)), [values(a)], upstream, 0)
@@ -252,8 +264,8 @@ def check_custom_function(m):
         raise Wrong("Sigmoid.backward ignores grad, the gradient arriving from upstream: multiply by it.")
     s = 1 / (1 + np.exp(-values(a)))
     if got is not None and np.allclose(values(got), upstream * values(a) * (1 - values(a))):
-        raise Wrong("Sigmoid.backward uses a * (1 - a), with a the input: the derivative is s * (1 - s) with s the "
-                    "result. Save the result in forward.")
+        raise Wrong("Sigmoid.backward uses a * (1 - a), with a the input: "
+                    "the derivative is s * (1 - s) with s the result. Save the result in forward.")
     expect_close(got, want, "Sigmoid's gradient is {got}; finite differences give {want}.")
     del s
     return "Your Sigmoid runs forward and backward like a built-in op, named SigmoidBackward."

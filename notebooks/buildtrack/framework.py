@@ -78,7 +78,8 @@ def _not_started(the_step, package, directory):
         shipped = shipped_functions((ANSWER_KEY / file).read_text()).get(name)
         mine = function_dumps(ast.parse((pathlib.Path(directory) / file).read_text())).get(name)
         if shipped is not None and mine == shipped:
-            return f"not done yet: rewrite {name} in myautograd/{file} (it is still the version it shipped with)."
+            return (f"not done yet: rewrite {name} in myautograd/{file} "
+                    "(it is still the version it shipped with).")
     for qualified, word in the_step.uses.items():
         target = package
         for part in qualified.split("."):
@@ -87,7 +88,8 @@ def _not_started(the_step, package, directory):
         if ast.get_docstring(function):
             function.body = function.body[1:]
         if word not in ast.unparse(function):                # code only: no docstring, no comments
-            return f"not done yet: {qualified.split('.', 1)[-1] if '.' in qualified else qualified} does not use {word} yet."
+            short = qualified.split(".", 1)[-1] if "." in qualified else qualified
+            return f"not done yet: {short} does not use {word} yet."
     return None
 
 
@@ -103,7 +105,8 @@ class Verdict:
 
 # ----------------------------------------------------------------- loading
 def package_dir(answers=False):
-    """The learner's package, or the answer key (also when BUILDTRACK_ANSWERS=1, as in CI's run of the chapters)."""
+    """The learner's package, or the answer key (also when BUILDTRACK_ANSWERS=1, as in CI's run of the
+    chapters)."""
     return ANSWER_KEY if answers or os.environ.get("BUILDTRACK_ANSWERS") == "1" else LEARNER_PACKAGE
 
 
@@ -205,7 +208,8 @@ def _run_one(the_step, directory):
             place = f"in {where.split(',')[0]}" if where else f"({the_step.pieces})"
             return Verdict("todo", f"not done yet: fill in {piece} {place}.")
         where = _learner_frame(error.__traceback__, directory)
-        return Verdict("wrong", f"{type(error).__name__}: {error}" + (f" (raised in {where})" if where else ""))
+        return Verdict("wrong",
+                       f"{type(error).__name__}: {error}" + (f" (raised in {where})" if where else ""))
     return Verdict("done", sentence)
 
 
@@ -227,7 +231,8 @@ def verdict(step_id, directory):
     for earlier_id in list(STEPS)[:list(STEPS).index(step_id)]:
         result = _cached(earlier_id, directory, fingerprint)
         if result.status == "todo":
-            return Verdict("todo", f"finish step {earlier_id} ({STEPS[earlier_id].title}) first: it is not done yet.")
+            return Verdict("todo",
+                           f"finish step {earlier_id} ({STEPS[earlier_id].title}) first: it is not done yet.")
         if result.status == "wrong":
             # Perhaps broken by this very step's rewrite of shared code: if this step's own check names
             # a mistake, that message is the more useful one.

@@ -10,7 +10,8 @@ def mine(step_id, answers=False):
     result = verdict(step_id, package_dir(answers))
     if result.status != "done":
         now = result.message[0].upper() + result.message[1:]
-        print(f"⏳ This part runs on your myautograd once step {step_id} ({STEPS[step_id].title}) is done. {now}")
+        print(f"⏳ This part runs on your myautograd once step {step_id} ({STEPS[step_id].title}) "
+              f"is done. {now}")
         return None
     return load(package_dir(answers))
 

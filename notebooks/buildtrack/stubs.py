@@ -32,7 +32,8 @@ def _pieces(source):
                 for number in range(child.lineno, child.end_lineno + 1):
                     if lines[number - 1].strip() == BEGIN:
                         if step is None:
-                            raise ValueError(f"{name}: a solution block in a function whose docstring names no step")
+                            raise ValueError(
+                                f"{name}: a solution block in a function whose docstring names no step")
                         found[number] = (step.group(1), name)
     visit(ast.parse(source), "", "")
     return found

@@ -22,6 +22,7 @@ def matmul(a, b): return a @ b
 
 
 __all__ = ["Tensor", "Function", "Node", "AccumulateGrad", "compute_requires_grad", "gradient_edge",
-           "no_grad", "is_grad_enabled", "set_grad_enabled", "log", "tanh", "custom", "gradcheck", "nn", "tensor", "ones", "zeros", "ones_like", "zeros_like",
+           "no_grad", "is_grad_enabled", "set_grad_enabled", "log", "tanh", "custom", "gradcheck", "nn",
+           "tensor", "ones", "zeros", "ones_like", "zeros_like",
            "randn", "manual_seed", "exp", "sum", "mean", "matmul", "float32", "float64", "int64",
            "engine", "ops", "optim"]

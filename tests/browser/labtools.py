@@ -43,7 +43,8 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1280, "height": 900}
 # What `make lab` writes to <sys.prefix>/share/jupyter/lab/settings/overrides.json:
 # no news or update pop-ups (schema: @jupyterlab/apputils-extension notification.json).
-LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"checkForUpdates": False, "fetchNews": "false"}}
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"checkForUpdates": False,
+                                                                 "fetchNews": "false"}}
 
 RAISES_MARKER = re.compile(r"^\s*#\s*NBVAL_RAISES_EXCEPTION\s*$", re.M)
 # A Python object shown by its default repr instead of as a picture or table.
@@ -72,7 +73,8 @@ def free_port():
 
 
 def isolated_env(home: Path, **extra):
-    """Environment for a lab server that ignores this user's Jupyter config, kernels, settings and workspaces."""
+    """Environment for a lab server that ignores this user's Jupyter config, kernels, settings and
+    workspaces."""
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)  # a learner's kernel uses the inline backend
     for name, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
@@ -85,7 +87,8 @@ def isolated_env(home: Path, **extra):
 
 
 def copy_notebooks(src: Path, dest: Path, clear_outputs: bool):
-    """Copy a notebooks folder as a fresh clone has it; with clear_outputs, the chapters come without outputs."""
+    """Copy a notebooks folder as a fresh clone has it; with clear_outputs, the chapters come without
+    outputs."""
     import nbformat
 
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
@@ -110,10 +113,11 @@ class LabServer:
         self.port, self.token = port, token
         self.base = f"http://127.0.0.1:{port}"
         self.log_path = log_path
-        self.log = open(log_path, "w")
         # A session of its own, so that a last-resort kill reaches make, jupyter and kernels alike.
-        self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        # The server writes the log through its own copy of the file descriptor; ours is closed at once.
+        with open(log_path, "w") as log:
+            self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
 
     @classmethod
     def start(cls, root_dir: Path, home: Path, *, extra_args=(), timeout=90):
@@ -142,7 +146,8 @@ class LabServer:
         return f"{self.base}{path}{sep}token={self.token}"
 
     def api(self, method, path, timeout=10):
-        request = urllib.request.Request(self.base + path, method=method, data=b"" if method == "POST" else None,
+        request = urllib.request.Request(self.base + path, method=method,
+                                         data=b"" if method == "POST" else None,
                                          headers={"Authorization": f"token {self.token}"})
         with urllib.request.urlopen(request, timeout=timeout) as response:
             body = response.read()
@@ -158,10 +163,10 @@ class LabServer:
                 return
             except (OSError, urllib.error.URLError):
                 time.sleep(0.3)
-        raise RuntimeError(f"jupyter lab did not answer on {self.base} within {timeout} s:\n{self.log_tail()}")
+        raise RuntimeError(f"jupyter lab did not answer on {self.base} within {timeout} s:\n"
+                           f"{self.log_tail()}")
 
     def log_tail(self, chars=3000):
-        self.log.flush()
         return self.log_path.read_text(errors="replace")[-chars:]
 
     def kernels(self):
@@ -175,24 +180,21 @@ class LabServer:
 
     def stop(self, timeout=20):
         """Kernels and server down through the API; the process group is killed only if that fails."""
-        try:
-            if self.proc.poll() is None:
+        if self.proc.poll() is None:
+            try:
+                self.shutdown_kernels()
+                self.api("POST", "/api/shutdown")
+            except (OSError, urllib.error.URLError):
+                pass
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGTERM)
                 try:
-                    self.shutdown_kernels()
-                    self.api("POST", "/api/shutdown")
-                except (OSError, urllib.error.URLError):
-                    pass
-                try:
-                    self.proc.wait(timeout)
+                    self.proc.wait(10)
                 except subprocess.TimeoutExpired:
-                    os.killpg(self.proc.pid, signal.SIGTERM)
-                    try:
-                        self.proc.wait(10)
-                    except subprocess.TimeoutExpired:
-                        os.killpg(self.proc.pid, signal.SIGKILL)
-                        self.proc.wait()
-        finally:
-            self.log.close()
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                    self.proc.wait()
 
 
 # ---------------------------------------------------------------- the browser
@@ -356,7 +358,8 @@ class NotebookPage:
             if self.kernel_state() == "idle" and self.status_bar_idle():
                 return
             time.sleep(0.3)
-        raise AssertionError(f"{self.relpath}: kernel not idle after {timeout} s (state {self.kernel_state()!r})")
+        raise AssertionError(f"{self.relpath}: kernel not idle after {timeout} s "
+                             f"(state {self.kernel_state()!r})")
 
     def prompts(self):
         return self.page.evaluate(
@@ -382,7 +385,8 @@ class NotebookPage:
         quiet = 0
         while quiet < 3:
             if time.monotonic() > deadline:
-                raise AssertionError(f"{self.relpath}: still running after {timeout} s: prompts {self.prompts()}")
+                raise AssertionError(f"{self.relpath}: still running after {timeout} s: "
+                                     f"prompts {self.prompts()}")
             busy = "[*]:" in self.prompts() or self.kernel_state() != "idle" or not self.status_bar_idle()
             quiet = 0 if busy else quiet + 1
             time.sleep(0.3)
@@ -427,7 +431,8 @@ class NotebookPage:
         cell.scroll_into_view_if_needed(timeout=10_000)
         height = cell.evaluate("e => e.getBoundingClientRect().height")
         if height + 200 > VIEWPORT["height"]:
-            self.page.set_viewport_size({"width": VIEWPORT["width"], "height": min(int(height) + 300, max_height)})
+            self.page.set_viewport_size({"width": VIEWPORT["width"],
+                                         "height": min(int(height) + 300, max_height)})
         try:
             cell.scroll_into_view_if_needed(timeout=10_000)
             cell.screenshot(path=str(path), timeout=20_000)
@@ -438,7 +443,8 @@ class NotebookPage:
         """The whole notebook in one picture: the window is made as tall as the notebook for the shot."""
         scroller = ".jp-NotebookPanel .jp-WindowedPanel-outer"
         content_height, visible_height = self.page.evaluate(
-            f"() => {{ const e = document.querySelector('{scroller}'); return [e.scrollHeight, e.clientHeight]; }}")
+            f"() => {{ const e = document.querySelector('{scroller}'); "
+            "return [e.scrollHeight, e.clientHeight]; }")
         height = min(VIEWPORT["height"] - visible_height + content_height, max_height)
         self.page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
         try:

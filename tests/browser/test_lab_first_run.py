@@ -11,7 +11,6 @@ say all is well.
 """
 import json
 import os
-import re
 import secrets
 import shutil
 import subprocess
@@ -51,7 +50,8 @@ def seed_default_workspace(workspaces_dir: Path):
     tab = "editor:coursetools.py"
     layout = {"main": {"dock": {"type": "tab-area", "currentIndex": 0, "widgets": [tab]}, "current": tab},
               "down": {"size": 0, "widgets": []},
-              "left": {"collapsed": False, "visible": True, "current": "filebrowser", "widgets": ["filebrowser"]},
+              "left": {"collapsed": False, "visible": True, "current": "filebrowser",
+                       "widgets": ["filebrowser"]},
               "right": {"collapsed": True, "visible": True, "widgets": []}}
     workspace = {"data": {"layout-restorer:data": layout,
                           tab: {"data": {"path": "coursetools.py", "factory": "Editor"}}},
@@ -97,14 +97,16 @@ def test_make_lab_opens_chapter_00_alone(browser, tmp_path, artifacts):
             notebook.wait_kernel_idle()
             page.wait_for_timeout(3000)  # news and update checks run shortly after start-up
             assert page.url.split("?")[0].endswith("/tree/00_welcome.ipynb"), page.url
-            tabs = page.evaluate("() => Array.from(document.querySelectorAll('#jp-main-dock-panel .lm-TabBar-tab'))"
+            tabs = page.evaluate("() => Array.from("
+                                 "document.querySelectorAll('#jp-main-dock-panel .lm-TabBar-tab'))"
                                  ".map(e => e.innerText.trim())")
             assert tabs == ["00_welcome.ipynb"], f"main area tabs: {tabs}"
             assert notebook.toasts() == [], f"notifications: {notebook.toasts()}"
             assert notebook.dialogs() == [], f"dialogs: {notebook.dialogs()}"
             panels = page.evaluate(
                 "() => Object.fromEntries(['jp-left-stack', 'jp-right-stack', 'jp-down-stack'].map(id => {"
-                " const e = document.getElementById(id); return [id, !!e && !e.classList.contains('lm-mod-hidden')"
+                " const e = document.getElementById(id);"
+                " return [id, !!e && !e.classList.contains('lm-mod-hidden')"
                 " && e.offsetWidth > 0 && e.offsetHeight > 0]; }))")
             assert panels == {"jp-left-stack": True, "jp-right-stack": False, "jp-down-stack": False}, panels
             left = page.evaluate("() => Array.from(document.querySelectorAll('.jp-SideBar.jp-mod-left"
@@ -114,12 +116,14 @@ def test_make_lab_opens_chapter_00_alone(browser, tmp_path, artifacts):
 
             notebook.run_all()
             source = nbformat.read(WELCOME, as_version=4)
-            checks = [i for i, c in enumerate(source.cells) if c.cell_type == "code" and "setup_check(" in c.source]
+            checks = [i for i, c in enumerate(source.cells)
+                      if c.cell_type == "code" and "setup_check(" in c.source]
             assert checks, "chapter 00 has no cell calling coursetools.setup_check()"
             for index in checks:
                 cell = page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").nth(index)
                 output = cell.locator(".jp-OutputArea").evaluate("e => e.textContent")
-                assert "❌" not in output and "All set" in output, f"chapter 00's set-up check says:\n{output}"
+                assert "❌" not in output and "All set" in output, (
+                    f"chapter 00's set-up check says:\n{output}")
                 cell.scroll_into_view_if_needed()
             page.screenshot(path=str(artifacts / "first-run-set-up-check.png"))
         finally:

@@ -21,7 +21,8 @@ def picture_html(n=1):
 
 
 def png():
-    return nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"})
+    return nbformat.v4.new_output("display_data",
+                                  data={"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"})
 
 
 def stream(text, name="stdout"):
@@ -68,12 +69,15 @@ def test_expectations_come_from_the_stored_outputs_and_markers(tmp_path):
 
 
 def test_a_clean_page_has_no_problems(tmp_path):
-    expected = shipped(tmp_path, [code_cell("viz.draw(y)", [picture_html()]),
-                                  code_cell("# NBVAL_RAISES_EXCEPTION\n1/0", tags=["raises-exception"]),
-                                  code_cell("print(y.grad_fn)", [stream("<AddBackward0 object at 0x7f00aa>\n")])])
+    expected = shipped(tmp_path, [
+        code_cell("viz.draw(y)", [picture_html()]),
+        code_cell("# NBVAL_RAISES_EXCEPTION\n1/0", tags=["raises-exception"]),
+        code_cell("print(y.grad_fn)", [stream("<AddBackward0 object at 0x7f00aa>\n")]),
+    ])
     cells = [{"index": 0, "type": "markdown"},
              page_cell(1, images=1),
-             page_cell(2, [error("ZeroDivisionError")], [("application/vnd.jupyter.stderr", "Traceback ...")]),
+             page_cell(2, [error("ZeroDivisionError")],
+                       [("application/vnd.jupyter.stderr", "Traceback ...")]),
              page_cell(3, rendered=[("application/vnd.jupyter.stdout", "<AddBackward0 object at 0x55d1c2>")])]
     assert labtools.problems("01_demo", expected, cells, {1: [ok_picture()]}) == []
 
@@ -93,7 +97,8 @@ def test_each_kind_of_problem_is_named_with_its_cell(tmp_path):
              page_cell(2, images=1),
              page_cell(3, [error("RuntimeError", "element 0 of tensors does not require grad")]),
              page_cell(4, rendered=[("text/plain", "<Figure size 640x480 with 1 Axes>")]),
-             page_cell(5, rendered=[("text/plain", "<mini_autograd.viz.picture.GraphPicture object at 0x7f1>")]),
+             page_cell(5, rendered=[("text/plain",
+                                     "<mini_autograd.viz.picture.GraphPicture object at 0x7f1>")]),
              page_cell(6, rendered=[("text/plain", "<mini_autograd.nn.Linear object at 0x7f2>")]),
              page_cell(7)]
     broken = dict(ok_picture(), natural=0)

@@ -318,6 +318,9 @@ def setitem(x, index, value):
     if not advanced:
         return _copy_to(sliced, value)
     sliced._check_inplace(check_overlap=False)    # as in PyTorch, before the indices are checked
+    if np.may_share_memory(sliced._data, value._data) and np.shares_memory(sliced._data, value._data):
+        from .views import PARTIAL_OVERLAP_MESSAGE
+        raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
     leading_ones = 0
     while leading_ones < value.ndim and value.shape[leading_ones] == 1:
         leading_ones += 1

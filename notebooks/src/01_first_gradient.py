@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer
 
 # %% [markdown]
 # ## The 30-second example

@@ -23,7 +23,7 @@
 # %%
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer
 
 # %% [markdown]
 # ## PyTorch's scratch paper
@@ -219,7 +219,7 @@ walk(out.grad_fn)
 # %%
 def forward(x, n_squares):
     h = x * 2
-    if h.sum() > 0:                  # a Python if, deciding on the data
+    if h.sum() > 0:                  # a Python if, deciding on the data  # noqa: SIM108
         h = h * h
     else:
         h = -h

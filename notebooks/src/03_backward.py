@@ -36,7 +36,7 @@ import numpy as np
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, can_check, run_check
+from coursetools import show_source, check_answer, can_check, run_check
 
 # %% [markdown]
 # ## 1. The classic example

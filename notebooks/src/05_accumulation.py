@@ -394,7 +394,7 @@ _ = check_answer(answer, x.grad,
 # Exercise 5.2
 def train(steps=20, lr=0.25):
     w = torch.tensor(0.0, requires_grad=True)
-    for step in range(steps):
+    for _ in range(steps):
         loss = (w - 3.0) ** 2
         loss.backward()
         with torch.no_grad():
@@ -422,7 +422,7 @@ if can_check(answer, hint, kind=torch.Tensor, what="the tensor w that train() re
 # # Exercise 5.2
 # def train(steps=20, lr=0.25):
 #     w = torch.tensor(0.0, requires_grad=True)
-#     for step in range(steps):
+#     for _ in range(steps):
 #         w.grad = None                 # clear last step's gradient
 #         loss = (w - 3.0) ** 2
 #         loss.backward()
@@ -463,7 +463,7 @@ hint = "Write the mean over 40 samples as a weighted sum of the three pieces' me
 
 def accumulate_with(factors):
     w.grad, b.grad = None, None
-    for (start, stop), factor in zip([(0, 10), (10, 20), (20, 40)], factors):
+    for (start, stop), factor in zip([(0, 10), (10, 20), (20, 40)], factors, strict=True):
         (mse(w, b, X[start:stop], Y[start:stop]) * factor).backward()
     pieces = np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)])
     return check(np.allclose(pieces, whole, atol=1e-5),

@@ -221,7 +221,7 @@ def inference_loop(steps=200):
 modes = {"recording": contextlib.nullcontext, "no_grad": torch.no_grad,
          "inference_mode": torch.inference_mode}
 times = {name: [] for name in modes}
-for repeat in range(7):                        # the modes take turns, so a busy moment hits all
+for _ in range(7):                             # the modes take turns, so a busy moment hits all
     for name, mode in modes.items():
         start = time.perf_counter()
         with mode():
@@ -595,7 +595,7 @@ def train(detach_at=None, steps=200, lr=0.2):
     optimizer = torch.optim.SGD([*layer1.parameters(), *layer2.parameters()], lr=lr, momentum=0.5)
     loss_fn = nn.MSELoss()
     losses = []
-    for step in range(steps):
+    for _ in range(steps):
         optimizer.zero_grad()
         inputs = X.detach() if detach_at == "input" else X
         hidden = layer1(inputs).tanh()
@@ -610,7 +610,7 @@ def train(detach_at=None, steps=200, lr=0.2):
 
 runs = {"correct": train(), "detach() on the input": train("input"),
         "detach() on the hidden layer": train("hidden")}
-for name, (losses, layer1, layer2) in runs.items():
+for name, (losses, _, _) in runs.items():
     print(f"{name:29} first loss {losses[0]:.4f}, final loss {losses[-1]:.4f}")
 
 # %%
@@ -780,7 +780,7 @@ def train_with_logging(steps=200, lr=0.2):
     optimizer = torch.optim.SGD([*layer1.parameters(), *layer2.parameters()], lr=lr, momentum=0.5)
     loss_fn = nn.MSELoss()
     mean_activation = []                          # logged, to plot later
-    for step in range(steps):
+    for _ in range(steps):
         optimizer.zero_grad()
         hidden = layer1(X).tanh().detach()        # "keep the graph out of the log"
         mean_activation.append(hidden.mean().item())
@@ -811,7 +811,7 @@ if can_check(answer, hint, kind=float, what="the final loss that train_with_logg
 #     optimizer = torch.optim.SGD([*layer1.parameters(), *layer2.parameters()], lr=lr, momentum=0.5)
 #     loss_fn = nn.MSELoss()
 #     mean_activation = []
-#     for step in range(steps):
+#     for _ in range(steps):
 #         optimizer.zero_grad()
 #         hidden = layer1(X).tanh()                            # stays in the graph
 #         mean_activation.append(hidden.detach().mean().item())  # detach only for the log

@@ -42,7 +42,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import nn, viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer
 
 # %% [markdown]
 # ## 1. Backward needs numbers from the forward pass
@@ -120,8 +120,8 @@ e = x.exp()
 print("exp:   _saved_result:", e.grad_fn._saved_result)
 t = x.tanh()
 print("tanh:  _saved_result:", t.grad_fn._saved_result)
-l = x.log()
-print("log:   _saved_self is x:", l.grad_fn._saved_self is x)
+lg = x.log()
+print("log:   _saved_self is x:", lg.grad_fn._saved_self is x)
 
 # %% [markdown]
 # All of them in one graph, with what each node saved:
@@ -349,7 +349,8 @@ def forward_memory(net, mode):
     base = tracemalloc.get_traced_memory()[0]
     with mode():
         loss = loss_fn(net(inputs), targets)
-    held, peak = tracemalloc.get_traced_memory()
+    held, peak = tracemalloc.get_traced_memory()      # measured while the loss is alive
+    del loss
     tracemalloc.stop()
     return (held - base) / activation, (peak - base) / activation
 
@@ -671,7 +672,7 @@ loss_plain, calls_plain, grads_plain = gradients(use_checkpoint=False)
 loss_ckpt, calls_ckpt, grads_ckpt = gradients(use_checkpoint=True)
 print(f"loss: {loss_plain:.4f} plain, {loss_ckpt:.4f} checkpointed")
 print("gradients of all", len(parameters), "parameters identical:",
-      all(np.array_equal(a, b) for a, b in zip(grads_plain, grads_ckpt)))
+      all(np.array_equal(a, b) for a, b in zip(grads_plain, grads_ckpt, strict=True)))
 print(f"Linear forward calls in one training step: {calls_plain} plain, {calls_ckpt} checkpointed")
 
 # %% [markdown]
@@ -704,7 +705,7 @@ def step_memory(use_checkpoint):
 
 
 results = {"plain": step_memory(False), "checkpointed": step_memory(True)}
-for name, (saved, held, peak) in results.items():
+for name, (saved, _, _) in results.items():
     print(f"{name:13} activations saved by the graph: {saved:>9,} bytes")
 
 # %% [markdown]
@@ -715,12 +716,12 @@ for name, (saved, held, peak) in results.items():
 # %%
 # NBVAL_IGNORE_OUTPUT
 print(f"{'':14}{'held after forward':>20}{'peak in backward':>18}")
-for name, (saved, held, peak) in results.items():
+for name, (_, held, peak) in results.items():
     print(f"{name:14}{f'{held / 1e6:.2f} MB':>20}{f'{peak / 1e6:.2f} MB':>18}")
 
 # %%
 step_times = {"plain": [], "checkpointed": []}
-for repeat in range(6):                             # take turns; keep the fastest of each
+for _ in range(6):                                  # take turns; keep the fastest of each
     for name in step_times:
         for p in parameters:
             p.grad = None

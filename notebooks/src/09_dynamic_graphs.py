@@ -70,7 +70,7 @@ def forward(x):
         if h.abs().max() <= 2:
             break
         h = h / 2
-    if h.sum() > 0:                  # if: the branch depends on the sign of the sum
+    if h.sum() > 0:                  # if: the branch depends on the sign of the sum  # noqa: SIM108
         h = h.tanh()
     else:
         h = h.exp()
@@ -278,7 +278,7 @@ for label, inference, training, color in parts:
     widths = np.array([inference, training]) * 1e6
     ax.barh([1, 0], widths, left=left, color=color, label=label)
     left += widths
-for row, total in zip([1, 0], left):
+for row, total in zip([1, 0], left, strict=True):
     ax.text(total + 3, row, f"{total:.0f} µs", va="center", fontsize=9)
 ax.set_yticks([1, 0], ["inference step\n(forward, no_grad)", "training step\n(forward + backward)"])
 ax.set_xlabel("time per step (µs, median)")
@@ -390,7 +390,7 @@ def dynamic_forward(torch, values):
         if max(abs(v) for v in h.tolist()) <= 2:
             break
         h = h * 0.5
-    if h.sum().item() > 0:                               # if: the branch depends on the sign of the sum
+    if h.sum().item() > 0:                               # if: the branch depends on the sign of the sum  # noqa: SIM108
         h = h.tanh()
     else:
         h = h.exp()
@@ -401,7 +401,8 @@ import buildtrack
 
 for values in ([0.5, 1.0], [-8.0, 2.0]):
     print(f"x = {values}")
-    buildtrack.compare_graphs(lambda torch: dynamic_forward(torch, values)[1], "08.2", show_values=False)
+    buildtrack.compare_graphs(lambda torch, values=values: dynamic_forward(torch, values)[1], "08.2",
+                              show_values=False)
 
 # %% [markdown]
 # Two inputs, two graphs, on each package: 7 nodes for `[0.5, 1.0]`, and for `[-8.0, 2.0]` three more

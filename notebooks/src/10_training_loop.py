@@ -319,7 +319,7 @@ def train_linear(clear_grads, steps=40, lr=0.1):
         model.bias.fill_(0.1)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
-    for step in range(steps):
+    for _ in range(steps):
         if clear_grads:
             optimizer.zero_grad()
         loss = loss_fn(model(x), y)
@@ -443,7 +443,7 @@ viz.draw(loss, params=dict(net.named_parameters()), names={"loss": loss}, show_v
 optimizer = torch.optim.Adam(net.parameters(), lr=0.02)
 losses = []
 start = time.perf_counter()
-for step in range(300):
+for _ in range(300):
     optimizer.zero_grad()
     pred = net(X)
     loss = loss_fn(pred, labels)
@@ -762,7 +762,7 @@ else:
 # ```python
 # w = torch.tensor(0.0, requires_grad=True)
 # optimizer = torch.optim.SGD([w], lr=0.1)
-# for step in range(4):
+# for _ in range(4):
 #     loss = 2 * w
 #     loss.backward()
 #     optimizer.step()
@@ -775,7 +775,7 @@ answer = ...  # your answer here: a number
 # %%
 w = torch.tensor(0.0, requires_grad=True)
 forgetful = torch.optim.SGD([w], lr=0.1)
-for step in range(4):
+for _ in range(4):
     (2 * w).backward()
     forgetful.step()
 _ = check_answer(answer, w.detach(),
@@ -874,7 +874,7 @@ def check_accuracy():
             return not_answered(hint, what="your code")
         if problem is not None:
             return check(False, "", f"{problem} Hint: {hint}")
-    return check(True, right=f"3 of the 5 sample rows are right: 60%; and your function agrees on "
+    return check(True, right="3 of the 5 sample rows are right: 60%; and your function agrees on "
                              "a square sample and on the spirals.", hint="")
 
 

@@ -701,7 +701,7 @@ def check_by_hand():
         except (TypeError, ValueError):
             return check(False, "", f"Both entries should be numbers, not {got!r}. Hint: {hint}")
         want = by_autograd(w, b, x, y)
-        if not all(math.isclose(g, v, rel_tol=1e-6, abs_tol=1e-9) for g, v in zip(got, want)):
+        if not all(math.isclose(g, v, rel_tol=1e-6, abs_tol=1e-9) for g, v in zip(got, want, strict=True)):
             likely = slip(got, w, b, x, y)
             return check(False, "", f"For w={w}, b={b}, x={x}, y={y} your function gives "
                                     f"({got[0]:.6g}, {got[1]:.6g}); autograd gives ({want[0]:.6g}, "
@@ -905,7 +905,7 @@ def make_model():
 def broken_train(steps=30):
     model, optimizer = make_model()
     losses = []
-    for step in range(steps):
+    for _ in range(steps):
         pred = model(x_data).detach()
         loss = mse(pred, y_data)
         loss.backward()
@@ -939,7 +939,7 @@ def losses_of(steps, clear=True):
     """The reference: the five lines of chapter 10, with or without zero_grad()."""
     model, optimizer = make_model()
     losses = []
-    for step in range(steps):
+    for _ in range(steps):
         if clear:
             optimizer.zero_grad()
         loss = mse(model(x_data), y_data)
@@ -1001,7 +1001,7 @@ if can_check(train, hint, kind=callable, what="a function train(steps=30)"):
 # def train(steps=30):
 #     model, optimizer = make_model()
 #     losses = []
-#     for step in range(steps):
+#     for _ in range(steps):
 #         optimizer.zero_grad()               # 2. clear before backward, not between backward and step
 #         pred = model(x_data)                # 1. no .detach(): the loss must reach the parameters
 #         loss = mse(pred, y_data)
@@ -1062,7 +1062,7 @@ def losses_with(optimizer_class, steps=30):
     model, _ = make_model()
     optimizer = optimizer_class(model.parameters(), lr=0.1)
     losses = []
-    for step in range(steps):
+    for _ in range(steps):
         optimizer.zero_grad()
         loss = mse(model(x_data), y_data)
         loss.backward()

@@ -64,7 +64,15 @@ def result_dtype(*tensors):
 
 
 def cast(array, dtype):
-    return array if array.dtype == dtype else array.astype(dtype)
+    return array if array.dtype == dtype else astype(array, dtype)
+
+
+def astype(array, dtype):
+    """A converted copy laid out as PyTorch lays out a copy: like the input, unless the input
+    repeats memory (an expanded tensor), whose copy is row by row (numpy's "K" order is not)."""
+    if array.flags.c_contiguous or not any(s == 0 and n > 1 for n, s in zip(array.shape, array.strides)):
+        return array.astype(dtype)
+    return array.astype(dtype, order="C")
 
 
 def to_float(array):

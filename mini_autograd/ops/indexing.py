@@ -288,7 +288,8 @@ def getitem(x, index):
     result, advanced = _apply_slicing(x, index)
     if not advanced:
         return Alias.apply(result) if result is x else result
-    return Index.apply(result, _advanced_key(result, advanced))
+    # an empty tensor has nothing to read, and PyTorch does not check the indices then
+    return Index.apply(result, _advanced_key(result, advanced, check_bounds=result.numel() != 0))
 
 
 def setitem(x, index, value):
@@ -344,7 +345,7 @@ def setitem(x, index, value):
             warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
                           "before performing this operation. This also applies to advanced indexing e.g. "
                           "tensor[mask] = scalar", UserWarning, stacklevel=3)
-    index_put_(sliced, _advanced_key(sliced, advanced), value)
+    index_put_(sliced, _advanced_key(sliced, advanced, check_bounds=sliced.numel() != 0), value)
 
 
 def _copy_to(dst, src):

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, cast, check_broadcast, result_dtype, to_float
+from ._helpers import as_tensor_operand, astype, cast, check_broadcast, result_dtype, to_float
 
 
 def _rounded_from_float64(ufunc, data):
@@ -581,11 +581,11 @@ class Clamp(Function):
         dtype = x._data.dtype
         if dtype.kind != "f" and any(isinstance(b, float) for b in (low, high)):
             dtype = np.dtype(np.float32)          # an integer tensor clamped by a float gives floats
-        data = x._data.astype(dtype)
+        data = cast(x._data, dtype)
         if low is not None:
-            np.maximum(data, np.array(low, dtype=dtype), out=data)
+            data = np.maximum(data, np.array(low, dtype=dtype))
         if high is not None:
-            np.minimum(data, np.array(high, dtype=dtype), out=data)
+            data = np.minimum(data, np.array(high, dtype=dtype))
         return Tensor(data)
 
     @staticmethod
@@ -663,7 +663,7 @@ class ToCopy(Function):
     @staticmethod
     def forward(ctx, x, dtype):
         ctx.input_dtype = x.dtype
-        return Tensor(x._data.astype(dtype.numpy))
+        return Tensor(astype(x._data, dtype.numpy))
 
     @staticmethod
     def backward(ctx, grad):

@@ -219,7 +219,7 @@ walk(out.grad_fn)
 # %%
 def forward(x, n_squares):
     h = x * 2
-    if h.sum() > 0:                  # a Python if, deciding on the data  # noqa: SIM108
+    if h.sum() > 0:                  # a Python if, deciding on the data
         h = h * h
     else:
         h = -h

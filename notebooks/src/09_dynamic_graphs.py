@@ -70,7 +70,7 @@ def forward(x):
         if h.abs().max() <= 2:
             break
         h = h / 2
-    if h.sum() > 0:                  # if: the branch depends on the sign of the sum  # noqa: SIM108
+    if h.sum() > 0:                  # if: the branch depends on the sign of the sum
         h = h.tanh()
     else:
         h = h.exp()
@@ -390,7 +390,7 @@ def dynamic_forward(torch, values):
         if max(abs(v) for v in h.tolist()) <= 2:
             break
         h = h * 0.5
-    if h.sum().item() > 0:                               # if: the branch depends on the sign of the sum  # noqa: SIM108
+    if h.sum().item() > 0:                               # if: the branch depends on the sign of the sum
         h = h.tanh()
     else:
         h = h.exp()

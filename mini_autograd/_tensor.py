@@ -426,7 +426,7 @@ class Tensor:
 
     def contiguous(self):
         """This tensor if its elements are laid out row by row in memory, else a copy that is."""
-        return self if self._data.flags.c_contiguous else ops.clone(self)
+        return self if self._data.flags.c_contiguous else ops.clone(self, "contiguous")
     def dot(self, other): return ops.dot(self, other)
     def reshape(self, *shape): return ops.reshape(self, shape)
     def view(self, *shape): return ops.view(self, shape)
@@ -450,7 +450,7 @@ class Tensor:
     def unsqueeze(self, dim): return ops.unsqueeze(self, dim)
     def squeeze(self, dim=None): return ops.squeeze(self, dim)
     def expand(self, *sizes): return ops.expand(self, sizes)
-    def clone(self): return ops.clone(self)
+    def clone(self, memory_format=None): return ops.clone(self, memory_format)
     def float(self): return ops.to_dtype(self, _dtype.float32)
     def double(self): return ops.to_dtype(self, _dtype.float64)
     def long(self): return ops.to_dtype(self, _dtype.int64)

@@ -8,7 +8,7 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import view_of, wrap_dim
-from .views import expand_array
+from .views import _is_dense, expand_array
 
 
 def _infer_shape(shape, numel):
@@ -81,16 +81,24 @@ class UnsafeView(Function):
 
 
 class Clone(Function):
-    """A copy with its own memory.  The gradient passes through unchanged."""
+    """A copy with its own memory.  The gradient passes through unchanged.
+
+    As PyTorch's ``clone()`` (memory_format=preserve): a tensor that fills one block of
+    memory keeps its layout (a transposed tensor's clone is transposed too); any other is
+    copied row by row, as is every clone made with ``contiguous=True`` (``x.contiguous()``).
+    """
     node_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx, x):
-        return Tensor(x._data.copy())
+    def forward(ctx, x, contiguous=False):
+        data = x._data
+        if contiguous or not _is_dense(data):
+            return Tensor(data.copy(order="C"))
+        return Tensor(data.copy(order="K"))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad
+        return grad, None
 
 
 class CopyForGrad(Clone):
@@ -217,7 +225,7 @@ def reshape(x, shape):
         return View.apply(x, shape)
     if _try_view(x._data, shape) is not None:
         return ReshapeAlias.apply(x, shape)
-    return UnsafeView.apply(Clone.apply(x), shape)
+    return UnsafeView.apply(Clone.apply(x, True), shape)
 
 
 def flatten(x, start_dim=0, end_dim=-1):
@@ -235,8 +243,8 @@ def flatten(x, start_dim=0, end_dim=-1):
     return reshape(x, shape[:start] + (merged,) + shape[end + 1:])
 
 
-def clone(x):
-    return Clone.apply(x)
+def clone(x, memory_format=None):
+    return Clone.apply(x, memory_format is not None and "contiguous" in str(memory_format))
 
 
 def transpose(x, dim0, dim1):

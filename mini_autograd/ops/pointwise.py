@@ -326,7 +326,11 @@ class PowScalarTensor(Function):
     def forward(ctx, base, x):
         ctx.self = base
         data = to_float(x._data) if isinstance(base, float) or x._data.dtype.kind == "f" else x._data
-        result = Tensor(np.power(np.array(base, dtype=data.dtype), data))
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            if data.dtype == np.float32:       # numpy's float32 pow is less exact than PyTorch's
+                result = Tensor(np.power(float(base), data.astype(np.float64)).astype(np.float32))
+            else:
+                result = Tensor(np.power(np.array(base, dtype=data.dtype), data))
         ctx.save_for_backward(result)
         return result
 

@@ -80,24 +80,33 @@ class BackwardFunction(Node, FunctionCtx):
                 saved.release()
 
     def apply(self, grad_outputs):
-        if self._forward_cls._is_builtin:
-            for node, _ in self.next_functions:
-                if node is not None:
-                    break
-            else:                                       # no input takes a gradient: nothing to do
-                return (None,) * len(self.next_functions)
-        if _is_one_of(None, grad_outputs):
-            if self._forward_cls._is_builtin and all(g is None for g in grad_outputs):
-                return (None,) * len(self.next_functions)   # nothing arrived: pass "no gradient" on
-            if self.materialize_grads:
-                grad_outputs = [Tensor(np.zeros(shape, dtype)) if g is None else g
-                                for g, (shape, dtype) in zip(grad_outputs, self._input_metadata)]
+        """Run ``backward`` for the gradients that arrived; one gradient per tensor input."""
+        if self._forward_cls._is_builtin and self._nothing_to_do(grad_outputs):
+            return (None,) * len(self.next_functions)      # pass "no gradient" on, as PyTorch's C++ nodes do
+        grad_outputs = self._materialize_missing_grads(grad_outputs)
+        grads = self._call_backward(grad_outputs)
+        return self._drop_grads_of_non_tensor_args(grads)
+
+    def _nothing_to_do(self, grad_outputs):
+        """No input takes a gradient, or no gradient arrived."""
+        return (all(node is None for node, _ in self.next_functions)
+                or all(g is None for g in grad_outputs))
+
+    def _materialize_missing_grads(self, grad_outputs):
+        """Zeros in place of the gradients that did not arrive, unless ``set_materialize_grads(False)``."""
+        if not self.materialize_grads or not any(g is None for g in grad_outputs):
+            return grad_outputs
+        return [Tensor(np.zeros(shape, dtype)) if g is None else g
+                for g, (shape, dtype) in zip(grad_outputs, self._input_metadata)]
+
+    def _call_backward(self, grad_outputs):
+        """The Function's own ``backward``, its result checked: one Tensor or None per argument."""
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
         expected = len(self._arg_is_tensor)
         if len(grads) > expected and all(g is None for g in grads[expected:]):
-            grads = grads[:expected]
+            grads = grads[:expected]                    # extra trailing Nones are allowed, as in PyTorch
         if len(grads) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
@@ -105,7 +114,11 @@ class BackwardFunction(Node, FunctionCtx):
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(f"function {self.name()} returned a gradient of type "
                                 f"{type(g).__name__}; backward must return Tensors or None")
-        if len(self.next_functions) == expected:     # every argument was a tensor: nothing to drop
+        return grads
+
+    def _drop_grads_of_non_tensor_args(self, grads):
+        """Keep the gradients of the tensor arguments: the ones the node has edges for."""
+        if len(self.next_functions) == len(grads):     # every argument was a tensor: nothing to drop
             return grads
         return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor) if is_tensor)
 
@@ -164,15 +177,16 @@ class Function:
     """
 
     node_name = None
+    _is_builtin = False  # set by mark_builtin, for the ops of mini_autograd.ops; never inherited
     saved_names = ()  # names under which saved tensors show as ``grad_fn._saved_<name>``
     saved_attributes = ()  # ctx attributes freed after backward, like saved tensors
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
-        # PyTorch's built-in nodes pass a missing gradient on as "none"; custom Functions
-        # get zeros instead (ctx.materialize_grads). Built-in here = defined inside mini_autograd.
-        cls._is_builtin = cls.__module__.startswith("mini_autograd.")
+        # Built-in ops' nodes pass a missing gradient on as "none"; custom Functions' get zeros
+        # (ctx.materialize_grads). A class is built-in only if it says so, or mark_builtin does.
+        cls._is_builtin = cls.__dict__.get("_is_builtin", False)
         base = BackwardFunctionWithSavedAttributes if cls.saved_attributes else BackwardFunction
         cls._backward_cls = type(name, (base,), {"_forward_cls": cls, "__module__": cls.__module__})
         if "vjp" in cls.__dict__ and "backward" not in cls.__dict__:
@@ -202,17 +216,17 @@ class Function:
     @classmethod
     def apply(cls, *args):
         """Run forward; if any input requires grad (and grad mode is on), record a node."""
-        needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
-        grad_enabled = grad_mode._state.grad_enabled
-        record = grad_enabled and True in needs_input_grad and not grad_mode._state.inference_mode
+        needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        grad_enabled = grad_mode.is_grad_enabled()
+        record = grad_enabled and any(needs_input_grad) and not grad_mode.is_inference_mode_enabled()
         ctx = cls._backward_cls() if record else FunctionCtx()
         ctx.needs_input_grad = needs_input_grad
 
-        grad_mode._state.grad_enabled = False       # forward itself is never recorded
+        grad_mode._set_grad_enabled(False)          # forward itself is never recorded
         try:
             outputs = cls.forward(ctx, *args)
         finally:
-            grad_mode._state.grad_enabled = grad_enabled
+            grad_mode._set_grad_enabled(grad_enabled)
 
         if isinstance(outputs, Tensor):
             return _record(ctx, args, (outputs,))[0] if record else outputs
@@ -220,6 +234,19 @@ class Function:
             if not isinstance(out, Tensor):
                 raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
         return _record(ctx, args, outputs) if record else outputs
+
+
+def mark_builtin(*modules):
+    """Make every Function in these modules a built-in op (``mini_autograd.ops`` calls it).
+
+    A built-in op's node passes "no gradient" on when none arrives, as PyTorch's C++ nodes
+    do; a custom Function's node gets zeros instead. Only this call makes an op built-in, so
+    a copy of ``Exp`` pasted into a notebook is a custom Function.
+    """
+    for module in modules:
+        for obj in vars(module).values():
+            if isinstance(obj, type) and issubclass(obj, Function) and obj is not Function:
+                obj._is_builtin = True
 
 
 def _forward_then_setup_context(cls):
@@ -268,8 +295,8 @@ def _record(node, args, outputs):
     torch/csrc/autograd/python_function.cpp: _wrap_outputs and _save_variables.
     """
     tensor_args = [a for a in args if isinstance(a, Tensor)]
-    node._arg_is_tensor = tuple([isinstance(a, Tensor) for a in args])
-    node.next_functions = tuple([gradient_edge(a) for a in tensor_args])
+    node._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+    node.next_functions = tuple(gradient_edge(a) for a in tensor_args)
 
     wrapped, metadata = [], []
     for output_nr, out in enumerate(outputs):
@@ -282,8 +309,8 @@ def _record(node, args, outputs):
         metadata.append((out._data.shape, out._data.dtype))
     node._input_metadata = tuple(metadata)
 
-    node._saved = tuple([None if t is None else SavedTensor(t, is_output=_is_one_of(t, outputs))
-                         for t in node._to_save])
+    node._saved = tuple(None if t is None else SavedTensor(t, is_output=_is_one_of(t, outputs))
+                        for t in node._to_save)
     node._to_save = ()
     return tuple(wrapped)
 
@@ -305,6 +332,7 @@ def _alias(tensor):
 class _DelayedError(Function):
     """A gradient that must not be differentiated (see ``once_differentiable``)."""
     node_name = "DelayedError"
+    _is_builtin = True
 
     @staticmethod
     def forward(ctx, x):

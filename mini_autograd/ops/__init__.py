@@ -20,6 +20,12 @@ from .shape import clone, expand, flatten, permute, reshape, squeeze, t, transpo
 from .indexing import getitem, setitem
 from .join import cat, stack
 from . import views, inplace as inplace_ops
+from . import indexing as _indexing, join as _join, linalg as _linalg, nn_ops as _nn_ops
+from . import pointwise as _pointwise, reduction as _reduction, shape as _shape
+from ..autograd.function import mark_builtin
+
+# The Functions of these modules are the built-in ops (see mark_builtin).
+mark_builtin(_indexing, inplace_ops, _join, _linalg, _nn_ops, _pointwise, _reduction, _shape, views)
 
 
 def _binary_operands(a, b, symbol):

@@ -334,7 +334,7 @@ show_source(torch.autograd.Function.apply)
 # %% [markdown]
 # Line by line, against your `Function.apply`:
 #
-# - `record = grad_enabled and True in needs_input_grad`: record only if recording is on (not under `no_grad`) and
+# - `record = grad_enabled and any(needs_input_grad) and ...`: record only if recording is on (not under `no_grad`) and
 #   at least one input requires grad. That is the rule from chapter 01, your `compute_requires_grad`.
 # - `ctx = cls._backward_cls()`: when recording, the `ctx` object that `forward` receives *is* the new node, of a class
 #   named after the operation (`AddBackward0`). So what `forward` saves on `ctx` is saved on the node, ready for
@@ -350,7 +350,7 @@ from mini_autograd.autograd.graph import gradient_edge
 show_source(_record)
 
 # %% [markdown]
-# `node.next_functions = tuple([gradient_edge(a) for a in tensor_args])` is the same line as yours, and
+# `node.next_functions = tuple(gradient_edge(a) for a in tensor_args)` is the same line as yours, and
 # `out._grad_fn = node` (read back as `out.grad_fn`) is your `result.grad_fn = ctx`. The rest serves later
 # chapters: saved tensors (chapter 07),
 # `_input_metadata` (the shape each incoming gradient must have, checked by the engine), and non-differentiable

@@ -339,7 +339,7 @@ show_source(torch.inference_mode)
 # listing is in chapter 02. One line of it decides:
 #
 # ```python
-# record = grad_enabled and True in needs_input_grad and not grad_mode._state.inference_mode
+# record = grad_enabled and any(needs_input_grad) and not grad_mode.is_inference_mode_enabled()
 # ```
 #
 # An operation is recorded only when grad mode is on **and** an input requires grad (and

@@ -41,8 +41,8 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
-                              b if ctx.needs_input_grad[:1] == (True,) else None)
+        needs_a, needs_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
         ctx.self_column_major, ctx.mat2_column_major = is_column_major(a._data), is_column_major(b._data)
         return Tensor(a._data @ b._data)
 
@@ -60,8 +60,8 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, a, v):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
-                              v if ctx.needs_input_grad[:1] == (True,) else None)
+        needs_a, needs_v = ctx.needs_input_grad
+        ctx.save_for_backward(a if needs_v else None, v if needs_a else None)
         return Tensor(a._data @ v._data)
 
     @staticmethod
@@ -78,8 +78,8 @@ class Dot(Function):
 
     @staticmethod
     def forward(ctx, u, v):
-        ctx.save_for_backward(u if ctx.needs_input_grad[1:2] == (True,) else None,
-                              v if ctx.needs_input_grad[:1] == (True,) else None)
+        needs_u, needs_v = ctx.needs_input_grad
+        ctx.save_for_backward(u if needs_v else None, v if needs_u else None)
         return Tensor(np.asarray(u._data @ v._data))
 
     @staticmethod
@@ -96,8 +96,8 @@ class Bmm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
-                              b if ctx.needs_input_grad[:1] == (True,) else None)
+        needs_a, needs_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
         return Tensor(np.matmul(a._data, b._data))
 
     @staticmethod

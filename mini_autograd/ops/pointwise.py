@@ -89,8 +89,8 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
-                              b if ctx.needs_input_grad[:1] == (True,) else None)
+        needs_a, needs_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
         return _binary(np.multiply, a, b)
 
     @staticmethod
@@ -107,8 +107,8 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1:2] == (True,) else None,
-                              b if any(ctx.needs_input_grad) else None)
+        needs_a, needs_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if needs_b else None, b if needs_a or needs_b else None)
         dtype = result_dtype(a, b)
         if dtype.kind != "f":
             dtype = np.dtype(np.float32)     # integer division gives floats in PyTorch

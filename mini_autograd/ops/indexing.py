@@ -28,6 +28,7 @@ class Select(Function):
 
     @staticmethod
     def forward(ctx, x, dim, index):
+        # self_sym_sizes: the shape of x, under PyTorch's name (grad_fn._saved_self_sym_sizes)
         ctx.self_sym_sizes, ctx.dim, ctx.index = tuple(x.shape), dim, index
         return view_of(x, x._data[(slice(None),) * dim + (index, Ellipsis)], ctx)
 
@@ -58,6 +59,7 @@ class Slice(Function):
 
     @staticmethod
     def forward(ctx, x, dim, key):
+        # self_sym_sizes: the shape of x, under PyTorch's name (grad_fn._saved_self_sym_sizes)
         ctx.self_sym_sizes, ctx.dim, ctx.key = tuple(x.shape), dim, key
         start, stop, step = key.indices(x.shape[dim])
         ctx.start, ctx.end, ctx.step = start, max(stop, start), step
@@ -104,6 +106,7 @@ class Index(Function):
 
     @staticmethod
     def forward(ctx, x, key):
+        # self_sym_sizes: the shape of x, under PyTorch's name (grad_fn._saved_self_sym_sizes)
         ctx.self_sym_sizes, ctx.key = tuple(x.shape), key
         return Tensor(contiguous(x._data[key]))     # numpy may lay a gather out column-wise
 

@@ -37,7 +37,8 @@ class Addmm(Function):
     def forward(ctx, bias, mat1, mat2):
         _, needs_mat1, needs_mat2 = ctx.needs_input_grad
         ctx.save_for_backward(mat1 if needs_mat2 else None, mat2 if needs_mat1 else None)
-        ctx.alpha = ctx.beta = 1
+        ctx.alpha = ctx.beta = 1   # read only as grad_fn._saved_alpha and _saved_beta, as PyTorch shows them
+        # the inputs' shapes, under PyTorch's names (grad_fn._saved_mat1_sym_sizes; "sym": maybe symbolic)
         ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = tuple(mat1.shape), tuple(mat2.shape)
         ctx.mat1_is_transposed = is_column_major(mat1._data)
         ctx.mat2_is_transposed = is_column_major(mat2._data)

@@ -7,6 +7,7 @@ to its input's shape (engine.py: validate_outputs).
 """
 import numpy as np
 
+from .. import grad_mode
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import as_tensor_operand, astype, cast, check_broadcast, result_dtype, to_float
@@ -46,7 +47,7 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.alpha = 1
+        ctx.alpha = 1            # add's alpha, read only as grad_fn._saved_alpha (PyTorch shows it)
         return _binary(np.add, a, b)
 
     @staticmethod
@@ -60,7 +61,7 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.alpha = 1
+        ctx.alpha = 1            # sub's alpha, read only as grad_fn._saved_alpha (PyTorch shows it)
         return _binary(np.subtract, a, b)
 
     @staticmethod
@@ -74,7 +75,7 @@ class Rsub(Function):
 
     @staticmethod
     def forward(ctx, a, scalar):
-        ctx.alpha = 1
+        ctx.alpha = 1            # rsub's alpha, read only as grad_fn._saved_alpha (PyTorch shows it)
         return _binary(np.subtract, as_tensor_operand(scalar, "-"), a)
 
     @staticmethod
@@ -239,6 +240,7 @@ class PowTensorScalar(Function):
         (x,) = ctx.saved_tensors
         if ctx.exponent == 0:
             return grad * 0, None
+        # MulScalar, not ``* ctx.exponent`` (MulBackward0): PyTorch's formula records MulBackward1
         return grad * MulScalar.apply(x ** (ctx.exponent - 1), ctx.exponent), None
 
 
@@ -483,11 +485,13 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return TanhBackward.apply(grad, result)
+        if grad_mode.is_grad_enabled():      # create_graph: the same formula as one node, to match
+            return TanhBackward.apply(grad, result)     # PyTorch's name, TanhBackwardBackward0
+        return grad * (1 - result * result)
 
 
 class TanhBackward(Function):
-    """grad * (1 - y**2) as one op, so that a second backward names it as PyTorch does."""
+    """grad * (1 - y**2) as one node; it exists only to match PyTorch's name in a second backward."""
     node_name = "TanhBackwardBackward0"
     saved_names = ("grad_output", "output")
 
@@ -521,11 +525,13 @@ class Sigmoid(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return SigmoidBackward.apply(grad, result)
+        if grad_mode.is_grad_enabled():      # create_graph: the same formula as one node, to match
+            return SigmoidBackward.apply(grad, result)  # PyTorch's name, SigmoidBackwardBackward0
+        return grad * result * (1 - result)
 
 
 class SigmoidBackward(Function):
-    """grad * y * (1 - y) as one op, so that a second backward names it as PyTorch does."""
+    """grad * y * (1 - y) as one node; it exists only to match PyTorch's name in a second backward."""
     node_name = "SigmoidBackwardBackward0"
     saved_names = ("grad_output", "output")
 

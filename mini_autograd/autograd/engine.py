@@ -6,16 +6,18 @@ PyTorch counterpart: torch/csrc/autograd/engine.cpp (``Engine::execute``,
 (``InputBuffer``). PyTorch runs this loop on worker threads, one per device;
 here a single loop does the same steps in the same order.
 
-The steps of one backward:
+The steps of one backward, in the order ``execute`` takes them:
 
-1. ``compute_dependencies``: walk the graph once and count, for every node, how
+1. Make a ``GraphTask`` and seed the root node's ``InputBuffer`` with the
+   starting gradient.
+2. ``compute_dependencies``: walk the graph once and count, for every node, how
    many edges point at it. A node may run only when all of them have delivered.
-2. Seed the root node's ``InputBuffer`` with the starting gradient and put the
-   root in the ``ReadyQueue``.
-3. Loop: pop the ready node with the highest sequence number (the newest), call
+   (For ``autograd.grad``, ``init_to_execute`` then marks the nodes that must run.)
+3. Put the root in the ``ReadyQueue``.
+4. Loop: pop the ready node with the highest sequence number (the newest), call
    it, and add each gradient it returns into the ``InputBuffer`` of the node at
    the other end of the edge. When a node's count reaches zero it is ready.
-4. ``AccumulateGrad`` nodes, at the leaves, write ``.grad``.
+   ``AccumulateGrad`` nodes, at the leaves, write ``.grad``.
 
 No recursion anywhere: a chain of 100,000 operations runs in a loop.
 """
@@ -55,7 +57,9 @@ class ReadyQueue:
         self._arrival = itertools.count()
 
     def push(self, node, input_buffer):
-        heapq.heappush(self._heap, (-node._sequence_number, next(self._arrival), node, input_buffer))
+        # heapq pops the smallest entry first: the sequence number is negated so the newest node
+        # comes out first. The arrival count breaks ties (nodes cannot be compared) in arrival order.
+        heapq.heappush(self._heap, (-node._sequence_nr(), next(self._arrival), node, input_buffer))
 
     def pop(self):
         _, _, node, input_buffer = heapq.heappop(self._heap)
@@ -69,6 +73,22 @@ class ReadyQueue:
         return [entry[2] for entry in sorted(self._heap)]
 
 
+class NoTracer:
+    """The tracer when nobody watches: each report does nothing (mini_autograd.viz has a real one)."""
+
+    def on_execute(self, node, input_buffer, graph_task, ready_queue):
+        pass
+
+    def on_outputs(self, node, outputs, graph_task):
+        pass
+
+    def on_finish(self, graph_task):
+        pass
+
+
+NO_TRACER = NoTracer()
+
+
 class GraphTask:
     """Everything one call of backward needs to know (graph_task.h: struct GraphTask)."""
 
@@ -80,14 +100,25 @@ class GraphTask:
         self.exec_info = {}      # node -> needed; empty means "run every node"
         self.captures = {}       # node -> [(input_nr, index into captured_grads)]
         self.captured_grads = []
-        self.tracer = None       # optional observer of each step (see mini_autograd.viz)
+        self.tracer = NO_TRACER  # observer of each step (mini_autograd.viz); by default, nobody
 
     def should_execute(self, node):
         return not self.exec_info or self.exec_info.get(node, False) or node in self.captures
 
 
 def compute_dependencies(root, graph_task):
-    """Count the edges into every node reachable from ``root`` (engine.cpp)."""
+    """Count the edges into every node reachable from ``root`` (engine.cpp).
+
+    The loop with its own stack does what this recursion would, without Python's recursion limit::
+
+        def visit(node):
+            for next_node, _ in node.next_functions:
+                if next_node is not None:
+                    dependencies[next_node] += 1
+                    if next_node not in seen:
+                        seen.add(next_node)
+                        visit(next_node)
+    """
     dependencies = graph_task.dependencies
     seen = {root}
     stack = [root]
@@ -105,7 +136,7 @@ def compute_dependencies(root, graph_task):
 def init_to_execute(root, graph_task, output_edges, accumulate_grad):
     """Mark only the nodes on a path from ``root`` to ``output_edges`` as needed.
 
-    Used by ``autograd.grad`` and ``backward(inputs=...)`` (graph_task.cpp: init_to_execute).
+    Used by ``autograd.grad`` and ``backward(inputs=...)`` (engine.cpp: GraphTask::init_to_execute).
     With ``accumulate_grad`` the target nodes run (they write ``.grad``); otherwise the
     gradient arriving at them is captured and returned, and they do not run.
     """
@@ -118,6 +149,17 @@ def init_to_execute(root, graph_task, output_edges, accumulate_grad):
     graph_task.captured_grads = [None] * len(output_edges)
 
     # Iterative post-order walk: a node is needed if one of its next nodes leads to a target.
+    # It replaces this recursion (engine.cpp shows the same pseudocode above its loop):
+    #
+    #     def visit(node):                  # does node lead to a target?
+    #         if node not in leads_to_target:
+    #             needed = node in targets
+    #             for child, _ in node.next_functions:
+    #                 if child is not None and visit(child):
+    #                     needed = True
+    #             graph_task.exec_info[node] = needed
+    #             leads_to_target[node] = needed or node in graph_task.captures
+    #         return leads_to_target[node]
     leads_to_target = {}
     stack = [(root, iter(root.next_functions))]
     visited = {root}
@@ -140,7 +182,9 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
             tracer=None):
     """Run one backward pass (engine.cpp: Engine::execute)."""
     graph_task = GraphTask(keep_graph, create_graph)
-    graph_task.tracer = tracer
+    if tracer is not None:
+        graph_task.tracer = tracer
+    tracer = graph_task.tracer
     # A single root is run directly; several share a GraphRoot in front of them.
     if len(root_edges) == 1:
         root = root_edges[0][0]
@@ -162,47 +206,50 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
         with np.errstate(all="ignore"):         # as in PyTorch: inf and nan appear without warnings
             while ready_queue:
                 node, input_buffer = ready_queue.pop()
-                if tracer is not None:
-                    tracer.on_execute(node, input_buffer, graph_task, ready_queue)
+                tracer.on_execute(node, input_buffer, graph_task, ready_queue)
                 evaluate_function(graph_task, node, input_buffer.buffer, ready_queue)
     finally:
         grad_mode._set_grad_enabled(previous_mode)
-    if tracer is not None:
-        tracer.on_finish(graph_task)
+    tracer.on_finish(graph_task)
     return graph_task.captured_grads
 
 
 def evaluate_function(graph_task, node, inputs, ready_queue):
     """Run one node and hand its gradients on (engine.cpp: Engine::evaluate_function)."""
-    if graph_task.exec_info:
-        needed = graph_task.exec_info.get(node, False)
-        if not needed:
-            inputs = call_tensor_pre_hooks(node, inputs)
-        for input_nr, index in graph_task.captures.get(node, ()):
-            graph_task.captured_grads[index] = inputs[input_nr]
-        if not needed:
-            return
+    if graph_task.exec_info and not run_or_capture(graph_task, node, inputs):
+        return
 
     outputs = call_function(graph_task, node, inputs)
-    if tracer := graph_task.tracer:
-        tracer.on_outputs(node, outputs, graph_task)
+    graph_task.tracer.on_outputs(node, outputs, graph_task)
 
     dependencies = graph_task.dependencies
     not_ready = graph_task.not_ready
     for (next_node, input_nr), grad in zip(node.next_functions, outputs):
         if next_node is None:
             continue
-        remaining = dependencies[next_node] - 1
-        dependencies[next_node] = remaining
+        remaining = dependencies[next_node] - 1       # one delivery fewer to wait for
+        if remaining == 0:
+            del dependencies[next_node]
+        else:
+            dependencies[next_node] = remaining
         buffer = not_ready.get(next_node)
         if buffer is None:
             if not graph_task.should_execute(next_node):
-                continue
+                continue                               # autograd.grad: this node is not needed
             buffer = not_ready[next_node] = InputBuffer(next_node.num_inputs)
         buffer.add(input_nr, grad)
         if remaining == 0:
-            del dependencies[next_node]
             ready_queue.push(next_node, not_ready.pop(next_node))
+
+
+def run_or_capture(graph_task, node, inputs):
+    """Under ``autograd.grad``: capture the gradients wanted at ``node``; say whether it must run."""
+    needed = graph_task.exec_info.get(node, False)
+    if not needed:
+        inputs = call_tensor_pre_hooks(node, inputs)   # a captured gradient passes the tensor's hooks
+    for input_nr, index in graph_task.captures.get(node, ()):
+        graph_task.captured_grads[index] = inputs[input_nr]
+    return needed
 
 
 def call_tensor_pre_hooks(node, inputs):

@@ -418,8 +418,11 @@ print("x.grad = 2 * sum:", (2 * (via_exp + via_tanh)).round(4))
 show_source(engine.evaluate_function)
 
 # %% [markdown]
-# The first block (`if graph_task.exec_info`) only matters for `autograd.grad` and
-# `backward(inputs=...)`. The loop at the end is where the trace's "waiting" lines came from.
+# The first line (`if graph_task.exec_info and not run_or_capture(...)`) only matters for
+# `autograd.grad` and `backward(inputs=...)`: `run_or_capture` keeps the gradients
+# `autograd.grad` returns and says whether the node must run. The loop at the end is where the
+# trace's "waiting" lines came from. Like PyTorch's, it counts each delivery first, then skips
+# a node that `autograd.grad` does not need.
 #
 # Running the node itself is `call_function` (PyTorch: `call_function` in `engine.cpp`; its
 # listing is in chapter 07, section 5). Hooks registered on the tensor or the node run first

@@ -297,14 +297,7 @@ def getitem(x, index):
 
 def setitem(x, index, value):
     """``x[index] = value`` in place (python_variable_indexing.cpp: THPVariable_setitem, set_item)."""
-    from .inplace import index_put_
-    if isinstance(value, Tensor):
-        pass
-    elif isinstance(value, (numbers.Number, np.number, np.bool_)):
-        value = Tensor(np.array(value, dtype=x._data.dtype))
-    else:
-        names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-        raise TypeError(f"can't assign a {type(value).__name__} to a torch.{names[x.dtype.name]}Tensor")
+    value = _value_as_tensor(x, value)
     if index is False:
         return
     if index is Ellipsis:
@@ -321,16 +314,43 @@ def setitem(x, index, value):
     sliced, advanced = _apply_slicing(x, index)
     if not advanced:
         return _copy_to(sliced, value)
+    _put_advanced(sliced, advanced, value)
+
+
+def _value_as_tensor(x, value):
+    """The right-hand side of ``x[index] = value`` as a tensor; a number takes x's dtype."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (numbers.Number, np.number, np.bool_)):
+        return Tensor(np.array(value, dtype=x._data.dtype))
+    names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+    raise TypeError(f"can't assign a {type(value).__name__} to a torch.{names[x.dtype.name]}Tensor")
+
+
+def _put_advanced(sliced, advanced, value):
+    """``sliced[advanced] = value`` by index_put_, after PyTorch's checks, in PyTorch's order."""
+    from .inplace import index_put_
     sliced._check_inplace(check_overlap=False)    # as in PyTorch, before the indices are checked
     if np.may_share_memory(sliced._data, value._data) and np.shares_memory(sliced._data, value._data):
         from .views import PARTIAL_OVERLAP_MESSAGE
         raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
+    value = _without_leading_ones(value)
+    _check_value_fits(sliced, advanced, value)
+    if has_internal_overlap(sliced._data):       # PyTorch allows it, with a deprecation warning
+        _warn_expanded_target(advanced, value)
+    index_put_(sliced, _advanced_key(sliced, advanced, check_bounds=sliced.numel() != 0), value)
+
+
+def _without_leading_ones(value):
+    """``value`` without its leading dimensions of size 1 (they broadcast away anyway)."""
     leading_ones = 0
     while leading_ones < value.ndim and value.shape[leading_ones] == 1:
         leading_ones += 1
-    if leading_ones:
-        value = value.reshape(tuple(value.shape[leading_ones:]))
-    # PyTorch checks that the value broadcasts to the indexed shape before it checks the indices
+    return value.reshape(tuple(value.shape[leading_ones:])) if leading_ones else value
+
+
+def _check_value_fits(sliced, advanced, value):
+    """PyTorch checks that the value broadcasts to the indexed shape before it checks the indices."""
     indexed = np.broadcast_to(np.empty((), bool), tuple(sliced.shape))[_advanced_key(sliced, advanced, False)]
     try:
         fits = np.broadcast_shapes(tuple(value.shape), indexed.shape) == indexed.shape
@@ -339,16 +359,19 @@ def setitem(x, index, value):
     if not fits:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
                            f"indexing result of shape {list(indexed.shape)}")
-    if has_internal_overlap(sliced._data):       # PyTorch allows it, with a deprecation warning
-        import warnings
-        warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
-                      "performing this operation. This also applies to advanced indexing e.g. "
-                      "tensor[indices] = tensor", UserWarning, stacklevel=3)
-        if len(advanced) == 1 and _is_mask(advanced[0][1]) and value.ndim == 0:
-            warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
-                          "before performing this operation. This also applies to advanced indexing e.g. "
-                          "tensor[mask] = scalar", UserWarning, stacklevel=3)
-    index_put_(sliced, _advanced_key(sliced, advanced, check_bounds=sliced.numel() != 0), value)
+
+
+def _warn_expanded_target(advanced, value):
+    """PyTorch's deprecation warnings for writing through indices into an expanded tensor."""
+    import warnings
+    # stacklevel 5: the user's line, above Tensor.__setitem__, setitem and _put_advanced
+    warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+                  "performing this operation. This also applies to advanced indexing e.g. "
+                  "tensor[indices] = tensor", UserWarning, stacklevel=5)
+    if len(advanced) == 1 and _is_mask(advanced[0][1]) and value.ndim == 0:
+        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
+                      "before performing this operation. This also applies to advanced indexing e.g. "
+                      "tensor[mask] = scalar", UserWarning, stacklevel=5)
 
 
 def _copy_to(dst, src):

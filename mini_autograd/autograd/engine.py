@@ -224,7 +224,7 @@ def evaluate_function(graph_task, node, inputs, ready_queue):
 
     dependencies = graph_task.dependencies
     not_ready = graph_task.not_ready
-    for (next_node, input_nr), grad in zip(node.next_functions, outputs):
+    for (next_node, input_nr), grad in zip(node.next_functions, outputs, strict=False):
         if next_node is None:
             continue
         remaining = dependencies[next_node] - 1       # one delivery fewer to wait for
@@ -299,7 +299,7 @@ def validate_outputs(node, grads):
     if len(grads) != len(edges):
         raise RuntimeError(f"invalid number of gradients - expected {len(edges)}, but got {len(grads)}")
     grads = list(grads)
-    for i, ((next_node, input_nr), grad) in enumerate(zip(edges, grads)):
+    for i, ((next_node, input_nr), grad) in enumerate(zip(edges, grads, strict=True)):
         if next_node is None or grad is None:
             continue
         shape, dtype = next_node._input_metadata[input_nr]
@@ -318,10 +318,8 @@ def validate_outputs(node, grads):
 def _is_expandable_to(shape, desired):
     if len(shape) > len(desired):
         return False
-    for size, target in zip(reversed(shape), reversed(desired)):
-        if size != target and size != 1:
-            return False
-    return True
+    # compared from the right; desired may have more (leading) dimensions
+    return all(size in (target, 1) for size, target in zip(reversed(shape), reversed(desired), strict=False))
 
 
 def sum_to(grad, shape):
@@ -357,7 +355,7 @@ def run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs=(), all
         root_edges.append(edge)
 
     output_edges = []
-    for i, tensor in enumerate(inputs):
+    for tensor in inputs:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         if accumulate_grad:

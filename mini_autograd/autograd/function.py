@@ -97,7 +97,7 @@ class BackwardFunction(Node, FunctionCtx):
         if not self.materialize_grads or not any(g is None for g in grad_outputs):
             return grad_outputs
         return [Tensor(np.zeros(shape, dtype)) if g is None else g
-                for g, (shape, dtype) in zip(grad_outputs, self._input_metadata)]
+                for g, (shape, dtype) in zip(grad_outputs, self._input_metadata, strict=False)]
 
     def _call_backward(self, grad_outputs):
         """The Function's own ``backward``, its result checked: one Tensor or None per argument."""
@@ -120,7 +120,7 @@ class BackwardFunction(Node, FunctionCtx):
         """Keep the gradients of the tensor arguments: the ones the node has edges for."""
         if len(self.next_functions) == len(grads):     # every argument was a tensor: nothing to drop
             return grads
-        return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor) if is_tensor)
+        return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor, strict=True) if is_tensor)
 
     def __dir__(self):
         saved = [f"_saved_{n}" for n in getattr(self._forward_cls, "saved_names", ())]
@@ -317,10 +317,7 @@ def _record(node, args, outputs):
 
 def _is_one_of(tensor, tensors):
     """``tensor in tensors`` by identity (``in`` would compare values, elementwise)."""
-    for t in tensors:
-        if t is tensor:
-            return True
-    return False
+    return any(t is tensor for t in tensors)
 
 
 def _alias(tensor):

@@ -150,7 +150,7 @@ def _index_arrays(index, shape, dim, check_bounds=True):
     if array.dtype == np.bool_:
         covered = shape[dim:dim + array.ndim]
         if tuple(array.shape) != tuple(covered):
-            bad = next(i for i, (a, b) in enumerate(zip(array.shape, covered)) if a != b)
+            bad = next(i for i, (a, b) in enumerate(zip(array.shape, covered, strict=False)) if a != b)
             raise IndexError(f"The shape of the mask {list(array.shape)} at index {bad} does not match "
                              f"the shape of the indexed tensor {list(shape)} at index {dim + bad}")
         return np.nonzero(array)
@@ -163,7 +163,8 @@ def _index_arrays(index, shape, dim, check_bounds=True):
         return (np.zeros(array.shape, np.int64) if size else array,)
     bad = array[(array >= size) | (array < -size)]
     if bad.size:
-        raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} "
+                         f"with size {size}")
     return (array,)
 
 
@@ -357,8 +358,8 @@ def _check_value_fits(sliced, advanced, value):
     except ValueError:
         fits = False
     if not fits:
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
-                           f"indexing result of shape {list(indexed.shape)}")
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast "
+                           f"to indexing result of shape {list(indexed.shape)}")
 
 
 def _warn_expanded_target(advanced, value):

@@ -12,9 +12,10 @@ _TYPE_WORDS = {np.dtype(np.float32): "Float", np.dtype(np.float64): "Double", np
 
 def _same_dtype(a, b):
     if a._data.dtype != b._data.dtype:
-        names = {np.dtype(np.float32): "float", np.dtype(np.float64): "double", np.dtype(np.int64): "long int"}
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{names.get(a._data.dtype, a._data.dtype)} != {names.get(b._data.dtype, b._data.dtype)}")
+        names = {np.dtype(np.float32): "float", np.dtype(np.float64): "double",
+                 np.dtype(np.int64): "long int"}
+        a_name, b_name = names.get(a._data.dtype, a._data.dtype), names.get(b._data.dtype, b._data.dtype)
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a_name} != {b_name}")
 
 
 def is_column_major(array):

@@ -36,7 +36,7 @@ def _binary(ufunc, a, b):
 
 
 def _keep(grad, mask):
-    """grad where ``mask`` holds, else 0 (+0, not -0): PyTorch's ``where(mask, grad, 0)``, recorded as Where."""
+    """grad where ``mask`` holds, else 0 (+0, not -0): PyTorch's ``where(mask, grad, 0)``, as Where."""
     return Where.apply(grad, Tensor(np.zeros((), grad._data.dtype)), np.asarray(mask))
 
 
@@ -628,7 +628,6 @@ class ClampTensor(Function):
     @staticmethod
     def backward(ctx, grad):
         x, low, high = ctx.saved_tensors
-        dtype = grad._data.dtype
         inside = np.asarray(True)
         grad_low = grad_high = None
         if low is not None:

@@ -3,7 +3,6 @@
 ``import mini_autograd as torch`` and the course's PyTorch snippets run and
 print what PyTorch prints. This file only re-exports the public names.
 """
-from . import _dtype
 from ._dtype import bool_ as bool, double, float, float32, float64, int64, long
 from ._device import device, get_default_device, set_default_device
 from ._tensor import Size, Tensor
@@ -13,11 +12,27 @@ from .creation import (BoolTensor, DoubleTensor, FloatTensor, LongTensor, arange
                        randint, randn, randn_like, randperm, tensor, zeros, zeros_like)
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
-from .ops import (abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clone, cos, div, dot, exp, flatten, log,
-                  matmul, max, maximum, mean, min, minimum, mm, mul, mv, neg, norm, pow, relu, reshape,
+from .ops import (abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clone, cos, div, dot, exp, flatten,
+                  log, matmul, max, maximum, mean, min, minimum, mm, mul, mv, neg, norm, pow, relu, reshape,
                   sigmoid, sin, sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze, where)
 from .ops import clamp as clip
 from . import autograd, accelerator, backends, cuda
+
+# The public API, re-exported above and defined below (`from mini_autograd import *`).
+__all__ = [
+    "BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "Size", "Tensor", "abs", "accelerator", "add",
+    "all", "allclose", "amax", "amin", "any", "arange", "argmax", "argmin", "as_tensor", "autograd",
+    "backends", "bmm", "bool", "cat", "clamp", "clip", "clone", "cos", "cuda", "device", "div", "dot",
+    "double", "empty", "empty_like", "enable_grad", "eq", "exp", "eye", "flatten", "float", "float32",
+    "float64", "from_numpy", "full", "full_like", "ge", "get_default_device", "get_printoptions", "gt",
+    "inference_mode", "int64", "is_floating_point", "is_grad_enabled", "is_inference_mode_enabled",
+    "is_tensor", "le", "linspace", "log", "logical_not", "long", "lt", "manual_seed", "matmul", "max",
+    "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "nn", "no_grad", "norm", "numel",
+    "ones", "ones_like", "optim", "pow", "rand", "rand_like", "randint", "randn", "randn_like", "randperm",
+    "relu", "reshape", "set_default_device", "set_grad_enabled", "set_printoptions", "sigmoid", "sin", "sqrt",
+    "squeeze", "stack", "sub", "sum", "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros",
+    "zeros_like",
+]
 
 __version__ = "0.1.0"
 

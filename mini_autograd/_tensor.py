@@ -226,7 +226,8 @@ class Tensor:
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._is_inference and not is_inference_mode_enabled():
-            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode "
+                               "is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -253,8 +254,9 @@ class Tensor:
                                    "and the tensor are the same size")
             if new_grad.dtype is not self.dtype:
                 names = {"float32": "Float", "float64": "double", "int64": "long int", "bool": "bool"}
-                raise RuntimeError(f"attempting to assign a gradient with dtype '{names[new_grad.dtype.name]}' "
-                                   f"to a tensor with grad_dtype '{names[self.dtype.name]}'. The gradient "
+                raise RuntimeError("attempting to assign a gradient with dtype "
+                                   f"'{names[new_grad.dtype.name]}' to a tensor with grad_dtype "
+                                   f"'{names[self.dtype.name]}'. The gradient "
                                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
                                    "can set the tensor's grad_dtype attribute with a specific dtype, or None "
                                    "to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of "
@@ -315,7 +317,10 @@ class Tensor:
         return out
 
     def detach_(self):
-        """Cut this tensor from the graph in place: it becomes a leaf (``retains_grad`` is kept, as in PyTorch)."""
+        """Cut this tensor from the graph in place: it becomes a leaf.
+
+        ``retains_grad`` is kept, as in PyTorch.
+        """
         if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
                                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
@@ -338,7 +343,8 @@ class Tensor:
                 "https://github.com/pytorch/rfcs/pull/17 for more details.")
         if is_grad_enabled():
             if self._grad_fn is None and self._requires_grad:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+                raise RuntimeError("a leaf Variable that requires grad is being used "
+                                   "in an in-place operation.")
             base = self._base
             if base is not None:
                 if base._grad_fn is None and self.requires_grad:
@@ -369,8 +375,13 @@ class Tensor:
     def __rtruediv__(self, other): return ops.rdiv(self, other) if _is_operand(other) else NotImplemented
     def __pow__(self, other): return ops.pow(self, other) if _is_operand(other) else NotImplemented
     def __rpow__(self, other): return ops.rpow(self, other) if _is_operand(other) else NotImplemented
-    def __matmul__(self, other): return ops.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
-    def __rmatmul__(self, other): return ops.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
+
+    def __matmul__(self, other):
+        return ops.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+
+    def __rmatmul__(self, other):
+        return ops.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
+
     def __neg__(self): return ops.neg(self)
     def __pos__(self): return self
     def __abs__(self): return ops.abs(self)
@@ -502,7 +513,10 @@ class Tensor:
     def amax(self, dim=(), keepdim=False): return ops.amax(self, dim, keepdim)
     def amin(self, dim=(), keepdim=False): return ops.amin(self, dim, keepdim)
     def argmin(self, dim=None, keepdim=False): return ops.argmin(self, dim, keepdim)
-    def norm(self, p="fro", dim=None, keepdim=False, dtype=None): return ops.norm(self, p, dim, keepdim, dtype)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return ops.norm(self, p, dim, keepdim, dtype)
+
     def maximum(self, other): return ops.maximum(self, other)
     def minimum(self, other): return ops.minimum(self, other)
     def where(self, condition, other): return ops.where(condition, self, other)

@@ -36,7 +36,7 @@ def _infer_dtype(data, path=()):
         return data.dtype.name, data.shape
     if isinstance(data, (np.ndarray, np.generic)):
         return _dtype.from_numpy_dtype(data.dtype).name, data.shape
-    if isinstance(data, bool) or isinstance(data, np.bool_):
+    if isinstance(data, (bool, np.bool_)):
         return "bool", ()
     if isinstance(data, numbers.Integral):
         return "int64", ()
@@ -45,18 +45,18 @@ def _infer_dtype(data, path=()):
     if isinstance(data, (list, tuple)):
         if len(data) == 0:
             return "float", (0,)
-        kinds, shapes = zip(*(_infer_dtype(item, path + (i,)) for i, item in enumerate(data)))
+        kinds, shapes = zip(*(_infer_dtype(item, path + (i,)) for i, item in enumerate(data)), strict=True)
         for shape in shapes[1:]:
             if shapes[0] and not shape:
                 raise TypeError("not a sequence")          # [[1], 2]: torch's words
             if shape and not shapes[0]:
                 raise TypeError("'list' object cannot be interpreted as an integer")   # [1, [2]]
-        for i, shape in enumerate(shapes):
+        for shape in shapes:
             if len(shape) != len(shapes[0]):
                 raise ValueError(f"expected sequence of length {shapes[0][0] if shapes[0] else 0} at "
                                  f"dim {len(path) + 1} (got {shape[0] if shape else 0})")
             if shape != shapes[0]:
-                dim = next(d for d, (a, b) in enumerate(zip(shapes[0], shape)) if a != b)
+                dim = next(d for d, (a, b) in enumerate(zip(shapes[0], shape, strict=True)) if a != b)
                 raise ValueError(f"expected sequence of length {shapes[0][dim]} at dim "
                                  f"{len(path) + 1 + dim} (got {shape[dim]})")
         order = ["bool", "int64", "float32", "float64", "float"]
@@ -76,9 +76,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         default = _dtype.from_numpy_dtype(data.dtype)
     dtype = _resolve_dtype(dtype, default)
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-                      "or sourceTensor.detach().clone().requires_grad_(True), rather than "
-                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
+                      "rather than torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         array = data._data.astype(dtype.numpy, copy=True)
     else:
         array = np.array(_unwrap(data), dtype=dtype.numpy)

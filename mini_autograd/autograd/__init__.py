@@ -13,7 +13,7 @@ from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "gradcheck", "gradgradcheck", "GradcheckError",
-           "graph", "functional", "Variable", "once_differentiable"]
+           "graph", "functional", "function", "Variable", "once_differentiable"]
 
 
 def Variable(data, requires_grad=False, volatile=False):
@@ -37,7 +37,7 @@ def _as_tuple(tensors):
 def _make_grads(outputs, grads):
     """Check the starting gradients, or create ``1`` for scalar outputs (torch/autograd/__init__.py)."""
     new_grads = []
-    for i, (out, grad) in enumerate(zip(outputs, grads)):
+    for i, (out, grad) in enumerate(zip(outputs, grads, strict=True)):
         if isinstance(grad, Tensor):
             if grad.shape != out.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} "
@@ -90,7 +90,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
          materialize_grads=False):
     """Return the gradients of ``outputs`` w.r.t. ``inputs``, leaving every ``.grad`` alone."""
-    is_single_input = isinstance(inputs, Tensor)
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
@@ -105,7 +104,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     result = engine.run_backward(outputs, grads, retain_graph, create_graph, inputs,
                                  allow_unused=allow_unused, accumulate_grad=False)
     if materialize_grads:
-        result = [creation.zeros_like(i) if g is None else g for g, i in zip(result, inputs)]
+        result = [creation.zeros_like(i) if g is None else g for g, i in zip(result, inputs, strict=True)]
     return tuple(result)
 
 

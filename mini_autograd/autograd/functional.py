@@ -60,7 +60,7 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retai
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
     new_outputs, new_grad_outputs = [], []
-    for out, grad_out in zip(outputs, grad_outputs):
+    for out, grad_out in zip(outputs, grad_outputs, strict=True):
         if out is not None and out.requires_grad:
             new_outputs.append(out)
             new_grad_outputs.append(grad_out)
@@ -72,7 +72,7 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retai
 
 def _fill_in_zeros(grads, refs, strict, create_graph, stage):
     result = []
-    for i, (g, ref) in enumerate(zip(grads, refs)):
+    for i, (g, ref) in enumerate(zip(grads, refs, strict=True)):
         if g is None:
             if strict:
                 raise RuntimeError(f"The output of the user-provided function is independent of input {i}. "
@@ -92,7 +92,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         if v is not None:
             _, v = _as_tuple(v, "v", "vjp")
             v = tuple(x.detach() for x in v)
-            for i, (o, vi) in enumerate(zip(outputs, v)):
+            for i, (o, vi) in enumerate(zip(outputs, v, strict=True)):
                 if o.shape != vi.shape:
                     raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {vi.shape} and "
                                        f"output[{i}] has a shape of {o.shape}.")
@@ -126,7 +126,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             flat = out.reshape(-1)
             for j in range(flat.numel()):
                 grads = _autograd_grad((flat[j],), inputs, retain_graph=True, create_graph=create_graph)
-                for k, (g, inp) in enumerate(zip(grads, inputs)):
+                for k, (g, inp) in enumerate(zip(grads, inputs, strict=True)):
                     if g is None:
                         if strict:
                             raise RuntimeError(f"Output {i} of the user-provided function is independent of "
@@ -146,7 +146,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         return _tuple_postprocess(jacobians, (is_outputs_tuple, is_inputs_tuple))
 
 
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
+            outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar ``func`` at ``inputs``: the Jacobian of its gradient."""
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 

@@ -75,7 +75,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 if not raise_exception:
                     return False
                 # printed as PyTorch prints them: one row per input entry (the transpose)
-                show = lambda m: tensor_repr(np.ascontiguousarray(m.T), _dtype.float64)
+                def show(m):
+                    return tensor_repr(np.ascontiguousarray(m.T), _dtype.float64)
                 raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
                                      f"numerical:{show(numerical)}\nanalytical:{show(analytical)}\n")
     return True
@@ -95,7 +96,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     outputs = _as_tuple(func(*inputs))
     if grad_outputs is None:
         grad_outputs = tuple(
-            Tensor(creation._generator.standard_normal(o._data.shape).astype(o._data.dtype), requires_grad=True)
+            Tensor(creation._generator.standard_normal(o._data.shape).astype(o._data.dtype),
+                   requires_grad=True)
             for o in outputs if isinstance(o, Tensor) and o.requires_grad)
     grad_outputs = _as_tuple(grad_outputs)
     count = len(grad_outputs)

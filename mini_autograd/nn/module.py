@@ -69,7 +69,8 @@ class Module:
         object.__setattr__(self, "_modules", {})
 
     def forward(self, *args, **kwargs):
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
@@ -128,7 +129,8 @@ class Module:
         object.__delattr__(self, name)
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers)
+                      | set(self._modules))
 
     def register_parameter(self, name, param):
         """Add a parameter (or None, a placeholder) under ``name``."""

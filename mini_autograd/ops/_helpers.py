@@ -70,7 +70,8 @@ def cast(array, dtype):
 def astype(array, dtype):
     """A converted copy laid out as PyTorch lays out a copy: like the input, unless the input
     repeats memory (an expanded tensor), whose copy is row by row (numpy's "K" order is not)."""
-    if array.flags.c_contiguous or not any(s == 0 and n > 1 for n, s in zip(array.shape, array.strides)):
+    repeats = any(s == 0 and n > 1 for n, s in zip(array.shape, array.strides, strict=True))
+    if array.flags.c_contiguous or not repeats:
         return array.astype(dtype)
     return array.astype(dtype, order="C")
 
@@ -150,8 +151,9 @@ def quiet_mean(array, axis=None, keepdims=False):
     """numpy's mean without its warning for empty input (the result is nan there, as in PyTorch)."""
     count = array.size if axis is None else int(np.prod([array.shape[d] for d in axis], dtype=np.int64))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        total = array.sum(axis=axis, keepdims=keepdims, dtype=array.dtype if array.dtype.kind == "f" else None)
-        return np.asarray(np.true_divide(total, count), dtype=array.dtype if array.dtype.kind == "f" else None)
+        dtype = array.dtype if array.dtype.kind == "f" else None
+        total = array.sum(axis=axis, keepdims=keepdims, dtype=dtype)
+        return np.asarray(np.true_divide(total, count), dtype=dtype)
 
 
 def contiguous(array):

@@ -116,8 +116,8 @@ def _write_result(tensor, result):
     """Copy an out-of-place result into the tensor's memory, with PyTorch's checks."""
     if result._data.dtype != tensor._data.dtype and not np.can_cast(result._data.dtype, tensor._data.dtype,
                                                                      casting="same_kind"):
-        raise RuntimeError(f"result type {_TYPE_NAMES[result.dtype.name]} can't be cast to the desired output "
-                           f"type {_TYPE_NAMES[tensor.dtype.name]}")
+        raise RuntimeError(f"result type {_TYPE_NAMES[result.dtype.name]} can't be cast to the desired "
+                           f"output type {_TYPE_NAMES[tensor.dtype.name]}")
     if result._data.shape != tensor._data.shape:
         raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast shape "
                            f"{list(result.shape)}")
@@ -186,7 +186,8 @@ def fill_(tensor, value):
         return run_inplace(tensor, FillTensor.apply, (value,), write=_fill_array, check_overlap=False,
                            check_partial=False)
     if not isinstance(value, (bool, int, float, np.number, np.bool_)):
-        raise TypeError(f"fill_() received an invalid combination of arguments - got ({type(value).__name__}), "
+        raise TypeError("fill_() received an invalid combination of arguments - "
+                        f"got ({type(value).__name__}), "
                         "but expected one of:\n * (Tensor value)\n * (Number value)\n")
     return run_inplace(tensor, FillScalar.apply, (value,), write=_fill_array, check_overlap=False)
 
@@ -250,7 +251,8 @@ class IndexPut(Function):
 def index_put_(tensor, key, values):
     if np.may_share_memory(tensor._data, values._data) and np.shares_memory(tensor._data, values._data):
         from .views import PARTIAL_OVERLAP_MESSAGE
-        raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)     # PyTorch refuses any overlap of values and target here
+        # PyTorch refuses any overlap of values and target here
+        raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
     def compute(x, v):
         return IndexPut.apply(x, v, key)
 

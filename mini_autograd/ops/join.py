@@ -69,7 +69,8 @@ def cat(tensors, dim=0):
         for d in range(first.ndim):
             if d != dim and t.shape[d] != first.shape[d]:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size "
-                                   f"{first.shape[d]} but got size {t.shape[d]} for tensor number {n} in the list.")
+                                   f"{first.shape[d]} but got size {t.shape[d]} for tensor number {n} "
+                                   "in the list.")
     return Cat.apply(dim, *tensors)
 
 
@@ -77,6 +78,7 @@ def stack(tensors, dim=0):
     _check_list(tensors, "stack")
     for n, t in enumerate(tensors[1:], start=1):
         if t.shape != tensors[0].shape:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} "
-                               f"at entry 0 and {list(t.shape)} at entry {n}")
+            raise RuntimeError("stack expects each tensor to be equal size, "
+                               f"but got {list(tensors[0].shape)} at entry 0 "
+                               f"and {list(t.shape)} at entry {n}")
     return Stack.apply(wrap_dim(dim, tensors[0].ndim + 1), *tensors)

@@ -1,4 +1,7 @@
-"""Reductions: sum, mean, max, min, amax, amin, norm. Their backward spreads the gradient back over the input."""
+"""Reductions: sum, mean, max, min, amax, amin, norm.
+
+Their backward spreads the gradient back over the input.
+"""
 import collections
 
 import numpy as np
@@ -42,7 +45,8 @@ class SumDim(Function):
     @staticmethod
     def forward(ctx, x, dims, keepdim):
         ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(x.shape), dims, keepdim
-        with np.errstate(invalid="ignore", over="ignore"):    # (a reduction's result is contiguous in PyTorch)
+        # (a reduction's result is contiguous in PyTorch)
+        with np.errstate(invalid="ignore", over="ignore"):
             return Tensor(contiguous(x._data.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x._data))))
 
     @staticmethod
@@ -94,7 +98,8 @@ class Max(Function):
     @classmethod
     def forward(cls, ctx, x):
         if x.numel() == 0:
-            raise RuntimeError(f"{cls.word}(): Expected reduction dim to be specified for input.numel() == 0. "
+            raise RuntimeError(f"{cls.word}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. "
                                "Specify the reduction dim with the 'dim' argument.")
         result = Tensor(np.asarray(cls.reduce(x._data)))
         ctx.save_for_backward(x, result)
@@ -135,7 +140,8 @@ class MaxDim(Function):
         values = Tensor(np.asarray(np.take_along_axis(
             x._data, np.expand_dims(indices._data, dim), axis=dim).squeeze(axis=dim)))
         if keepdim:
-            values, indices = Tensor(np.expand_dims(values._data, dim)), Tensor(np.expand_dims(indices._data, dim))
+            values = Tensor(np.expand_dims(values._data, dim))
+            indices = Tensor(np.expand_dims(indices._data, dim))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
         return values, indices

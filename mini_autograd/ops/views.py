@@ -30,7 +30,7 @@ OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-
 def _memory_offsets(array, start):
     """The offset (in elements, from ``start``) in memory of every element of ``array``."""
     offsets = np.full(array.shape, start, dtype=np.int64)
-    for d, (size, stride) in enumerate(zip(array.shape, array.strides)):
+    for d, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):
         shape = [1] * array.ndim
         shape[d] = size
         offsets = offsets + (np.arange(size, dtype=np.int64) * (stride // array.itemsize)).reshape(shape)
@@ -57,15 +57,16 @@ def element_positions(base, view):
     return positions
 
 
-PARTIAL_OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to tensor "
-                           "refer to a single memory location. Please clone() the tensor before performing the "
-                           "operation.")
+PARTIAL_OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to "
+                           "tensor refer to a single memory location. Please clone() the tensor before "
+                           "performing the operation.")
 
 
 def _is_dense(array):
     """Its elements fill one block of memory without gaps or repeats (in some order of the dims)."""
     expected = array.itemsize
-    for stride, size in sorted((abs(st), n) for n, st in zip(array.shape, array.strides) if n != 1):
+    dims = sorted((abs(st), n) for n, st in zip(array.shape, array.strides, strict=True) if n != 1)
+    for stride, size in dims:
         if stride != expected:
             return False
         expected *= size
@@ -93,7 +94,7 @@ def has_internal_overlap(array):
     """True when two elements share memory (a stride of 0 over a size > 1), as after ``expand``."""
     if array.flags.c_contiguous:
         return False
-    return any(stride == 0 and size > 1 for size, stride in zip(array.shape, array.strides))
+    return any(stride == 0 and size > 1 for size, stride in zip(array.shape, array.strides, strict=True))
 
 
 def expand_array(array, sizes):
@@ -101,7 +102,8 @@ def expand_array(array, sizes):
     when the written elements do not overlap; ``has_internal_overlap`` catches the rest)."""
     lead = len(sizes) - array.ndim
     strides = [0] * lead + [0 if old == 1 and new != 1 else stride
-                            for old, new, stride in zip(array.shape, sizes[lead:], array.strides)]
+                            for old, new, stride in zip(array.shape, sizes[lead:], array.strides,
+                                                        strict=True)]
     return np.lib.stride_tricks.as_strided(array, shape=tuple(sizes), strides=strides)
 
 
@@ -170,9 +172,9 @@ def set_history(tensor, node):
     """Make ``node`` the tensor's ``grad_fn`` (output 0); a ``retain_grad`` moves with it."""
     old, old_output_nr = tensor._grad_fn, tensor._output_nr
     tensor._grad_fn, tensor._output_nr = node, 0
-    if tensor._retains_grad and old is not None and old._retains_grad_hooks:
-        if old._retains_grad_hooks.pop(old_output_nr, None) is not None:
-            node._register_retains_grad_hook(tensor)
+    if (tensor._retains_grad and old is not None and old._retains_grad_hooks
+            and old._retains_grad_hooks.pop(old_output_nr, None) is not None):
+        node._register_retains_grad_hook(tensor)
 
 
 def refresh_view_grad_fn(view):

@@ -45,7 +45,8 @@ class Optimizer:
             params = [params]
         elif isinstance(params, set):
             raise TypeError("optimizer parameters need to be organized in ordered collections, but the "
-                            "ordering of tensors in sets will change between runs. Please use a list instead.")
+                            "ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
         param_group["params"] = list(params)
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
@@ -110,18 +111,18 @@ class Optimizer:
         groups, saved_groups = self.param_groups, state_dict["param_groups"]
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
-        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups, strict=True)):
             raise ValueError("loaded state dict contains a parameter group that doesn't match the size "
                              "of optimizer's group")
-        param_of = {index: param for group, saved in zip(groups, saved_groups)
-                    for index, param in zip(saved["params"], group["params"])}
+        param_of = {index: param for group, saved in zip(groups, saved_groups, strict=True)
+                    for index, param in zip(saved["params"], group["params"], strict=True)}
         self.state = collections.defaultdict(dict)
         for index, values in state_dict["state"].items():
             if index in param_of:
                 self.state[param_of[index]] = {
                     key: value.detach().clone() if isinstance(value, Tensor) else value
                     for key, value in values.items()}
-        for group, saved in zip(groups, saved_groups):
+        for group, saved in zip(groups, saved_groups, strict=True):
             group.update({key: value for key, value in saved.items() if key != "params"})
 
     def __repr__(self):

@@ -79,7 +79,7 @@ class Recorder:
 
     def on_outputs(self, node, outputs, graph_task):
         frame = self._current
-        for index, ((next_node, _), grad) in enumerate(zip(node.next_functions, outputs)):
+        for index, ((next_node, _), grad) in enumerate(zip(node.next_functions, outputs, strict=True)):
             target = "None" if next_node is None else self.name(self.ids[next_node])
             frame.sent.append((target, gradient_text(grad)))
             if next_node is not None and grad is not None:
@@ -95,7 +95,8 @@ class Recorder:
         if box.leaf is not None:
             writes.append(_grad_write(box.leaf, node.variable._grad))
         hooks = sorted((node._retains_grad_hooks or {}).items())
-        for (_, hook), retained in zip(hooks, box.retained):
+        # strict=False: box.retained has no box for a retained tensor already freed when the graph was walked
+        for (_, hook), retained in zip(hooks, box.retained, strict=False):
             tensor = hook.tensor_ref()
             if tensor is not None:
                 writes.append(_grad_write(retained, tensor._grad))

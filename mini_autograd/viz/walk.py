@@ -213,7 +213,7 @@ def walk(outputs, params=None, names=None, show_saved=False, show_values=True):
     ids = number_nodes(roots)
 
     output_boxes = []
-    for index, (output, root) in enumerate(zip(outputs, roots)):
+    for index, (output, root) in enumerate(zip(outputs, roots, strict=True)):
         default = "output" if len(outputs) == 1 else f"output {index}"
         output_boxes.append((tensor_box("output", output, labels, default, show_values), ids.get(root)))
 
@@ -226,7 +226,7 @@ def walk(outputs, params=None, names=None, show_saved=False, show_values=True):
         if hasattr(node, "variable"):                       # an AccumulateGrad: its leaf
             box.leaf = tensor_box("leaf", node.variable, labels, f"leaf {leaf_number}", show_values)
             leaf_number += 1
-        for output_nr, hook in sorted((getattr(node, "_retains_grad_hooks", None) or {}).items()):
+        for _, hook in sorted((getattr(node, "_retains_grad_hooks", None) or {}).items()):
             tensor = hook.tensor_ref()
             if tensor is not None:
                 box.retained.append(tensor_box("retained", tensor, labels, "retains grad", show_values))

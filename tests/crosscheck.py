@@ -41,7 +41,7 @@ import math
 import re
 import traceback
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
@@ -202,7 +202,7 @@ def _same_records(a, b) -> bool:
             return False
         return _same_records(a[3], b[3])
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same_records(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same_records(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -270,7 +270,7 @@ def compare(code: str, ref: dict, got: dict, message: Callable[[str], str] = ful
             problems.append(f"exception message ({getattr(message, '__name__', 'policy')})")
     if len(ref["records"]) != len(got["records"]) or not all(
             la == lb and _same_records(va, vb)
-            for (la, va), (lb, vb) in zip(ref["records"], got["records"])):
+            for (la, va), (lb, vb) in zip(ref["records"], got["records"], strict=True)):
         problems.append("recorded values")
     return problems
 

@@ -70,7 +70,7 @@ def _():
     x = leaf(3)
     y = x * x
     y.sum().backward()
-    y.grad_fn._saved_self
+    _ = y.grad_fn._saved_self
 
 
 @case("backward_no_grad_fn", RuntimeError,
@@ -427,25 +427,25 @@ def _():
 @case("lt_shapes", RuntimeError,
       "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0")
 def _():
-    torch.ones(2) < torch.ones(3)
+    _ = torch.ones(2) < torch.ones(3)
 
 
 @case("eq_shapes", RuntimeError,
       "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0")
 def _():
-    torch.ones(2) == torch.ones(3)
+    _ = torch.ones(2) == torch.ones(3)
 
 
 @case("ge_shapes_2d", RuntimeError,
       "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1")
 def _():
-    torch.ones(2, 3) >= torch.ones(4)
+    _ = torch.ones(2, 3) >= torch.ones(4)
 
 
 @case("ne_shapes_numpy", RuntimeError,
       "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0")
 def _():
-    torch.ones(2) != np.ones(3)
+    _ = torch.ones(2) != np.ones(3)
 
 
 @case("add_str", TypeError, "unsupported operand type(s) for +: 'Tensor' and 'str'")
@@ -688,7 +688,8 @@ def _():
     torch.ones(3)[torch.tensor([0.0])]
 
 
-@case("sum_dim_out_of_range", IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)")
+@case("sum_dim_out_of_range", IndexError,
+      "Dimension out of range (expected to be in range of [-2, 1], but got 2)")
 def _():
     torch.ones(2, 3).sum(2)
 
@@ -797,7 +798,7 @@ def test_no_warning_for_leaf_or_retained_grad():
         warnings.simplefilter("error")
         assert x.grad is None
         assert y.grad is None
-        torch.ones(3).grad
+        assert torch.ones(3).grad is None
         y.sum().backward()
         np.testing.assert_array_equal(y.grad.numpy(), np.ones(3))
 

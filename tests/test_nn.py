@@ -326,7 +326,8 @@ case("error_ce_long_input", SETUP + "F.cross_entropy(x.long(), torch.tensor([0, 
      error="NotImplementedError")
 case("error_mse_reduction", SETUP + "nn.MSELoss(reduction='avg')(x, x)", error="ValueError")
 case("error_mse_shapes", SETUP + "F.mse_loss(x, torch.ones(4, 2))", error="RuntimeError")
-case("error_mse_long", "import torch.nn.functional as F\nF.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 2]))",
+case("error_mse_long",
+     "import torch.nn.functional as F\nF.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 2]))",
      error="NotImplementedError")
 case("error_softmax_dim", SETUP + "F.softmax(x, dim=2)", error="IndexError")
 case("error_parameter_int", "torch.nn.Parameter(torch.tensor([1, 2]))", error="RuntimeError")
@@ -466,7 +467,8 @@ class TwoLayer(nn.Module):
 def test_registration_and_traversal():
     net = TwoLayer()
     assert list(net._modules) == ["hidden", "out"]
-    assert [n for n, _ in net.named_parameters()] == ["hidden.weight", "hidden.bias", "out.weight", "out.bias"]
+    assert [n for n, _ in net.named_parameters()] == ["hidden.weight", "hidden.bias",
+                                                      "out.weight", "out.bias"]
     assert all(isinstance(p, nn.Parameter) and p.requires_grad and p.is_leaf for p in net.parameters())
     assert [n for n, _ in net.named_parameters(recurse=False)] == []
     assert list(net.children()) == [net.hidden, net.out]
@@ -525,7 +527,7 @@ def test_state_dict_roundtrip_shares_nothing_after_load():
     version = b.out.weight._version
     assert repr(b.load_state_dict(state)) == "<All keys matched successfully>"
     assert b.out.weight._version == version + 1          # copied in place
-    for (_, p), (_, q) in zip(a.named_parameters(), b.named_parameters()):
+    for (_, p), (_, q) in zip(a.named_parameters(), b.named_parameters(), strict=True):
         np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
         assert not np.shares_memory(p.detach().numpy(), q.detach().numpy())
     assert b.hidden.weight.is_leaf and b.hidden.weight.requires_grad

@@ -65,7 +65,7 @@ def check_op(fn, arrays, reference=None, seed=0, rtol=1e-5, atol=1e-6):
     cotangent = np.random.default_rng(seed).standard_normal(tuple(out.shape))
     out.backward(torch.tensor(cotangent, dtype=F64))
     expected_grads = numeric_vjp(fn, arrays, cotangent)
-    for x, g in zip(inputs, expected_grads):
+    for x, g in zip(inputs, expected_grads, strict=True):
         assert x.grad is not None, "no gradient reached an input"
         assert x.grad.dtype is F64
         assert tuple(x.grad.shape) == tuple(x.shape)
@@ -241,7 +241,8 @@ CASES = [
      [A, B]),
     ("cat_same_tensor", lambda a: torch.cat([a, a]), lambda a: np.concatenate([a, a]), [A]),
     ("stack_dim0", lambda a, b: torch.stack([a, b]), lambda a, b: np.stack([a, b]), [A, B]),
-    ("stack_dim_last", lambda a, b, c: torch.stack((a, b, c), dim=-1), lambda a, b, c: np.stack([a, b, c], -1),
+    ("stack_dim_last", lambda a, b, c: torch.stack((a, b, c), dim=-1),
+     lambda a, b, c: np.stack([a, b, c], -1),
      [V4, rng_array((4,), 45), rng_array((4,), 46)]),
     ("stack_dim1", lambda a, b: torch.stack([a, b], 1), lambda a, b: np.stack([a, b], 1), [A, B]),
     ("to_float64_noop", lambda a: a.to(torch.float64) * 1.0, lambda a: a, [A]),
@@ -341,7 +342,7 @@ def broadcastable_shapes(draw):
         keep = draw(st.integers(0, ndim))
         shape = full[ndim - keep:]
         ones = draw(st.lists(st.booleans(), min_size=len(shape), max_size=len(shape)))
-        shapes.append(tuple(1 if one else s for s, one in zip(shape, ones)))
+        shapes.append(tuple(1 if one else s for s, one in zip(shape, ones, strict=True)))
     return shapes[0], shapes[1]
 
 
@@ -441,7 +442,7 @@ def _second_derivative_check(fn, arrays, seed=0):
     def scalar_of_first_grads(*xs):
         grads = first_grads(*xs)
         total = torch.tensor(0.0, dtype=F64)
-        for g, u in zip(grads, us):
+        for g, u in zip(grads, us, strict=True):
             if g is not None:
                 total = total + (g * torch.tensor(u, dtype=F64)).sum()
         return total
@@ -453,7 +454,7 @@ def _second_derivative_check(fn, arrays, seed=0):
         assert g.requires_grad and g.grad_fn is not None, "create_graph=True must record the backward"
     autograd.backward(list(grads), [torch.tensor(u, dtype=F64) for u in us])
     expected = numeric_vjp(scalar_of_first_grads, arrays, np.array(1.0))
-    for x, e in zip(inputs, expected):
+    for x, e in zip(inputs, expected, strict=True):
         got = np.zeros(x.shape) if x.grad is None else x.grad.numpy()
         np.testing.assert_allclose(got, e, rtol=1e-4, atol=1e-6)
 

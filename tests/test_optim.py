@@ -27,7 +27,7 @@ RTOL, ATOL = 1e-5, 1e-6
 
 def _mlp(lib, sizes=(6, 16, 8, 3)):
     layers = []
-    for i, (fan_in, fan_out) in enumerate(zip(sizes[:-1], sizes[1:])):
+    for i, (fan_in, fan_out) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
         if i:
             layers.append(lib.nn.ReLU())
         layers.append(lib.nn.Linear(fan_in, fan_out))

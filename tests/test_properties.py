@@ -69,11 +69,13 @@ REDUCE = [
 ]
 VIEW = [
     "{x}.reshape(-1)", "{x}.view(-1)", "{x}.t()", "{x}.transpose({d}, {d2})", "{x}.unsqueeze({u})",
-    "{x}.squeeze()", "{x}.squeeze({d})", "{x}.expand(2, *{x}.shape)", "{x}.permute(*reversed(range({x}.ndim)))",
+    "{x}.squeeze()", "{x}.squeeze({d})", "{x}.expand(2, *{x}.shape)",
+    "{x}.permute(*reversed(range({x}.ndim)))",
     "{x}.reshape({x}.numel(), 1)", "{x}.flatten()", "{x}.T", "{x}.expand_as({y})",
 ]
 INDEX = [
-    "0", "-1", "1:", ":1", "::2", "...", "None", "[0, 0]", ":, 0", "..., 0", "0, ...", ":, 1:", "None, ..., None",
+    "0", "-1", "1:", ":1", "::2", "...", "None", "[0, 0]", ":, 0", "..., 0", "0, ...", ":, 1:",
+    "None, ..., None",
     "[1, 0]", "{x} > 0", ":, [0, 0, 1]", "1, None", "(), ", ":, :", "::1, None", "[[0, 1], [1, 0]]",
     "..., [0]", "0:1, ..., ::2", "-2:", "torch.tensor([0, 1])", "torch.tensor(0)",
 ]
@@ -96,8 +98,8 @@ INPLACE = ["{x}.add_({y})", "{x}.mul_({y})", "{x}.sub_(0.5)", "{x}.div_(2)", "{x
            "{x}.detach_()", "{x}.sigmoid_()", "{x}.pow_(2)", "{x}.abs_()", "{x}.div_({y}.abs() + 1)",
            "{x}[{i}] *= 2", "{x}.copy_({y}.detach())"]
 
-KINDS = ["leaf", "unary", "unary", "reduce", "view", "view", "index", "binary", "binary", "inplace", "inplace",
-         "nograd", "retain", "linear", "loss"]
+KINDS = ["leaf", "unary", "unary", "reduce", "view", "view", "index", "binary", "binary", "inplace",
+         "inplace", "nograd", "retain", "linear", "loss"]
 MAX_STEPS = 10
 
 PRELUDE = textwrap.dedent('''
@@ -245,13 +247,13 @@ class Builder:
         if kind == "retain":
             t = self.tensor(x)
             try:
-                t.requires_grad, t.is_leaf
+                _ = t.requires_grad, t.is_leaf
             except RuntimeError:       # a view PyTorch no longer lets us look at (its base changed)
                 return
             if self.draw(st.booleans()):
-                if t.requires_grad and not t.is_leaf and x not in self.retained:
-                    if self.try_line(f"{x}.retain_grad()", keep_errors=False):
-                        self.retained.append(x)
+                if (t.requires_grad and not t.is_leaf and x not in self.retained
+                        and self.try_line(f"{x}.retain_grad()", keep_errors=False)):
+                    self.retained.append(x)
             elif t.requires_grad and t._base is None:
                 # (not on views: PyTorch 2.13 crashes hooking a view whose base another view changed)
                 self.try_line(f"_ = {x}.register_hook(lambda g: g * 2)", keep_errors=False)
@@ -323,10 +325,9 @@ class Builder:
                 else:
                     body.append("loss.backward()")
                 # (.clone(): PyTorch may leave an "efficient zero tensor" in .grad, which cannot tolist())
-                for leaf in self.leaves:
-                    body.append(f"record('grad {leaf}', None if {leaf}.grad is None else {leaf}.grad.clone())")
-                for name in self.retained:
-                    body.append(f"record('grad {name}', None if {name}.grad is None else {name}.grad.clone())")
+                for name in self.leaves + self.retained:
+                    body.append(f"record('grad {name}', "
+                                f"None if {name}.grad is None else {name}.grad.clone())")
         return PRELUDE + "\n".join(body) + "\n"
 
 
@@ -356,7 +357,7 @@ def _close(a, b, rtol, atol):
         rtol = 2e-5 if "float32" in a[1] else rtol
         return _close(a[3], b[3], rtol, atol if "float32" not in a[1] else 1e-5)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_close(x, y, rtol, atol) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_close(x, y, rtol, atol) for x, y in zip(a, b, strict=True))
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -383,7 +384,7 @@ def compare_programs(code):
         problems.append(f"error {ref['error']} vs {got['error']}")
     if len(ref["records"]) != len(got["records"]) or not all(
             la == lb and _close(va, vb, 1e-7, 1e-9)
-            for (la, va), (lb, vb) in zip(ref["records"], got["records"])):
+            for (la, va), (lb, vb) in zip(ref["records"], got["records"], strict=True)):
         problems.append("recorded values")
     return ref, got, problems
 
@@ -397,7 +398,8 @@ def explain(code, ref, got, problems):
             _side_by_side(ref["stdout"], got["stdout"]), "",
             f"errors: torch {ref['error']!r}\n        mini  {got['error']!r}"]
     if "recorded values" in problems:
-        for (la, va), (lb, vb) in zip(ref["records"], got["records"]):
+        # strict=False: the records may differ in number; the first differing pair is shown
+        for (la, va), (lb, vb) in zip(ref["records"], got["records"], strict=False):
             if la != lb or not _close(va, vb, 1e-7, 1e-9):
                 text.append(f"first differing record: {la}: {va!r}\n                vs {lb}: {vb!r}")
                 break

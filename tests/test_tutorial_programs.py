@@ -63,7 +63,8 @@ def same_random_numbers(library, seed=0):
 
     def fill(tensor, values):
         with library.no_grad():
-            tensor.copy_(library.tensor(values.tolist() if values.ndim else float(values), dtype=tensor.dtype))
+            data = values.tolist() if values.ndim else float(values)
+            tensor.copy_(library.tensor(data, dtype=tensor.dtype))
         return tensor
 
     def uniform_(tensor, a=0.0, b=1.0, generator=None):
@@ -110,10 +111,10 @@ def same_text(a, b, rtol=RTOL, atol=ATOL):
     lines_a, lines_b = a.splitlines(), b.splitlines()
     if len(lines_a) != len(lines_b):
         return f"{len(lines_a)} lines vs {len(lines_b)} lines"
-    for line_a, line_b in zip(lines_a, lines_b):
+    for line_a, line_b in zip(lines_a, lines_b, strict=True):
         if " ".join(NUMBER.sub("#", line_a).split()) != " ".join(NUMBER.sub("#", line_b).split()):
             return f"{line_a!r}\n  vs {line_b!r}"
-        for x, y in zip(NUMBER.findall(line_a), NUMBER.findall(line_b)):
+        for x, y in zip(NUMBER.findall(line_a), NUMBER.findall(line_b), strict=True):
             if not math.isclose(float(x), float(y), rel_tol=rtol, abs_tol=atol):
                 return f"{x} vs {y} in\n  {line_a!r}\n  {line_b!r}"
     return None
@@ -130,8 +131,9 @@ def test_program_prints_what_pytorch_prints(path):
     assert got["error"] is None, f"the program fails under mini_autograd:\n{got['traceback']}"
     difference = same_text(ref["stdout"], got["stdout"])
     assert difference is None, f"{path.name} prints differently:\n  {difference}"
-    assert [w[0] for w in ref["warnings"]] == [w[0] for w in got["warnings"]], (ref["warnings"], got["warnings"])
-    for (_, message_a), (_, message_b) in zip(ref["warnings"], got["warnings"]):
+    assert [w[0] for w in ref["warnings"]] == [w[0] for w in got["warnings"]], (
+        ref["warnings"], got["warnings"])
+    for (_, message_a), (_, message_b) in zip(ref["warnings"], got["warnings"], strict=True):
         assert same_text(message_a, message_b) is None, (message_a, message_b)
 
 

@@ -163,9 +163,8 @@ class Linear(nn.Module):
         return LinearFunction.apply(input, self.weight, self.bias)
 
     def extra_repr(self):
-        return 'input_features={}, output_features={}, bias={}'.format(
-            self.input_features, self.output_features, self.bias is not None
-        )
+        return (f'input_features={self.input_features}, output_features={self.output_features}, '
+                f'bias={self.bias is not None}')
 
 
 layer = Linear(3, 2)

@@ -47,7 +47,7 @@ DIM_OUT = 10
 
 class TinyModel(torch.nn.Module):
     def __init__(self):
-        super(TinyModel, self).__init__()
+        super().__init__()
         self.layer1 = torch.nn.Linear(1000, 100)
         self.relu = torch.nn.ReLU()
         self.layer2 = torch.nn.Linear(100, 10)
@@ -79,7 +79,7 @@ print(model.layer2.weight[0][0:10])
 print(model.layer2.weight.grad[0][0:10])
 
 print(model.layer2.weight.grad[0][0:10])
-for i in range(0, 5):
+for _ in range(0, 5):
     prediction = model(some_input)
     loss = (ideal_output - prediction).pow(2).sum()
     loss.backward()

@@ -119,7 +119,7 @@ for t in range(STEPS):
 # --- a custom Module
 class TwoLayerNet(torch.nn.Module):
     def __init__(self, D_in, H, D_out):
-        super(TwoLayerNet, self).__init__()
+        super().__init__()
         self.linear1 = torch.nn.Linear(D_in, H)
         self.linear2 = torch.nn.Linear(H, D_out)
 
@@ -144,7 +144,7 @@ for t in range(STEPS):
 # --- the two-layer dynamic net: 0 to 3 hidden layers sharing one Linear, chosen at random
 class DynamicNet(torch.nn.Module):
     def __init__(self, D_in, H, D_out):
-        super(DynamicNet, self).__init__()
+        super().__init__()
         self.input_linear = torch.nn.Linear(D_in, H)
         self.middle_linear = torch.nn.Linear(H, H)
         self.output_linear = torch.nn.Linear(H, D_out)

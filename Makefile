@@ -1,5 +1,5 @@
 # make lab       open the course in JupyterLab
-# make test      unit tests + every notebook under strict nbval
+# make test      ruff (the linter), then unit tests + every notebook under strict nbval
 # make progress  the build track: one row per step of your myautograd
 #                (make progress ANSWERS=1: the same table for the answer key)
 # make clean     remove .venv and caches
@@ -64,9 +64,11 @@ check-dot:
 	  echo "then run make again." >&2; \
 	  exit 1; }
 
+# The linter first (configured in pyproject.toml): any problem it finds fails the target.
 # One BLAS thread per process: two pytest workers share the two cores, and
 # oversubscribed BLAS threads made notebook timings swing by 100x under load.
 test: check-dot venv-test
+	$(VENV_PY) -m ruff check .
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} \
 	$(VENV_PY) -m pytest $(TEST_PATHS) --nbval --nbval-current-env \
 	  $(XDIST) -p no:cacheprovider $(PYTEST_ARGS)

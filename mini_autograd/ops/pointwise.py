@@ -490,7 +490,7 @@ class Tanh(Function):
 
 
 class TanhBackward(Function):
-    """grad * (1 - y**2) as one node; it exists only to match PyTorch's name in a second backward."""
+    """grad * (1 - y**2) as one node: one op, not three, and PyTorch's name in a second backward."""
     node_name = "TanhBackwardBackward0"
     saved_names = ("grad_output", "output")
 
@@ -530,7 +530,7 @@ class Sigmoid(Function):
 
 
 class SigmoidBackward(Function):
-    """grad * y * (1 - y) as one node; it exists only to match PyTorch's name in a second backward."""
+    """grad * y * (1 - y) as one node: one op, not three, and PyTorch's name in a second backward."""
     node_name = "SigmoidBackwardBackward0"
     saved_names = ("grad_output", "output")
 
@@ -559,6 +559,7 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
+        # grad where result > 0, else 0, as one node: PyTorch's name, ThresholdBackwardBackward0
         return ThresholdBackward.apply(grad, result)
 
 

@@ -8,7 +8,6 @@ import numbers
 
 import numpy as np
 
-from .. import grad_mode
 from .._tensor import Tensor
 from ._helpers import as_tensor_operand, check_broadcast, check_tensor, result_dtype
 from .pointwise import (Abs, Add, Clamp, ClampTensor, Cos, Div, Exp, Log, Maximum, Minimum, Mul, Neg,
@@ -26,6 +25,14 @@ from ..autograd.function import mark_builtin
 
 # The Functions of these modules are the built-in ops (see mark_builtin).
 mark_builtin(_indexing, inplace_ops, _join, _linalg, _nn_ops, _pointwise, _reduction, _shape, views)
+
+# The operations, defined below or in the modules above (Tensor's methods and mini_autograd call them).
+__all__ = ["abs", "add", "amax", "amin", "argmax", "argmin", "bitwise", "bmm", "cat", "clamp", "clone",
+           "compare", "cos", "div", "dot", "exp", "expand", "flatten", "getitem", "inplace", "invert",
+           "log", "logical", "logical_reduce", "matmul", "max", "maximum", "mean", "min", "minimum",
+           "mm", "mul", "mv", "neg", "norm", "permute", "pow", "rdiv", "reciprocal", "relu", "reshape",
+           "rpow", "rsub", "setitem", "sigmoid", "sin", "sqrt", "squeeze", "stack", "sub", "sum", "t",
+           "tanh", "to_dtype", "transpose", "unsqueeze", "view", "where"]
 
 
 def _binary_operands(a, b, symbol):
@@ -80,7 +87,8 @@ def pow(a, exponent):
     if isinstance(exponent, Tensor):
         return PowTensorTensor.apply(a, exponent)
     if not isinstance(exponent, numbers.Real):
-        raise TypeError(f"unsupported operand type(s) for ** or pow(): 'Tensor' and '{type(exponent).__name__}'")
+        raise TypeError("unsupported operand type(s) for ** or pow(): "
+                        f"'Tensor' and '{type(exponent).__name__}'")
     if not a.dtype.is_floating_point and isinstance(exponent, numbers.Integral) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return PowTensorScalar.apply(a, exponent)
@@ -133,8 +141,9 @@ def where(condition, input, other):
     """``input`` where ``condition`` holds, else ``other`` (numbers are allowed for either)."""
     check_tensor(condition, "where", "condition")
     if condition.dtype.name != "bool":
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{ {'float32': 'Float', 'float64': 'Double', 'int64': 'Long'}[condition.dtype.name]}")
+        name = {"float32": "Float", "float64": "Double", "int64": "Long"}[condition.dtype.name]
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
+                           f"dtype {name}")
     input = input if isinstance(input, Tensor) else as_tensor_operand(input, "where")
     other = other if isinstance(other, Tensor) else as_tensor_operand(other, "where")
     return Where.apply(input, other, condition._data)
@@ -162,7 +171,8 @@ def clamp(x, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        bounds = [b if b is None or isinstance(b, Tensor) else as_tensor_operand(b, "clamp") for b in (min, max)]
+        bounds = [b if b is None or isinstance(b, Tensor) else as_tensor_operand(b, "clamp")
+                  for b in (min, max)]
         return ClampTensor.apply(x, *bounds)
     for bound in (min, max):
         if bound is not None and not isinstance(bound, numbers.Real):

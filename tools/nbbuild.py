@@ -6,8 +6,9 @@ every line prefixed with ``# ``). jupytext reads a source into a notebook;
 this script gives its cells stable ids (and the ``raises-exception`` tag where
 an error is the lesson), runs it top to bottom with nbclient in a fresh kernel
 (from the notebooks folder, as JupyterLab and nbval do) and stores the outputs
-in ``notebooks/NN_slug.ipynb``. ``notebooks/jupytext.toml`` pairs the two, so
-an author with jupytext installed can open a source as a notebook in JupyterLab.
+in ``notebooks/NN_slug.ipynb``. With jupytext installed (the test extra), an
+author can open a source in JupyterLab as a notebook (right-click, Open With,
+Notebook) to try it; the stored notebook is still what this script builds.
 
     python tools/nbbuild.py notebooks/src/01_first_gradient.py   # one chapter
     python tools/nbbuild.py --all                                # every chapter
@@ -30,6 +31,9 @@ SOURCES = NOTEBOOKS / "src"
 def to_notebook(text):
     """The notebook a percent-format source gives (jupytext reads it), with stable cell ids and tags."""
     nb = jupytext.reads(text, fmt="py:percent")
+    # No jupytext metadata: the notebooks are not paired with their sources (a pairing makes JupyterLab
+    # with jupytext refuse a notebook rebuilt after its source, as every notebook here is).
+    nb.metadata.pop("jupytext", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
                                  "name": "python3"}
     nb.metadata["language_info"] = {"name": "python"}

@@ -1,4 +1,4 @@
-"""The three dtypes of the subset, printed the way PyTorch prints them.
+"""The four dtypes of the subset (float32, float64, int64, bool), printed the way PyTorch prints them.
 
 PyTorch counterpart: ``torch.dtype`` (c10/core/ScalarType.h).
 """

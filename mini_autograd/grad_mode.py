@@ -113,8 +113,8 @@ class set_grad_enabled(_DecoratorContextManager):
 class inference_mode(_DecoratorContextManager):
     """Like ``no_grad``, and the tensors made inside are marked as inference tensors.
 
-    Inference tensors skip autograd bookkeeping entirely (no version counter), so
-    they can never be saved for backward later.
+    PyTorch gives inference tensors no version counter at all; here they keep one,
+    but as in PyTorch they can never be saved for backward later.
     """
 
     def __init__(self, mode=True):

@@ -8,13 +8,20 @@ import numpy as np
 class dtype:
     """A tensor element type: a name, a numpy dtype, and whether it is floating point."""
 
-    __slots__ = ("name", "numpy", "is_floating_point", "itemsize")
+    __slots__ = ("name", "numpy", "is_floating_point", "itemsize", "scalar_name", "c_name")
 
-    def __init__(self, name, numpy_dtype, is_floating_point):
+    def __init__(self, name, numpy_dtype, is_floating_point, scalar_name, c_name):
         self.name = name
         self.numpy = np.dtype(numpy_dtype)
         self.is_floating_point = is_floating_point
         self.itemsize = self.numpy.itemsize
+        self.scalar_name = scalar_name    # PyTorch's ScalarType name in messages: "Float"
+        self.c_name = c_name              # the C type some messages name instead: "float"
+
+    @property
+    def legacy_name(self):
+        """The legacy type name that ``Tensor.type()`` and many messages give: ``torch.FloatTensor``."""
+        return f"torch.{self.scalar_name}Tensor"
 
     def __repr__(self):
         return f"torch.{self.name}"
@@ -23,16 +30,21 @@ class dtype:
         return (_from_name, (self.name,))
 
 
-float32 = dtype("float32", np.float32, True)
-float64 = dtype("float64", np.float64, True)
-int64 = dtype("int64", np.int64, False)
-bool_ = dtype("bool", np.bool_, False)
+float32 = dtype("float32", np.float32, True, "Float", "float")
+float64 = dtype("float64", np.float64, True, "Double", "double")
+int64 = dtype("int64", np.int64, False, "Long", "long int")
+bool_ = dtype("bool", np.bool_, False, "Bool", "bool")
 
 float = float32  # torch.float is an alias of torch.float32
 double = float64
 long = int64
 
 _BY_NUMPY = {d.numpy: d for d in (float32, float64, int64, bool_)}
+
+
+def by_legacy_name(name):
+    """``torch.FloatTensor`` -> float32."""
+    return {d.legacy_name: d for d in (float32, float64, int64, bool_)}[name]
 
 
 def _from_name(name):

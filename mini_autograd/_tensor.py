@@ -17,6 +17,11 @@ from ._printing import tensor_repr
 from .grad_mode import _state as _grad_state, is_grad_enabled, is_inference_mode_enabled
 
 
+def type_name(value):
+    """How PyTorch names a value's type in messages: ``torch.FloatTensor``, ``int``, ..."""
+    return value.dtype.legacy_name if isinstance(value, Tensor) else type(value).__name__
+
+
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
 
@@ -253,6 +258,7 @@ class Tensor:
                                    f"tensor of size '{list(self.shape)}'. Please ensure that the gradient "
                                    "and the tensor are the same size")
             if new_grad.dtype is not self.dtype:
+                # PyTorch's words here mix the two namings: "Float", but "double" and "long int".
                 names = {"float32": "Float", "float64": "double", "int64": "long int", "bool": "bool"}
                 raise RuntimeError("attempting to assign a gradient with dtype "
                                    f"'{names[new_grad.dtype.name]}' to a tensor with grad_dtype "
@@ -487,11 +493,9 @@ class Tensor:
     def type(self, dtype=None):
         """The legacy type name (``'torch.FloatTensor'``), or a copy converted to ``dtype``."""
         if dtype is None:
-            return "torch." + {"float32": "Float", "float64": "Double", "int64": "Long",
-                               "bool": "Bool"}[self.dtype.name] + "Tensor"
+            return self.dtype.legacy_name
         if isinstance(dtype, str):
-            dtype = {"torch.FloatTensor": _dtype.float32, "torch.DoubleTensor": _dtype.float64,
-                     "torch.LongTensor": _dtype.int64, "torch.BoolTensor": _dtype.bool_}[dtype]
+            dtype = _dtype.by_legacy_name(dtype)
         return ops.to_dtype(self, dtype)
 
     @property

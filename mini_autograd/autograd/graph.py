@@ -11,8 +11,8 @@ sends along ``next_functions`` (one per input of the forward operation).
 import itertools
 import re
 
-import numpy as np
 
+from .._dtype import from_numpy_dtype
 from .._tensor import Tensor
 from ..grad_mode import is_grad_enabled
 
@@ -252,8 +252,7 @@ def _op_name(node):
 
 
 def _type_name(array):
-    return {np.dtype(np.float32): "torch.FloatTensor", np.dtype(np.float64): "torch.DoubleTensor",
-            np.dtype(np.int64): "torch.LongTensor"}.get(array.dtype, "torch.Tensor")
+    return from_numpy_dtype(array.dtype).legacy_name
 
 
 def gradient_edge(tensor):

@@ -22,11 +22,8 @@ from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntr
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss"]
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-
-
 def _type_name(tensor):
-    return _TYPE_NAMES[tensor.dtype.name]
+    return tensor.dtype.scalar_name
 
 
 def _check_tensor(value, function, arg, position):

@@ -12,7 +12,7 @@ import collections.abc
 import itertools
 
 from .. import grad_mode
-from .._tensor import Tensor
+from .._tensor import Tensor, type_name
 from .parameter import Parameter
 
 
@@ -27,16 +27,6 @@ class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_key
         return super().__repr__()
 
     __str__ = __repr__
-
-
-_TENSOR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-
-
-def _typename(value):
-    """How PyTorch names a value's type in messages: ``torch.FloatTensor``, ``int``, ..."""
-    if isinstance(value, Tensor):
-        return f"torch.{_TENSOR_TYPE_NAMES[value.dtype.name]}Tensor"
-    return type(value).__name__
 
 
 def _addindent(text, spaces):
@@ -85,7 +75,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{type_name(value)}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             params[name] = None
         elif isinstance(value, Module):
@@ -96,12 +86,12 @@ class Module:
             modules[name] = value
         elif name in self.__dict__.get("_modules", {}):
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                raise TypeError(f"cannot assign '{type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = None
         elif name in self.__dict__.get("_buffers", {}):
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                raise TypeError(f"cannot assign '{type_name(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
             self._buffers[name] = value
         else:
@@ -138,7 +128,7 @@ class Module:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         self._check_name(name, "parameter", self._parameters)
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{type_name(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         if param is not None and param.grad_fn is not None:
             raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
@@ -152,14 +142,14 @@ class Module:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         self._check_name(name, "buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{type_name(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._buffers[name] = tensor
 
     def add_module(self, name, module):
         """Add a child module under ``name`` (what ``self.name = module`` does)."""
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{_typename(module)} is not a Module subclass")
+            raise TypeError(f"{type_name(module)} is not a Module subclass")
         self._check_name(name, "module", self._modules)
         self._modules[name] = module
 
@@ -167,7 +157,7 @@ class Module:
 
     def _check_name(self, name, kind, registry):
         if not isinstance(name, str):
-            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+            raise TypeError(f"{kind} name should be a string. Got {type_name(name)}")
         if "." in name:
             raise KeyError(f'{kind} name can\'t contain "."')
         if name == "":

@@ -141,9 +141,8 @@ def where(condition, input, other):
     """``input`` where ``condition`` holds, else ``other`` (numbers are allowed for either)."""
     check_tensor(condition, "where", "condition")
     if condition.dtype.name != "bool":
-        name = {"float32": "Float", "float64": "Double", "int64": "Long"}[condition.dtype.name]
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with "
-                           f"dtype {name}")
+                           f"dtype {condition.dtype.scalar_name}")
     input = input if isinstance(input, Tensor) else as_tensor_operand(input, "where")
     other = other if isinstance(other, Tensor) else as_tensor_operand(other, "where")
     return Where.apply(input, other, condition._data)

@@ -324,8 +324,7 @@ def _value_as_tensor(x, value):
         return value
     if isinstance(value, (numbers.Number, np.number, np.bool_)):
         return Tensor(np.array(value, dtype=x._data.dtype))
-    names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-    raise TypeError(f"can't assign a {type(value).__name__} to a torch.{names[x.dtype.name]}Tensor")
+    raise TypeError(f"can't assign a {type(value).__name__} to a {x.dtype.legacy_name}")
 
 
 def _put_advanced(sliced, advanced, value):

@@ -17,9 +17,6 @@ from ..autograd.graph import SavedTensor, gradient_edge
 from .._tensor import Tensor
 from .views import CopySlices, check_no_partial_overlap, element_positions, set_history
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-
-
 def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overlap=True, check_partial=True):
     """Change ``tensor`` in place to ``compute(tensor, *args)``; record it when autograd must see it.
 
@@ -116,8 +113,8 @@ def _write_result(tensor, result):
     """Copy an out-of-place result into the tensor's memory, with PyTorch's checks."""
     if result._data.dtype != tensor._data.dtype and not np.can_cast(result._data.dtype, tensor._data.dtype,
                                                                      casting="same_kind"):
-        raise RuntimeError(f"result type {_TYPE_NAMES[result.dtype.name]} can't be cast to the desired "
-                           f"output type {_TYPE_NAMES[tensor.dtype.name]}")
+        raise RuntimeError(f"result type {result.dtype.scalar_name} can't be cast to the desired "
+                           f"output type {tensor.dtype.scalar_name}")
     if result._data.shape != tensor._data.shape:
         raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast shape "
                            f"{list(result.shape)}")

@@ -6,16 +6,10 @@ from .._tensor import Tensor
 from ._helpers import check_tensor
 
 
-_TYPE_WORDS = {np.dtype(np.float32): "Float", np.dtype(np.float64): "Double", np.dtype(np.int64): "Long",
-               np.dtype(np.bool_): "Bool"}
-
-
 def _same_dtype(a, b):
     if a._data.dtype != b._data.dtype:
-        names = {np.dtype(np.float32): "float", np.dtype(np.float64): "double",
-                 np.dtype(np.int64): "long int"}
-        a_name, b_name = names.get(a._data.dtype, a._data.dtype), names.get(b._data.dtype, b._data.dtype)
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a_name} != {b_name}")
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.c_name} != "
+                           f"{b.dtype.c_name}")
 
 
 def is_column_major(array):
@@ -118,8 +112,8 @@ def bmm(a, b):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
     if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected scalar type {_TYPE_WORDS.get(a._data.dtype)} but found "
-                           f"{_TYPE_WORDS.get(b._data.dtype)}")
+        raise RuntimeError(f"expected scalar type {a.dtype.scalar_name} but found "
+                           f"{b.dtype.scalar_name}")
     return Bmm.apply(a, b)
 
 
@@ -144,7 +138,7 @@ def mv(a, v):
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
                            f"vec ({v.shape[0]})")
     if a._data.dtype != v._data.dtype:
-        words = _TYPE_WORDS.get(v._data.dtype), _TYPE_WORDS.get(a._data.dtype)
+        words = v.dtype.scalar_name, a.dtype.scalar_name
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {words[0]}, {words[1]}, "
                            f"and {words[0]}")
     return Mv.apply(a, v)
@@ -160,7 +154,7 @@ def dot(u, v):
                            f"{u.shape[0]} and {v.shape[0]} elements respectively")
     if u._data.dtype != v._data.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{_TYPE_WORDS.get(u._data.dtype)} and {_TYPE_WORDS.get(v._data.dtype)}")
+                           f"{u.dtype.scalar_name} and {v.dtype.scalar_name}")
     return Dot.apply(u, v)
 
 

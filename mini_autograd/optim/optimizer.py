@@ -6,14 +6,7 @@ import collections
 import warnings
 
 from .. import grad_mode
-from .._tensor import Tensor
-
-
-def _typename(value):
-    if isinstance(value, Tensor):
-        names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-        return f"torch.{names[value.dtype.name]}Tensor"
-    return type(value).__name__
+from .._tensor import Tensor, type_name
 
 
 class Optimizer:
@@ -25,7 +18,7 @@ class Optimizer:
         self.defaults = defaults
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or "
-                            "dicts, but got " + _typename(params))
+                            "dicts, but got " + type_name(params))
         self.state = collections.defaultdict(dict)
         self.param_groups = []
         param_groups = list(params)
@@ -51,7 +44,7 @@ class Optimizer:
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _typename(param))
+                                + type_name(param))
             if not (param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():

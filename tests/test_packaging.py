@@ -7,6 +7,7 @@ subset of YAML it uses, so the test needs no yaml library.
 """
 
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -236,3 +237,12 @@ def test_torch_is_not_a_dependency(pyproject, environment):
     assert "torch" not in pyproject_packages(pyproject)
     assert "torch" not in conda_packages_as_pip(environment["dependencies"])
     assert "pytorch" not in conda_packages_as_pip(environment["dependencies"])
+
+
+def test_readme_module_map_is_chapter_12s():
+    """README's module map is rendered from chapter 12's MODULE_MAP (tools/module_map.py --write)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import module_map
+
+    readme = (ROOT / "README.md").read_text()
+    assert readme == module_map.readme_with_table(readme), "run: python tools/module_map.py --write"

@@ -147,10 +147,11 @@ def test_a_rewrite_not_started_is_not_done_yet(planted, step_id, file, old, new,
 
 def test_the_diamond_runs_in_pytorchs_order():
     torch = pytest.importorskip("torch")
-    from buildtrack.ch07_08 import _diamond, _walk_names, reference_order
+    from buildtrack._testing import walk_nodes
+    from buildtrack.ch07_08 import _diamond, reference_order
     _, out = _diamond(torch)
     names = []
-    for node in _walk_names(out.grad_fn):
+    for node in walk_nodes(out.grad_fn):
         if node.name().endswith("AccumulateGrad"):
             node.variable.register_hook(lambda grad: names.append("AccumulateGrad"))
         else:

@@ -74,14 +74,20 @@ def reference():
     return mini_autograd
 
 
+def walk_nodes(root):
+    """Every node reachable from ``root``, breadth first, each once (the same numbering for both engines)."""
+    order, seen, queue = [], set(), [root]
+    while queue:
+        node = queue.pop(0)
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        queue.extend(n for n, _ in node.next_functions)
+    return order
+
+
 def node_names(node):
     """Breadth-first list of (name, [next names or None]) from ``node``: a graph's shape, comparable."""
-    seen, order, queue = {}, [], [node]
-    while queue:
-        current = queue.pop(0)
-        if current is None or id(current) in seen:
-            continue
-        seen[id(current)] = current
-        order.append(current)
-        queue.extend(n for n, _ in current.next_functions)
-    return [(n.name(), [None if m is None else m.name() for m, _ in n.next_functions]) for n in order]
+    return [(n.name(), [None if m is None else m.name() for m, _ in n.next_functions])
+            for n in walk_nodes(node)]

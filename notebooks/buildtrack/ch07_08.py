@@ -1,7 +1,7 @@
 """Checks of chapters 07 (saved tensors, versions, freeing) and 08 (PyTorch's engine)."""
 import numpy as np
 
-from ._testing import expect, expect_close, expect_raises, grad_of, reference
+from ._testing import expect, expect_close, expect_raises, grad_of, reference, walk_nodes
 from .framework import Wrong, step
 
 SECOND_BACKWARD = "Trying to backward through the graph a second time"
@@ -109,23 +109,10 @@ def _diamond(torch):
     return x, out
 
 
-def _walk_names(root):
-    """Breadth-first nodes from root (the same numbering for both engines)."""
-    order, seen, queue = [], set(), [root]
-    while queue:
-        node = queue.pop(0)
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        queue.extend(n for n, _ in node.next_functions)
-    return order
-
-
 @step("08.1", "dependency counts", "compute_dependencies in engine.py")
 def check_dependencies(m):
     x, out = _diamond(m)
-    nodes = _walk_names(out.grad_fn)
+    nodes = walk_nodes(out.grad_fn)
     counts = m.engine.compute_dependencies(out.grad_fn)
     expect(isinstance(counts, dict), f"compute_dependencies returned a {type(counts).__name__}, "
            "expected a dict {node: count}.")
@@ -170,7 +157,7 @@ def check_dependencies(m):
 
 def _run_order(torch, out, prehook):
     names = []
-    for node in _walk_names(out.grad_fn):
+    for node in walk_nodes(out.grad_fn):
         name = node.name()
         prehook(node, lambda *args, name=name: names.append(name))
     out.backward()

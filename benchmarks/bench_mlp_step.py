@@ -1,7 +1,8 @@
 """Benchmark 1: one training step of an MLP, mini_autograd vs hand-written numpy vs PyTorch.
 
 The step: batch 256, 784 -> 256 -> ReLU -> 10, cross-entropy, plain SGD
-(``zero_grad``, forward, ``backward``, ``step``). The numpy version computes
+(``zero_grad``, forward, ``backward``, ``step``); then the same with Tanh in
+place of ReLU, where a big tensor goes through an elementwise function. The numpy version computes
 the same numbers with gradients written by hand: the zero-overhead limit for
 an engine that does its arithmetic with numpy. PyTorch runs the same step with
 the same number of threads as numpy's BLAS.
@@ -24,8 +25,9 @@ TARGET = 1.15
 class NumpyMLP:
     """The same MLP and SGD step, with the backward pass written out by hand."""
 
-    def __init__(self, w1, b1, w2, b2):
+    def __init__(self, w1, b1, w2, b2, activation="relu"):
         self.w1, self.b1, self.w2, self.b2 = (np.array(p, dtype=np.float32) for p in (w1, b1, w2, b2))
+        self.activation = activation
 
     def step(self, x, y, lr):
         n = len(y)
@@ -33,7 +35,7 @@ class NumpyMLP:
         # forward
         h = x @ self.w1.T
         h += self.b1
-        a = np.maximum(h, 0)
+        a = np.maximum(h, 0) if self.activation == "relu" else np.tanh(h)
         logits = a @ self.w2.T
         logits += self.b2
         shifted = logits - logits.max(axis=1, keepdims=True)
@@ -46,7 +48,10 @@ class NumpyMLP:
         d_w2 = d_logits.T @ a
         d_b2 = d_logits.sum(axis=0)
         d_h = d_logits @ self.w2
-        d_h *= h > 0
+        if self.activation == "relu":
+            d_h *= h > 0
+        else:
+            d_h *= 1 - a * a
         d_w1 = d_h.T @ x
         d_b1 = d_h.sum(axis=0)
         # SGD
@@ -57,10 +62,15 @@ class NumpyMLP:
         return loss
 
 
-def make_models(batch, sizes, torch):
+ACTIVATIONS = {"relu": "ReLU", "tanh": "Tanh"}      # the name in the results, the nn module's name
+
+
+def make_models(batch, sizes, torch, activation="relu"):
     """Three copies of one MLP (same initial weights) and their step functions (each returns the loss)."""
     mt.manual_seed(0)
-    model = mt.nn.Sequential(mt.nn.Linear(sizes[0], sizes[1]), mt.nn.ReLU(), mt.nn.Linear(sizes[1], sizes[2]))
+    module = ACTIVATIONS[activation]
+    model = mt.nn.Sequential(mt.nn.Linear(sizes[0], sizes[1]), getattr(mt.nn, module)(),
+                             mt.nn.Linear(sizes[1], sizes[2]))
     optimizer = mt.optim.SGD(model.parameters(), lr=0.01)
     rng = np.random.default_rng(0)
     x_np = rng.standard_normal((batch, sizes[0])).astype(np.float32)
@@ -76,11 +86,11 @@ def make_models(batch, sizes, torch):
         return loss.item()
 
     weights = [p.detach().numpy().copy() for p in model.parameters()]
-    numpy_model = NumpyMLP(*weights)
+    numpy_model = NumpyMLP(*weights, activation)
     steps = {"mini_autograd": mini_step, "numpy": lambda: float(numpy_model.step(x_np, y_np, 0.01))}
 
     if torch is not None:
-        t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]), torch.nn.ReLU(),
+        t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]), getattr(torch.nn, module)(),
                                       torch.nn.Linear(sizes[1], sizes[2]))
         t_model.load_state_dict({k: torch.tensor(w)
                                  for k, w in zip(t_model.state_dict(), weights, strict=True)})
@@ -101,8 +111,12 @@ def make_models(batch, sizes, torch):
 
 def run(args):
     torch = _common.load_torch(args.threads)
+    return {activation: run_one(args, torch, activation) for activation in ACTIVATIONS}
+
+
+def run_one(args, torch, activation):
     batch, sizes, rounds = (8, (20, 16, 4), 5) if args.quick else (256, (784, 256, 10), 300)
-    steps = make_models(batch, sizes, torch)
+    steps = make_models(batch, sizes, torch, activation)
     # The first steps agree: the three implementations compute the same thing.
     losses = {name: step() for name, step in steps.items()}
     assert all(abs(v - losses["numpy"]) < 1e-4 * max(1.0, abs(losses["numpy"]))
@@ -110,7 +124,7 @@ def run(args):
     timings = _common.alternate(steps, rounds=rounds, warmup=3)
     wall, cpu = timings.wall, timings.cpu
     return {
-        "batch": batch, "sizes": sizes, "rounds": rounds, "threads": args.threads,
+        "activation": activation, "batch": batch, "sizes": sizes, "rounds": rounds, "threads": args.threads,
         "median_ms": {name: _common.median(t) * 1e3 for name, t in wall.items()},
         "iqr": {name: _common.spread(t) for name, t in wall.items()},
         "ratio_vs_numpy": {name: _common.paired_ratio(wall, name, "numpy") for name in wall},
@@ -120,14 +134,20 @@ def run(args):
     }
 
 
-def report(results):
+def report(all_results):
+    return "\n\n".join(report_one(results) for results in all_results.values())
+
+
+def report_one(results):
     rows = [(name, f"{ms:.2f}", f"{results['ratio_vs_numpy'][name]:.3f}", f"{results['iqr'][name]:.0%}",
              f"{results['cpu_median_ms'][name]:.2f}", f"{results['cpu_ratio_vs_numpy'][name]:.3f}")
             for name, ms in results["median_ms"].items()]
     ratio = results["ratio_vs_numpy"]["mini_autograd"]
     cpu_ratio = results["cpu_ratio_vs_numpy"]["mini_autograd"]
     verdict = "met" if cpu_ratio <= TARGET else "MISSED"
-    return (f"MLP training step, batch {results['batch']}, {' -> '.join(map(str, results['sizes']))}, "
+    sizes = list(map(str, results["sizes"]))
+    layers = " -> ".join(sizes[:2] + [ACTIVATIONS[results["activation"]]] + sizes[2:])
+    return (f"MLP training step, batch {results['batch']}, {layers}, "
             f"{results['rounds']} alternating rounds, {results['threads']} thread(s)\n\n"
             + _common.table(["implementation", "median ms/step", "x numpy (median of paired ratios)",
                              "IQR/median", "CPU ms/step", "CPU x numpy"], rows)

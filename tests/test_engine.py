@@ -515,6 +515,24 @@ def test_autograd_grad_leaves_grad_fields_alone():
     assert w.grad is None
 
 
+def test_autograd_grad_leaves_no_dependency_behind():
+    """A node autograd.grad skips still has its count taken down and deleted (engine.cpp: the
+    ``dependencies`` update comes before the ``should_execute`` test), so the task ends empty."""
+    from mini_autograd.autograd import engine
+
+    class Remember(engine.NoTracer):
+        def on_finish(self, graph_task):
+            self.dependencies, self.not_ready = dict(graph_task.dependencies), dict(graph_task.not_ready)
+
+    x, w = scalar(2.0, F64).requires_grad_(), scalar(3.0, F64).requires_grad_()
+    y = x * w                                   # w's AccumulateGrad is not needed for d/dx
+    tracer = Remember()
+    (gx,) = engine.run_backward((y,), (torch.ones_like(y),), False, False, inputs=(x,), accumulate_grad=False,
+                                tracer=tracer)
+    assert gx.item() == 3.0 and w.grad is None
+    assert tracer.dependencies == {} and tracer.not_ready == {}
+
+
 def test_autograd_grad_still_fills_retained_grads():
     """PyTorch runs retain_grad hooks of the nodes it executes, even in autograd.grad."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -160,3 +160,17 @@ def contiguous(array):
     """``array`` laid out row by row (a copy only if it is not); 0-d arrays stay 0-d."""
     array = np.asarray(array)
     return array if array.flags.c_contiguous else array.copy(order="C")
+
+
+def where_or_zero(mask, data):
+    """``data`` where ``mask`` is True, else +0: ``np.where(mask, data, 0)`` for float data, 12x faster.
+
+    np.where branches on every element, and a mask with no pattern (relu's) defeats the
+    branch predictor: 210 us against 17 us for 256x256 floats, a tenth of the MLP step of
+    benchmarks/bench_mlp_step.py. So the float's bits are ANDed with a mask of all-ones
+    (kept) or all-zeros (+0.0) instead. Unlike ``data * mask`` this keeps -0.0 and gives
+    +0 (not nan) where the dropped value is inf or nan, exactly as np.where does.
+    """
+    unsigned = np.dtype(f"u{data.itemsize}")
+    all_ones_where_kept = np.negative(mask.astype(unsigned))        # 0 - 1 wraps to all ones
+    return (data.view(unsigned) & all_ones_where_kept).view(data.dtype)

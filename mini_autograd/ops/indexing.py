@@ -11,6 +11,10 @@ gradient back into a zero tensor of the input's shape.
 Assignment follows ``THPVariable_setitem``: the basic part of the index gives a
 view, and the value is copied into it (``copy_``, ``fill_``, or ``index_put_`` for
 advanced indices), in place, so a recorded graph gets ``CopySlices`` (views.py).
+
+Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` shows
+what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
+may be symbolic, for torch.compile; here they are plain ints).
 """
 import numbers
 
@@ -28,7 +32,6 @@ class Select(Function):
 
     @staticmethod
     def forward(ctx, x, dim, index):
-        # self_sym_sizes: the shape of x, under PyTorch's name (grad_fn._saved_self_sym_sizes)
         ctx.self_sym_sizes, ctx.dim, ctx.index = tuple(x.shape), dim, index
         return view_of(x, x._data[(slice(None),) * dim + (index, Ellipsis)], ctx)
 
@@ -59,7 +62,6 @@ class Slice(Function):
 
     @staticmethod
     def forward(ctx, x, dim, key):
-        # self_sym_sizes: the shape of x, under PyTorch's name (grad_fn._saved_self_sym_sizes)
         ctx.self_sym_sizes, ctx.dim, ctx.key = tuple(x.shape), dim, key
         start, stop, step = key.indices(x.shape[dim])
         ctx.start, ctx.end, ctx.step = start, max(stop, start), step
@@ -106,7 +108,6 @@ class Index(Function):
 
     @staticmethod
     def forward(ctx, x, key):
-        # self_sym_sizes: the shape of x, under PyTorch's name (grad_fn._saved_self_sym_sizes)
         ctx.self_sym_sizes, ctx.key = tuple(x.shape), key
         return Tensor(contiguous(x._data[key]))     # numpy may lay a gather out column-wise
 

@@ -1,6 +1,10 @@
 """Reductions: sum, mean, max, min, amax, amin, norm.
 
 Their backward spreads the gradient back over the input.
+
+Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` shows
+what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
+may be symbolic, for torch.compile; here they are plain ints).
 """
 import collections
 

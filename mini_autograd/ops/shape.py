@@ -2,6 +2,10 @@
 
 A view shares its base's memory and version counter, so an in-place change
 through one is seen (and counted) by the other, as in PyTorch.
+
+Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` shows
+what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
+may be symbolic, for torch.compile; here they are plain ints).
 """
 import numpy as np
 

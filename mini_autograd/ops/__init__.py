@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, check_broadcast, check_tensor, result_dtype
+from ._helpers import as_tensor_operand, check_broadcast, check_tensor
 from .pointwise import (Abs, Add, Clamp, ClampTensor, Cos, Div, Exp, Log, Maximum, Minimum, Mul, Neg,
                         PowScalarTensor, PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid,
                         Sin, Sqrt, Sub, Tanh, ToCopy, Where)
@@ -240,29 +240,4 @@ def inplace(op, tensor, other):
     of the old values (PyTorch saves ``self.clone()`` for these in-place ops too).
     """
     saves_self = op in (mul, div) and isinstance(other, Tensor) and other.requires_grad
-    ufunc = _UFUNC_OF.get(op)
-    write = None if ufunc is None else (lambda array, value: _write_in_place(ufunc, array, value))
-    return inplace_ops.run_inplace(tensor, op, (other,), saves_self=saves_self, write=write)
-
-
-def _write_in_place(ufunc, array, other):
-    """Nothing to record: numpy writes the result straight into the tensor's memory (no copy).
-
-    Only when the result already has the tensor's dtype and shape; ``run_inplace`` handles (and
-    reports) every other case. Returns whether the update was done.
-    """
-    if not isinstance(other, (Tensor, int, float)) or isinstance(other, bool):
-        return False
-    other = as_tensor_operand(other, ufunc.__name__)
-    if result_dtype(Tensor(array), other) != array.dtype:
-        return False
-    try:
-        if np.broadcast_shapes(array.shape, other._data.shape) != array.shape:
-            return False
-    except ValueError:
-        return False
-    ufunc(array, other._data, out=array, dtype=array.dtype)
-    return True
-
-
-_UFUNC_OF = {add: np.add, sub: np.subtract, mul: np.multiply}   # the in-place ops numpy can do directly
+    return inplace_ops.run_inplace(tensor, op, (other,), saves_self=saves_self)

@@ -211,15 +211,20 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
                          ignore_index)
 
 
+def _warn_target_size(input, target):
+    """PyTorch's warning when a pointwise loss's target would be broadcast against its input."""
+    warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                  f"({input.shape}). This will likely lead to incorrect results due to "
+                  "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=3)
+
+
 def mse_loss(input, target, reduction="mean"):
     """The mean (or sum) of the squared differences (``MseLossBackward0``)."""
     _check_tensor(input, "mse_loss", "input", 1)
     _check_tensor(target, "mse_loss", "target", 2)
     _check_reduction(reduction)
     if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
-                      f"({input.shape}). This will likely lead to incorrect results due to "
-                      "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=2)
+        _warn_target_size(input, target)
         from ..ops._helpers import check_broadcast
         check_broadcast(input, target)
     if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
@@ -274,9 +279,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _check_tensor(target, "l1_loss", "target", 2)
     _check_reduction(reduction)
     if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
-                      f"({input.shape}). This will likely lead to incorrect results due to "
-                      "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=2)
+        _warn_target_size(input, target)
     loss = (input - target).abs()
     if reduction == "none":
         return loss

@@ -253,19 +253,9 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Forget every parameter's gradient: ``.grad = None`` (default), or fill it with zeros."""
+        from ..optim.optimizer import forget_grad
         for param in self.parameters():
-            if param._grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                grad = param._grad
-                if grad.grad_fn is not None:
-                    grad.detach_()
-                else:
-                    grad.requires_grad_(False)
-                with grad_mode.no_grad():
-                    grad.zero_()
+            forget_grad(param, set_to_none)
 
     # ----------------------------------------------------------------- state
     def state_dict(self, destination=None, prefix="", keep_vars=False):

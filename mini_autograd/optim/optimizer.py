@@ -9,6 +9,26 @@ from .. import grad_mode
 from .._tensor import Tensor, type_name
 
 
+def forget_grad(param, set_to_none=True):
+    """``param.grad = None``, or its gradient filled with zeros (for ``zero_grad``).
+
+    Filling keeps the same tensor, so it is first cut from any graph that made it
+    (``create_graph=True`` gives gradients a ``grad_fn``).
+    """
+    grad = param._grad
+    if grad is None:
+        return
+    if set_to_none:
+        param.grad = None
+        return
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    with grad_mode.no_grad():
+        grad.zero_()
+
+
 class Optimizer:
     """Base class: ``param_groups`` (a list of dicts: ``params`` plus settings such as ``lr``)
     and ``state`` (a dict from parameter to its running values, e.g. a momentum buffer).
@@ -62,18 +82,13 @@ class Optimizer:
         """Forget the gradients: ``.grad = None`` (the default) or fill them with zeros."""
         for group in self.param_groups:
             for param in group["params"]:
-                grad = param._grad
-                if grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                else:
-                    if grad.grad_fn is not None:
-                        grad.detach_()
-                    else:
-                        grad.requires_grad_(False)
-                    with grad_mode.no_grad():
-                        grad.zero_()
+                forget_grad(param, set_to_none)
+
+    def _params_with_grad(self, group):
+        """Each parameter of ``group`` that has a gradient, with that gradient (negated to ``maximize``)."""
+        for param in group["params"]:
+            if param.grad is not None:
+                yield param, (-param.grad if group["maximize"] else param.grad)
 
     def step(self, closure=None):
         """Update every parameter that has a ``.grad``; the subclass says how."""

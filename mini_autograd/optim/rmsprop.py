@@ -39,10 +39,7 @@ class RMSprop(Optimizer):
         for group in self.param_groups:
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
             momentum, weight_decay = group["momentum"], group["weight_decay"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                grad = -param.grad if group["maximize"] else param.grad
+            for param, grad in self._params_with_grad(group):
                 state = self.state[param]
                 if not state:
                     state["step"] = creation.tensor(0.0)

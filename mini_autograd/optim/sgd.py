@@ -39,10 +39,7 @@ class SGD(Optimizer):
         for group in self.param_groups:
             lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
             weight_decay, nesterov = group["weight_decay"], group["nesterov"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                grad = -param.grad if group["maximize"] else param.grad
+            for param, grad in self._params_with_grad(group):
                 if weight_decay != 0:
                     grad = grad + param * weight_decay
                 if momentum != 0:

@@ -151,6 +151,7 @@ print("p after step:", p, " <- skipped: no gradient")
 
 # %%
 show_source(torch.optim.Optimizer.zero_grad)
+show_source(torch.optim.optimizer.forget_grad)
 
 # %% [markdown]
 # ## 4. Why accumulate at all?

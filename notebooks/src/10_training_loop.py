@@ -255,6 +255,7 @@ print("weight is an nn.Parameter:", isinstance(model.weight, torch.nn.Parameter)
 
 # %%
 show_source(torch.optim.Optimizer.zero_grad)
+show_source(torch.optim.optimizer.forget_grad)
 
 # %% [markdown]
 # PyTorch: `torch/optim/optimizer.py: Optimizer.zero_grad`. And `SGD.step`, the update:

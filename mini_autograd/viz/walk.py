@@ -172,7 +172,19 @@ def saved_boxes(node, labels, show_values):
 
 # ----------------------------------------------------------------------- walk
 def number_nodes(roots):
-    """Breadth-first walk along next_functions: ``{node: "n0", ...}`` in visiting order."""
+    """Breadth-first walk along next_functions: ``{node: "n0", ...}`` in visiting order.
+
+    The recursion it replaces, which would stop at Python's recursion limit (1000 deep)::
+
+        def visit(node):
+            for next_node, _ in node.next_functions:
+                if next_node is not None and next_node not in ids:
+                    ids[next_node] = f"n{len(ids)}"
+                    visit(next_node)
+
+    The queue also numbers the nodes level by level from the output, which reads better in
+    a picture than the depth-first order of the recursion.
+    """
     ids = {}
     queue = deque()
     for root in roots:

@@ -430,6 +430,35 @@ show_source(engine.evaluate_function)
 # `retain_graph=True` — the node releases its saved tensors (chapter 07: this is why a second
 # backward fails), and the results go through `validate_outputs`.
 #
+# How does `node.apply` reach the `backward` you wrote for an op? When a `Function` subclass such
+# as `Mul` is defined, `Function.__init_subclass__` makes its node class, `MulBackward0`, and
+# gives it a pointer back: `_forward_cls`. Recording `x * w` creates one `MulBackward0` object,
+# which is also the `ctx` that `Mul.forward` saved into. So the engine needs no table of ops:
+
+# %%
+from mini_autograd.autograd.function import BackwardFunction
+
+x, w = torch.tensor(2.0, requires_grad=True), torch.tensor(3.0, requires_grad=True)
+node = (x * w).grad_fn
+print(type(node).__name__, "| a BackwardFunction:", isinstance(node, BackwardFunction),
+      "| its _forward_cls:", node._forward_cls.__name__,
+      "| the backward it runs:", node._forward_cls.backward.__qualname__)
+show_source(BackwardFunction.apply)
+show_source(BackwardFunction._call_backward, only=["grads = self._forward_cls.backward"])
+
+# %% [markdown]
+# `apply` passes "no gradient" straight on for a built-in op whose gradients did not arrive,
+# fills in zeros for a custom `Function` that asks for them (chapter 11), and then calls
+# `_forward_cls.backward(self, *grads)` with the node itself as `ctx`: that is the line where
+# the engine hands over to the formula of `Mul.backward`. (The last line drops the gradients
+# `backward` returned for arguments that were not tensors, such as the exponent `2` of `x.pow(2)`.) This is PyTorch's own design for
+# custom Python `Function`s: their node class is made from `BackwardCFunction` with the same
+# `_forward_cls` link (`torch/autograd/function.py`), and its `apply` calls
+# `self._forward_cls.backward(self, *args)`. PyTorch's built-in ops are C++ nodes instead, each
+# with its formula compiled into its own `apply` (`MulBackward0::apply` in the generated
+# `torch/csrc/autograd/generated/Functions.cpp`); mini_autograd writes its built-in ops as
+# `Function`s too, so one path serves both.
+#
 # `validate_outputs` (PyTorch: `validate_outputs` in `engine.cpp`) is the engine's guard: a
 # backward formula must return one gradient per edge, each with the shape of the input it is
 # for, or the engine raises "Function ... returned an invalid gradient". Where the shapes differ

@@ -169,8 +169,11 @@ def where_or_zero(mask, data):
     branch predictor: 210 us against 17 us for 256x256 floats, a tenth of the MLP step of
     benchmarks/bench_mlp_step.py. So the float's bits are ANDed with a mask of all-ones
     (kept) or all-zeros (+0.0) instead. Unlike ``data * mask`` this keeps -0.0 and gives
-    +0 (not nan) where the dropped value is inf or nan, exactly as np.where does.
+    +0 (not nan) where the dropped value is inf or nan, exactly as np.where does. Both
+    steps write into the result, so no other array of data's size is made.
     """
-    unsigned = np.dtype(f"u{data.itemsize}")
-    all_ones_where_kept = np.negative(mask.astype(unsigned))        # 0 - 1 wraps to all ones
-    return (data.view(unsigned) & all_ones_where_kept).view(data.dtype)
+    out = np.empty_like(data)
+    bits = out.view(f"u{data.itemsize}")                 # the same memory, read as unsigned ints
+    np.subtract(0, mask, out=bits, dtype=bits.dtype)     # 0 - True wraps to all ones; 0 - False is 0
+    np.bitwise_and(bits, data.view(bits.dtype), out=bits)
+    return out

@@ -63,31 +63,51 @@ class NumpyMLP:
 
 
 ACTIVATIONS = {"relu": "ReLU", "tanh": "Tanh"}      # the name in the results, the nn module's name
+FLOAT32_FUNCTIONS = "mini_autograd, numpy's float32 tanh"
+
+
+def mini_step_function(model, x, y, float32_functions=False):
+    """One SGD step of ``model``; with ``float32_functions``, tanh is numpy's float32 one, not rounded
+    from float64 (ops/pointwise.py: ROUND_FROM_FLOAT64), to measure what the rounding costs."""
+    optimizer = mt.optim.SGD(model.parameters(), lr=0.01)
+    loss_fn = mt.nn.CrossEntropyLoss()
+
+    def mini_step():
+        mt.ops.pointwise.ROUND_FROM_FLOAT64 = not float32_functions
+        try:
+            optimizer.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            optimizer.step()
+        finally:
+            mt.ops.pointwise.ROUND_FROM_FLOAT64 = True
+        return loss.item()
+
+    return mini_step
 
 
 def make_models(batch, sizes, torch, activation="relu"):
-    """Three copies of one MLP (same initial weights) and their step functions (each returns the loss)."""
+    """Copies of one MLP (same initial weights) and their step functions (each returns the loss)."""
     mt.manual_seed(0)
     module = ACTIVATIONS[activation]
-    model = mt.nn.Sequential(mt.nn.Linear(sizes[0], sizes[1]), getattr(mt.nn, module)(),
-                             mt.nn.Linear(sizes[1], sizes[2]))
-    optimizer = mt.optim.SGD(model.parameters(), lr=0.01)
+
+    def mini_model():
+        return mt.nn.Sequential(mt.nn.Linear(sizes[0], sizes[1]), getattr(mt.nn, module)(),
+                                mt.nn.Linear(sizes[1], sizes[2]))
+
+    model = mini_model()
     rng = np.random.default_rng(0)
     x_np = rng.standard_normal((batch, sizes[0])).astype(np.float32)
     y_np = rng.integers(0, sizes[2], batch)
     x, y = mt.tensor(x_np), mt.tensor(y_np)
-    loss_fn = mt.nn.CrossEntropyLoss()
-
-    def mini_step():
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        return loss.item()
-
     weights = [p.detach().numpy().copy() for p in model.parameters()]
     numpy_model = NumpyMLP(*weights, activation)
-    steps = {"mini_autograd": mini_step, "numpy": lambda: float(numpy_model.step(x_np, y_np, 0.01))}
+    steps = {"mini_autograd": mini_step_function(model, x, y),
+             "numpy": lambda: float(numpy_model.step(x_np, y_np, 0.01))}
+    if activation == "tanh":
+        twin = mini_model()
+        twin.load_state_dict(model.state_dict())
+        steps[FLOAT32_FUNCTIONS] = mini_step_function(twin, x, y, float32_functions=True)
 
     if torch is not None:
         t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]), getattr(torch.nn, module)(),
@@ -117,7 +137,7 @@ def run(args):
 def run_one(args, torch, activation):
     batch, sizes, rounds = (8, (20, 16, 4), 5) if args.quick else (256, (784, 256, 10), 300)
     steps = make_models(batch, sizes, torch, activation)
-    # The first steps agree: the three implementations compute the same thing.
+    # The first steps agree: the implementations compute the same thing.
     losses = {name: step() for name, step in steps.items()}
     assert all(abs(v - losses["numpy"]) < 1e-4 * max(1.0, abs(losses["numpy"]))
                for v in losses.values()), losses

@@ -12,6 +12,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FLOAT32_FUNCTIONS = "mini_autograd, numpy's float32 tanh"   # bench_mlp_step.py's name for that variant
 SCRIPTS = ["bench_mlp_step.py", "bench_op_overhead.py", "bench_deep_chain.py", "bench_memory.py"]
 
 
@@ -34,6 +35,9 @@ def summary(results):
         cpu, wall = mlp["cpu_ratio_vs_numpy"]["mini_autograd"], mlp["ratio_vs_numpy"]["mini_autograd"]
         torch_part = (f"; PyTorch {mlp['cpu_ratio_vs_numpy']['torch']:.2f}x"
                       if "torch" in mlp["median_ms"] else "")
+        float32 = mlp["cpu_ratio_vs_numpy"].get(FLOAT32_FUNCTIONS)
+        if float32 is not None:
+            torch_part += f"; with numpy's float32 tanh instead of float64 rounding, {float32:.2f}x"
         rows.append((f"{number} MLP training step (batch {mlp['batch']}, {'-'.join(map(str, mlp['sizes']))}, "
                      f"{mlp['activation']}, SGD)", "<= 1.15x numpy",
                      f"{cpu:.2f}x numpy in CPU time, {wall:.2f}x wall "

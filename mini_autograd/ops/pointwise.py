@@ -12,6 +12,9 @@ from .._tensor import Tensor
 from ._helpers import as_tensor_operand, astype, cast, check_broadcast, result_dtype, to_float, where_or_zero
 
 
+ROUND_FROM_FLOAT64 = True   # benchmarks/bench_mlp_step.py turns it off for a moment, to measure its cost
+
+
 def _rounded_from_float64(ufunc, data):
     """``ufunc`` of float32 data computed in float64 and rounded back to float32.
 
@@ -21,7 +24,7 @@ def _rounded_from_float64(ufunc, data):
     they match PyTorch's printout all but 0.03% of the time, for about 4% of a Tanh MLP's
     training step (benchmarks/README.md).
     """
-    if data.dtype == np.float32:
+    if data.dtype == np.float32 and ROUND_FROM_FLOAT64:
         return ufunc(data.astype(np.float64)).astype(np.float32)
     return ufunc(data)
 

@@ -551,11 +551,11 @@ class Tensor:
     def tanh_(self): return ops.inplace_ops.run_inplace(self, ops.tanh, ())
     def sqrt_(self): return ops.inplace_ops.run_inplace(self, ops.sqrt, ())
     def reciprocal_(self): return ops.inplace_ops.run_inplace(self, ops.reciprocal, ())
-    def abs_(self): return ops.inplace_ops.run_inplace(self, ops.abs, (), saves_self=True)
-    def log_(self): return ops.inplace_ops.run_inplace(self, ops.log, (), saves_self=True)
-    def sin_(self): return ops.inplace_ops.run_inplace(self, ops.sin, (), saves_self=True)
-    def cos_(self): return ops.inplace_ops.run_inplace(self, ops.cos, (), saves_self=True)
-    def pow_(self, exponent): return ops.inplace_ops.run_inplace(self, ops.pow, (exponent,), saves_self=True)
+    def abs_(self): return ops.inplace_ops.run_inplace(self, ops.abs, ())
+    def log_(self): return ops.inplace_ops.run_inplace(self, ops.log, ())
+    def sin_(self): return ops.inplace_ops.run_inplace(self, ops.sin, ())
+    def cos_(self): return ops.inplace_ops.run_inplace(self, ops.cos, ())
+    def pow_(self, exponent): return ops.inplace_ops.run_inplace(self, ops.pow, (exponent,))
 
     def uniform_(self, a=0.0, b=1.0):
         """Fill with values drawn from U(a, b), in place (from the generator ``manual_seed`` seeds)."""

@@ -22,11 +22,13 @@ Every operation is a subclass with two static methods::
 class ``ExpBackward``: the ``ctx`` that forward wrote to *is* that node, as in
 PyTorch. It becomes the output's ``grad_fn``.
 """
+import functools
+
 import numpy as np
 
 from .._tensor import Tensor
 from .. import grad_mode
-from .graph import Node, SavedTensor, gradient_edge
+from .graph import SECOND_BACKWARD_MESSAGE, Node, SavedTensor, gradient_edge
 
 
 class FunctionCtx:
@@ -144,13 +146,6 @@ class BackwardFunction(Node, FunctionCtx):
             if key in self.__dict__:
                 return self.__dict__[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
-
-SECOND_BACKWARD_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after they "
-    "have already been freed). Saved intermediate values of the graph are freed when you call "
-    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward.")
 
 
 class BackwardFunctionWithSavedAttributes(BackwardFunction):
@@ -278,8 +273,6 @@ def once_differentiable(backward):
     It runs without recording; if a graph was wanted (``create_graph=True``), the gradients
     it returns raise an error when differentiated (torch/autograd/function.py).
     """
-    import functools
-
     @functools.wraps(backward)
     def wrapper(ctx, *args):
         with grad_mode.no_grad():

@@ -179,6 +179,13 @@ class GraphRoot(Node):
         return self.grads
 
 
+SECOND_BACKWARD_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward.")
+
+
 class SavedTensor:
     """A tensor saved for backward, stamped with the version it had when saved.
 
@@ -210,12 +217,7 @@ class SavedTensor:
 
     def unpack(self, node):
         if self.freed:
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved "
-                "tensors after they have already been freed). Saved intermediate values of the "
-                "graph are freed when you call .backward() or autograd.grad(). Specify "
-                "retain_graph=True if you need to backward through the graph a second time or if "
-                "you need to access saved tensors after calling backward.")
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
         current = self.version_counter.value
         if current != self.saved_version:
             grad_fn = node if self.is_output else self.tensor.grad_fn
@@ -257,8 +259,9 @@ def _type_name(array):
 
 def gradient_edge(tensor):
     """The edge a gradient for ``tensor`` travels along (variable.h: impl::gradient_edge)."""
-    if tensor.grad_fn is not None:
-        return (tensor.grad_fn, tensor._output_nr)
+    grad_fn = tensor.grad_fn
+    if grad_fn is not None:
+        return (grad_fn, tensor._output_nr)
     if tensor._requires_grad:
         return (tensor._get_grad_accumulator(), 0)
     return (None, 0)

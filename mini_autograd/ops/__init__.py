@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, check_broadcast, check_tensor
+from ._helpers import as_tensor_operand, check_broadcast, check_tensor, dims_tuple
 from .pointwise import (Abs, Add, Clamp, ClampTensor, Cos, Div, Exp, Log, Maximum, Minimum, Mul, Neg,
                         PowScalarTensor, PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid,
                         Sin, Sqrt, Sub, Tanh, ToCopy, Where)
@@ -204,7 +204,6 @@ def logical_reduce(function, x, dim=None, keepdim=False):
     check_tensor(x, function.__name__)
     if dim is None:
         return Tensor(np.asarray(function(x._data != 0)))
-    from ._helpers import dims_tuple
     dims = dims_tuple(dim, x.ndim)
     return Tensor(np.asarray(function(x._data != 0, axis=dims, keepdims=keepdim)))
 
@@ -236,8 +235,7 @@ def bitwise(function, a, b, symbol):
 def inplace(op, tensor, other):
     """``tensor.add_(other)`` and friends: see ``inplace.run_inplace``.
 
-    Mul and Div keep their first input for the gradient of the second: they get a copy
-    of the old values (PyTorch saves ``self.clone()`` for these in-place ops too).
+    When the node keeps the tensor's old values (Mul and Div do, for the other input's
+    gradient), ``run_inplace`` gives it a copy of them, as PyTorch saves ``self.clone()``.
     """
-    saves_self = op in (mul, div) and isinstance(other, Tensor) and other.requires_grad
-    return inplace_ops.run_inplace(tensor, op, (other,), saves_self=saves_self)
+    return inplace_ops.run_inplace(tensor, op, (other,))

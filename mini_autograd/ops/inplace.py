@@ -15,17 +15,18 @@ from .. import grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import SavedTensor, gradient_edge
 from .._tensor import Tensor
-from .views import CopySlices, check_no_partial_overlap, element_positions, set_history
+from .views import (PARTIAL_OVERLAP_MESSAGE, CopySlices, check_no_partial_overlap, element_positions,
+                    set_history)
 
-def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overlap=True, check_partial=True):
+
+def run_inplace(tensor, compute, args, write=None, check_overlap=True, check_partial=True):
     """Change ``tensor`` in place to ``compute(tensor, *args)``; record it when autograd must see it.
 
     When the node ``compute`` records keeps the old values for backward (mul_, clamp_, ...),
     it gets a copy of them (PyTorch saves ``self.clone()`` for in-place ops too), so that
     the change made here does not alter what backward reads.
     ``write(array, *args)``: writes the result straight into the array, for when nothing
-    is recorded; returns False when it cannot (then the general path runs).
-    (``saves_self`` is accepted and ignored: the saved values are checked, not declared.)
+    is recorded (without it, the result is computed out of place and copied in).
     """
     tensor._check_inplace(check_overlap)
     if check_partial:             # (fill_ reads its one value first: it may share memory with the target)
@@ -35,8 +36,10 @@ def run_inplace(tensor, compute, args, saves_self=None, write=None, check_overla
     recording = grad_mode._state.grad_enabled and (
         tensor.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not recording:
-        if write is None or not write(tensor._data, *args):
+        if write is None:
             _write_result(tensor, compute(tensor, *args))
+        else:
+            write(tensor._data, *args)
         tensor._bump_version()
         return tensor
 
@@ -190,7 +193,7 @@ def fill_(tensor, value):
 
 
 def zero_(tensor):
-    return run_inplace(tensor, lambda x: Zero.apply(x), (), write=_fill_array_zero, check_overlap=False)
+    return run_inplace(tensor, Zero.apply, (), write=_fill_array_zero, check_overlap=False)
 
 
 def copy_(tensor, src):
@@ -207,17 +210,14 @@ def copy_(tensor, src):
 
 def _fill_array(array, value):
     array[...] = value._data if isinstance(value, Tensor) else value
-    return True
 
 
 def _fill_array_zero(array):
     array[...] = 0
-    return True
 
 
 def _copy_array(array, src):
     np.copyto(array, src._data, casting="unsafe")
-    return True
 
 
 # -------------------------------------------------------------------- index_put_
@@ -246,14 +246,14 @@ class IndexPut(Function):
 
 
 def index_put_(tensor, key, values):
+    # PyTorch refuses any overlap of values and target here
     if np.may_share_memory(tensor._data, values._data) and np.shares_memory(tensor._data, values._data):
-        from .views import PARTIAL_OVERLAP_MESSAGE
-        # PyTorch refuses any overlap of values and target here
         raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
+
     def compute(x, v):
         return IndexPut.apply(x, v, key)
 
     def write(array, v):
         array[key] = v._data
-        return True
+
     return run_inplace(tensor, compute, (values,), write=write, check_overlap=False)

@@ -18,8 +18,8 @@ works that out from the two numpy arrays' memory layout.
 """
 import numpy as np
 
-from ..autograd.function import SECOND_BACKWARD_MESSAGE, Function
-from ..autograd.graph import Node, gradient_edge
+from ..autograd.function import Function
+from ..autograd.graph import SECOND_BACKWARD_MESSAGE, Node, gradient_edge
 from .._tensor import Tensor
 
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a "

@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
+from .views import has_internal_overlap
 
 # Category of each dtype for type promotion: bool < integer < floating point.
 _CATEGORY = {np.dtype(np.bool_): 0, np.dtype(np.int64): 1, np.dtype(np.float32): 2, np.dtype(np.float64): 2}
@@ -70,8 +71,7 @@ def cast(array, dtype):
 def astype(array, dtype):
     """A converted copy laid out as PyTorch lays out a copy: like the input, unless the input
     repeats memory (an expanded tensor), whose copy is row by row (numpy's "K" order is not)."""
-    repeats = any(s == 0 and n > 1 for n, s in zip(array.shape, array.strides, strict=True))
-    if array.flags.c_contiguous or not repeats:
+    if not has_internal_overlap(array):
         return array.astype(dtype)
     return array.astype(dtype, order="C")
 

@@ -39,16 +39,19 @@ float = float32  # torch.float is an alias of torch.float32
 double = float64
 long = int64
 
-_BY_NUMPY = {d.numpy: d for d in (float32, float64, int64, bool_)}
+_ALL = (float32, float64, int64, bool_)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_LEGACY_NAME = {d.legacy_name: d for d in _ALL}
 
 
 def by_legacy_name(name):
     """``torch.FloatTensor`` -> float32."""
-    return {d.legacy_name: d for d in (float32, float64, int64, bool_)}[name]
+    return _BY_LEGACY_NAME[name]
 
 
 def _from_name(name):
-    return {"float32": float32, "float64": float64, "int64": int64, "bool": bool_}[name]
+    return _BY_NAME[name]
 
 
 def from_numpy_dtype(np_dtype):

@@ -304,6 +304,15 @@ case("setitem_variants", HELP + """
         a.grad = None
         b.grad = None
 """)
+case("setitem_value_with_leading_ones_is_viewed", HELP + """
+    v = torch.arange(6.).reshape(2, 3).requires_grad_().t()[None]   # (1, 3, 2), not contiguous
+    y = torch.zeros(4, 3, 2)
+    y[[0, 2]] = v                       # the leading 1 is dropped with a view: ViewBackward0
+    print(node(y), y.grad_fn.next_functions[1][0].name())
+    z = torch.zeros(4, 3, 2)
+    z[1:3] = v                          # the same, before the value is expanded to the target
+    print(node(z), z.grad_fn.next_functions[1][0].next_functions[0][0].name())
+""")
 case("setitem_on_plain_tensor_with_grad_value", HELP + """
     b = torch.tensor(5., requires_grad=True)
     z = torch.zeros(3)

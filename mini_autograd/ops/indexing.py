@@ -23,7 +23,7 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import contiguous, view_of
-from .views import has_internal_overlap
+from .views import PARTIAL_OVERLAP_MESSAGE, has_internal_overlap
 
 
 class Select(Function):
@@ -333,7 +333,6 @@ def _put_advanced(sliced, advanced, value):
     from .inplace import index_put_
     sliced._check_inplace(check_overlap=False)    # as in PyTorch, before the indices are checked
     if np.may_share_memory(sliced._data, value._data) and np.shares_memory(sliced._data, value._data):
-        from .views import PARTIAL_OVERLAP_MESSAGE
         raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
     value = _without_leading_ones(value)
     _check_value_fits(sliced, advanced, value)
@@ -347,7 +346,7 @@ def _without_leading_ones(value):
     leading_ones = 0
     while leading_ones < value.ndim and value.shape[leading_ones] == 1:
         leading_ones += 1
-    return value.reshape(tuple(value.shape[leading_ones:])) if leading_ones else value
+    return value.view(tuple(value.shape[leading_ones:])) if leading_ones else value    # a view, as in PyTorch
 
 
 def _check_value_fits(sliced, advanced, value):
@@ -382,8 +381,4 @@ def _copy_to(dst, src):
     elif src.ndim == 0:
         dst.fill_(src)
     else:
-        leading_ones = 0
-        while leading_ones < src.ndim and src.shape[leading_ones] == 1:
-            leading_ones += 1
-        src = src.view(tuple(src.shape[leading_ones:])) if leading_ones else src
-        dst.copy_(src.expand(tuple(dst.shape)))
+        dst.copy_(_without_leading_ones(src).expand(tuple(dst.shape)))

@@ -15,8 +15,7 @@ from .. import grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import SavedTensor, gradient_edge
 from .._tensor import Tensor
-from .views import (PARTIAL_OVERLAP_MESSAGE, CopySlices, check_no_partial_overlap, element_positions,
-                    set_history)
+from .views import CopySlices, check_no_partial_overlap, element_positions, set_history
 
 
 def run_inplace(tensor, compute, args, write=None, check_overlap=True, check_partial=True):
@@ -246,10 +245,7 @@ class IndexPut(Function):
 
 
 def index_put_(tensor, key, values):
-    # PyTorch refuses any overlap of values and target here
-    if np.may_share_memory(tensor._data, values._data) and np.shares_memory(tensor._data, values._data):
-        raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
-
+    """``tensor[key] = values`` for an advanced key (indexing._put_advanced checks it first)."""
     def compute(x, v):
         return IndexPut.apply(x, v, key)
 

@@ -70,7 +70,8 @@ def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retai
                 retain_graph=retain_graph)
 
 
-def _fill_in_zeros(grads, refs, strict, create_graph, stage):
+def _fill_in_zeros(grads, refs, strict):
+    """Zeros (shaped like ``refs``) for the gradients that are None; under ``strict``, an error."""
     result = []
     for i, (g, ref) in enumerate(zip(grads, refs, strict=True)):
         if g is None:
@@ -100,10 +101,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             if len(outputs) != 1 or outputs[0].numel() != 1:
                 raise RuntimeError("The vector v can only be None if the user-provided function returns a "
                                    "single Tensor with a single element.")
-        enable_grad = True if create_graph else grad_mode.is_grad_enabled()
-        with grad_mode.set_grad_enabled(enable_grad):
-            grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
-            vjp_result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
+        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
+        vjp_result = _fill_in_zeros(grad_res, inputs, strict)
     outputs = _grad_postprocess(outputs, create_graph)
     vjp_result = _grad_postprocess(vjp_result, create_graph)
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(vjp_result, is_inputs_tuple)
@@ -185,12 +184,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_outputs = tuple(Tensor(np.zeros(o._data.shape, o._data.dtype)).requires_grad_(True)
                              for o in outputs)
         grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
-        if create_graph:
-            grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-        else:
-            with grad_mode.enable_grad():
-                grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-        jvp_result = _fill_in_zeros(grad_res, outputs, strict, create_graph, "forward")
+        grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
+        jvp_result = _fill_in_zeros(grad_res, outputs, strict)
     outputs = _grad_postprocess(outputs, create_graph)
     jvp_result = _grad_postprocess(jvp_result, create_graph)
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(jvp_result, is_outputs_tuple)
@@ -214,10 +209,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
             raise RuntimeError("The Tensor returned by the function given to vhp should contain a single "
                                "element")
         jac = _autograd_grad(outputs, inputs, create_graph=True)
-        enable_grad = True if create_graph else grad_mode.is_grad_enabled()
-        with grad_mode.set_grad_enabled(enable_grad):
-            grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
-            result = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
+        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
+        result = _fill_in_zeros(grad_res, inputs, strict)
     outputs = _grad_postprocess(outputs, create_graph)
     result = _grad_postprocess(result, create_graph)
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(result, is_inputs_tuple)

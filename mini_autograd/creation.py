@@ -116,34 +116,33 @@ def _shape(size, name="zeros"):
     return tuple(int(s) for s in size)
 
 
-def _size_arg(size, size_kw, name):
-    """The shape from ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``."""
+def _factory_shape(name, size, device, kwargs):
+    """The shape from ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``, after the checks
+    every factory makes: the device, and no keyword it does not know."""
+    check_device(device)
+    size_kw = kwargs.pop("size", None)
     if size_kw is not None:
         if size:
             raise TypeError(f"{name}() got multiple values for argument 'size'")
-        size = (size_kw,) if isinstance(size_kw, (tuple, list)) else (size_kw,)
-    return _shape(size, name)
+        size = (size_kw,)
+    shape = _shape(size, name)
+    _no_more(kwargs, name)
+    return shape
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
-    check_device(device)
-    shape = _size_arg(size, kwargs.pop("size", None), "zeros")
-    _no_more(kwargs, "zeros")
+    shape = _factory_shape("zeros", size, device, kwargs)
     return Tensor(np.zeros(shape, _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):
-    check_device(device)
-    shape = _size_arg(size, kwargs.pop("size", None), "ones")
-    _no_more(kwargs, "ones")
+    shape = _factory_shape("ones", size, device, kwargs)
     return Tensor(np.ones(shape, _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
     """A tensor whose values are to be filled in (zeros here; PyTorch leaves memory as it was)."""
-    check_device(device)
-    shape = _size_arg(size, kwargs.pop("size", None), "empty")
-    _no_more(kwargs, "empty")
+    shape = _factory_shape("empty", size, device, kwargs)
     return Tensor(np.zeros(shape, _resolve_dtype(dtype, _dtype.float32).numpy), requires_grad)
 
 
@@ -183,8 +182,8 @@ def ones_like(t, dtype=None, device=None, requires_grad=False):
 
 
 def empty_like(t, dtype=None, device=None, requires_grad=False):
-    check_device(device)
-    return Tensor(np.zeros(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
+    """Zeros, as ``empty`` gives here."""
+    return zeros_like(t, dtype, device, requires_grad)
 
 
 def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
@@ -234,18 +233,14 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
     """Uniform on [0, 1), from the generator seeded by ``manual_seed``."""
-    check_device(device)
-    shape = _size_arg(size, kwargs.pop("size", None), "rand")
-    _no_more(kwargs, "rand")
+    shape = _factory_shape("rand", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
     return Tensor(_generator.random(shape).astype(dtype.numpy), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
     """Standard normal, from the generator seeded by ``manual_seed``."""
-    check_device(device)
-    shape = _size_arg(size, kwargs.pop("size", None), "randn")
-    _no_more(kwargs, "randn")
+    shape = _factory_shape("randn", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
     return Tensor(_generator.standard_normal(shape).astype(dtype.numpy), requires_grad)
 

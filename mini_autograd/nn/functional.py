@@ -14,8 +14,7 @@ import warnings
 import numpy as np
 
 from .. import grad_mode, ops
-from .._tensor import Tensor
-from ..ops._helpers import wrap_dim
+from ..ops._helpers import check_broadcast, check_tensor as _check_tensor, wrap_dim
 from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntropyWithLogits, ClassTargets,
                           LogSoftmax, MseLoss, NllLoss, Softmax)
 
@@ -24,13 +23,6 @@ __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_l
 
 def _type_name(tensor):
     return tensor.dtype.scalar_name
-
-
-def _check_tensor(value, function, arg, position):
-    if not isinstance(value, Tensor):
-        raise TypeError(f"{function}(): argument '{arg}' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
-    return value
 
 
 # ---------------------------------------------------------------------- layers
@@ -225,17 +217,15 @@ def mse_loss(input, target, reduction="mean"):
     _check_reduction(reduction)
     if target.shape != input.shape:
         _warn_target_size(input, target)
-        from ..ops._helpers import check_broadcast
         check_broadcast(input, target)
+        input, target = _broadcast_tensors(input, target)
     if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
         raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(input)}\'')
-    input, target = _broadcast_tensors(input, target)
     return MseLoss.apply(input, target, reduction)
 
 
 def _broadcast_tensors(*tensors):
     """Expand the tensors to their common shape (only those not already of it), as torch.broadcast_tensors."""
-    import numpy as np
     shape = np.broadcast_shapes(*[tuple(t.shape) for t in tensors])
     return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
 
@@ -255,7 +245,6 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
         if extra is not None:
             _check_tensor(extra, "binary_cross_entropy_with_logits", name, 3)
-            from ..ops._helpers import check_broadcast
             check_broadcast(input, extra)
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
 

@@ -242,6 +242,20 @@ def _picked(classes, weight, ignore_index, dtype):
     return classes, np.where(keep, picked_weight, 0).astype(dtype, copy=False)
 
 
+def _reduce_losses(losses, reduction):
+    """The per-element losses as they are ("none"), or their mean or sum, as a tensor."""
+    if reduction == "none":
+        return Tensor(losses)
+    return Tensor(np.asarray(quiet_mean(losses) if reduction == "mean" else losses.sum(), dtype=losses.dtype))
+
+
+def _weighted_mean_grad(grad, weight, mean, count):
+    """A loss's gradient times the element weights, divided by the count for the mean (in that order)."""
+    if weight is not None:
+        grad = grad * weight
+    return DivScalar.apply(grad, count) if mean else grad
+
+
 class MseLoss(Function):
     """(input - target)**2, then mean, sum or nothing.  d/dinput = 2 (input - target) grad [/ n]."""
     node_name = "MseLossBackward0"
@@ -254,9 +268,7 @@ class MseLoss(Function):
         dtype = result_dtype(x, target)
         with np.errstate(over="ignore", invalid="ignore"):
             squared = np.square(cast(x._data, dtype) - cast(target._data, dtype))
-        if reduction == "none":
-            return Tensor(squared)
-        return Tensor(np.asarray(quiet_mean(squared) if reduction == "mean" else squared.sum()))
+        return _reduce_losses(squared, reduction)
 
     @staticmethod
     def backward(ctx, grad):
@@ -318,10 +330,7 @@ class BinaryCrossEntropyWithLogits(Function):
                 losses = (1 - yd) * xd + (1 + (pos_weight._data - 1) * yd) * _softplus_neg(xd)
             if weight is not None:
                 losses = losses * weight._data
-        losses = losses.astype(dtype, copy=False)
-        if reduction == "none":
-            return Tensor(losses)
-        return Tensor(np.asarray(quiet_mean(losses) if reduction == "mean" else losses.sum(), dtype=dtype))
+        return _reduce_losses(losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
@@ -334,20 +343,15 @@ class BinaryCrossEntropyWithLogits(Function):
                 grad_x = (sigmoid - target) * grad
             else:
                 grad_x = ((1 + (pos_weight - 1) * target) * sigmoid - pos_weight * target) * grad
-            if weight is not None:
-                grad_x = grad_x * weight
-            if mean:
-                grad_x = DivScalar.apply(grad_x, x.numel())       # as PyTorch: the division comes last
+            # as PyTorch: the weight, then the division for the mean, come last
+            grad_x = _weighted_mean_grad(grad_x, weight, mean, x.numel())   # as PyTorch: dividing comes last
         if ctx.needs_input_grad[1]:
             if pos_weight is None:
                 grad_target = -x * grad
             else:   # softplus(-x) = log(1 + exp(-|x|)) + relu(-x), in Tensor ops so it differentiates again
                 softplus = (1 + (-x.abs()).exp()).log() + (-x).relu()
                 grad_target = ((pos_weight - 1) * softplus - x) * grad
-            if weight is not None:
-                grad_target = grad_target * weight
-            if mean:
-                grad_target = DivScalar.apply(grad_target, x.numel())
+            grad_target = _weighted_mean_grad(grad_target, weight, mean, x.numel())
         return grad_x, grad_target, None, None, None
 
 
@@ -368,10 +372,7 @@ class BinaryCrossEntropy(Function):
         losses = -(yd * log_x + (1 - yd) * log_1mx)
         if weight is not None:
             losses = losses * weight._data
-        losses = losses.astype(dtype, copy=False)
-        if reduction == "none":
-            return Tensor(losses)
-        return Tensor(np.asarray(quiet_mean(losses) if reduction == "mean" else losses.sum(), dtype=dtype))
+        return _reduce_losses(losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
@@ -381,14 +382,8 @@ class BinaryCrossEntropy(Function):
         if ctx.needs_input_grad[0]:
             # in Tensor ops (not numpy constants), so that create_graph differentiates them again
             grad_x = grad * (x - target) / ((1 - x) * x).clamp(min=1e-12)
-            if weight is not None:
-                grad_x = grad_x * weight
-            if mean:
-                grad_x = DivScalar.apply(grad_x, x.numel())
+            grad_x = _weighted_mean_grad(grad_x, weight, mean, x.numel())
         if ctx.needs_input_grad[1]:
             grad_target = grad * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
-            if weight is not None:
-                grad_target = grad_target * weight
-            if mean:
-                grad_target = DivScalar.apply(grad_target, x.numel())
+            grad_target = _weighted_mean_grad(grad_target, weight, mean, x.numel())
         return grad_x, grad_target, None, None

@@ -82,8 +82,12 @@ def to_float(array):
 
 
 def check_broadcast(a, b):
-    """Raise PyTorch's message when two shapes cannot broadcast (ExpandUtils.cpp: infer_size)."""
-    sa, sb = a._data.shape, b._data.shape
+    """Raise PyTorch's message when two tensors' shapes cannot broadcast (ExpandUtils.cpp: infer_size)."""
+    check_broadcast_shapes(a._data.shape, b._data.shape)
+
+
+def check_broadcast_shapes(sa, sb):
+    """``check_broadcast`` for two shapes."""
     ndim = max(len(sa), len(sb))
     for i in range(ndim - 1, -1, -1):
         offset = ndim - 1 - i

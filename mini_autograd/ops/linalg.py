@@ -3,7 +3,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import check_tensor
+from ._helpers import check_broadcast_shapes, check_tensor
 
 
 def _same_dtype(a, b):
@@ -216,7 +216,6 @@ def _folded_matmul(a, b):
 def _batched_matmul(a, b):
     """Batches of matrices: broadcast the batch dimensions, then one bmm (LinearAlgebra.cpp)."""
     from .shape import UnsafeView
-    from ._helpers import check_broadcast
     n = a.shape[-2] if a.ndim > 1 else 1
     m1 = a.shape[-1]
     batch1 = tuple(a.shape[:max(a.ndim - 2, 0)])
@@ -228,7 +227,7 @@ def _batched_matmul(a, b):
             return matmul(a.squeeze(0), b)
         if batch2[0] == 1 and b.requires_grad:
             return matmul(a, b.squeeze(0))
-    check_broadcast(Tensor(np.empty(batch1 + (0,))), Tensor(np.empty(batch2 + (0,))))
+    check_broadcast_shapes(batch1, batch2)
     batch = tuple(np.broadcast_shapes(batch1, batch2))
     count = int(np.prod(batch, dtype=np.int64))
     a_expanded = a.expand(batch + (n, m1)).reshape(count, n, m1)

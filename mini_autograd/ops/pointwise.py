@@ -9,7 +9,8 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, astype, cast, check_broadcast, result_dtype, to_float, where_or_zero
+from ._helpers import (as_tensor_operand, astype, cast, check_broadcast, check_broadcast_shapes, result_dtype,
+                       to_float, where_or_zero)
 
 
 ROUND_FROM_FLOAT64 = True   # benchmarks/bench_mlp_step.py turns it off for a moment, to measure its cost
@@ -215,8 +216,8 @@ class Where(Function):
         try:
             return Tensor(np.where(condition, a._data, b._data).astype(result_dtype(a, b), copy=False))
         except ValueError:
-            check_broadcast(Tensor(condition), a)
-            check_broadcast(Tensor(condition), b)
+            check_broadcast_shapes(condition.shape, a._data.shape)
+            check_broadcast_shapes(condition.shape, b._data.shape)
             check_broadcast(a, b)
             raise
 

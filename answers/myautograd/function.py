@@ -35,13 +35,13 @@ SECOND_BACKWARD_ERROR = (
 
 def modified_error(tensor, saved_version):
     """(given) PyTorch's words for a saved tensor changed in place since it was saved."""
-    kind = {"float32": "FloatTensor", "float64": "DoubleTensor"}.get(tensor.dtype.name, "Tensor")
     made_by = ("" if tensor.grad_fn is None
                else f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
-            f"[torch.{kind} {list(tensor.shape)}]{made_by} is at version {tensor._version}; expected version "
-            f"{saved_version} instead. Hint: enable anomaly detection to find the operation that failed to "
-            "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+            f"[{tensor.dtype.legacy_name} {list(tensor.shape)}]{made_by} is at version {tensor._version}; "
+            f"expected version {saved_version} instead. Hint: enable anomaly detection to find the "
+            "operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 class Node:

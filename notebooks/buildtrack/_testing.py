@@ -1,4 +1,6 @@
 """Small tools the step checks share: numbers out of tensors, finite differences, the reference engine."""
+import contextlib
+
 import numpy as np
 
 import mini_autograd
@@ -46,8 +48,14 @@ def expect_raises(make, error_type, words, what):
     raise Wrong(f"{what} raised nothing; PyTorch raises {error_type.__name__}: {words}")
 
 
-def is_tensor(package, value):
-    return isinstance(value, package.Tensor)
+@contextlib.contextmanager
+def recording_off(package):
+    """Recording switched off by hand, as ``no_grad`` does (the learner's no_grad may not exist yet)."""
+    package.grad_mode._state.grad_enabled = False
+    try:
+        yield
+    finally:
+        package.grad_mode._state.grad_enabled = True
 
 
 def grad_of(t):
@@ -55,18 +63,16 @@ def grad_of(t):
     return t._grad
 
 
-def numeric_vjp(forward, inputs, upstream, index, eps=1e-6):
-    """Finite differences: the gradient of sum(upstream * forward(*inputs)) with respect to inputs[index]."""
-    inputs = [np.array(a, dtype=float) for a in inputs]
-    grad = np.zeros_like(inputs[index])
-    for position in np.ndindex(grad.shape):
-        plus = [a.copy() for a in inputs]
-        minus = [a.copy() for a in inputs]
-        plus[index][position] += eps
-        minus[index][position] -= eps
-        difference = np.asarray(forward(*plus)) - np.asarray(forward(*minus))
-        grad[position] = np.sum(upstream * difference) / (2 * eps)
-    return grad
+def numeric_vjp(make, inputs, upstream, index, eps=1e-6):
+    """Finite differences: the gradient of sum(upstream * make(*inputs)) with respect to inputs[index].
+
+    ``make`` runs on mini_autograd float64 tensors; the differences are mini_autograd's
+    ``gradcheck.numerical_jacobian``.
+    """
+    from mini_autograd.autograd.gradcheck import numerical_jacobian
+    tensors = [mini_autograd.tensor(np.asarray(a, dtype=float), dtype=mini_autograd.float64) for a in inputs]
+    jacobian = numerical_jacobian(make, tensors, index, 0, eps)
+    return (np.ravel(upstream) @ jacobian).reshape(np.shape(inputs[index]))
 
 
 def reference():
@@ -76,15 +82,8 @@ def reference():
 
 def walk_nodes(root):
     """Every node reachable from ``root``, breadth first, each once (the same numbering for both engines)."""
-    order, seen, queue = [], set(), [root]
-    while queue:
-        node = queue.pop(0)
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        queue.extend(n for n, _ in node.next_functions)
-    return order
+    from mini_autograd.viz.walk import number_nodes     # (viz is not loaded by import mini_autograd)
+    return list(number_nodes([root]))
 
 
 def node_names(node):

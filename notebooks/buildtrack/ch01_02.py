@@ -1,7 +1,7 @@
 """Checks of chapters 01 (the tensor and the recording rule) and 02 (nodes, edges, Function.apply)."""
 import numpy as np
 
-from ._testing import expect, expect_raises, grad_of, node_names, reference
+from ._testing import expect, expect_raises, grad_of, node_names, recording_off, reference
 from .framework import Wrong, step
 
 FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
@@ -44,11 +44,8 @@ def check_recording_rule(m):
            "neither input requires grad.")
     expect(not rule(c, 2.0), "compute_requires_grad(c, 2.0) is True, expected False: "
            "neither input requires grad.")
-    m.grad_mode._state.grad_enabled = False
-    try:
+    with recording_off(m):
         off = rule(x, c)
-    finally:
-        m.grad_mode._state.grad_enabled = True
     expect(not off, "with recording switched off (as inside no_grad), compute_requires_grad(x, c) is True, "
            "expected False: check is_grad_enabled() too.")
     return "A result requires grad when an input does and recording is on."
@@ -115,11 +112,8 @@ def check_function_apply(m):
            f"2 is a number and gets none (got {len(square.grad_fn.next_functions)}).")
     expect(tuple(getattr(product.grad_fn, "input_shapes", ())) == ((2,), (2,)), "x * c's node must "
            "remember its Tensor inputs' shapes: ctx.input_shapes = ((2,), (2,)).")
-    m.grad_mode._state.grad_enabled = False
-    try:
+    with recording_off(m):
         off = x * 3
-    finally:
-        m.grad_mode._state.grad_enabled = True
     expect(off.grad_fn is None, "with recording off, x * 3 still got a grad_fn: use compute_requires_grad.")
 
     mine, ref = _seed_graph(m)[3], _seed_graph(reference())[3]

@@ -1,7 +1,8 @@
 """Checks of chapter 03: backward formulas, a first engine, Tensor.backward."""
 import numpy as np
 
-from ._testing import expect, expect_close, expect_raises, grad_of, numeric_vjp, reference, show, values
+from ._testing import (expect, expect_close, expect_raises, grad_of, numeric_vjp, recording_off, reference,
+                       show, values)
 from .framework import Wrong, step
 
 RNG = np.random.default_rng(3)
@@ -10,15 +11,16 @@ B = RNG.uniform(0.5, 1.5, (2, 3))
 M = RNG.uniform(-1, 1, (3, 2))
 UP = RNG.uniform(-2, 2, (2, 3))          # a gradient arriving from upstream, not all ones
 
-# name, how to call it on tensors, its numpy forward, inputs, the upstream gradient
+# name, how to call it on tensors (the learner's, or mini_autograd's for finite differences),
+# inputs, the upstream gradient
 FORMULAS = [
-    ("Add", lambda a, b: a + b, lambda a, b: a + b, (A, B), UP),
-    ("Mul", lambda a, b: a * b, lambda a, b: a * b, (A, B), UP),
-    ("Pow", lambda a: a ** 3, lambda a: a ** 3, (A,), UP),
-    ("Exp", lambda a: a.exp(), np.exp, (A,), UP),
-    ("Sum", lambda a: a.sum(), np.sum, (A,), np.array(1.7)),
-    ("Mean", lambda a: a.mean(), np.mean, (A,), np.array(1.7)),
-    ("MatMul", lambda a, b: a @ b, lambda a, b: a @ b, (A, M), RNG.uniform(-2, 2, (2, 2))),
+    ("Add", lambda a, b: a + b, (A, B), UP),
+    ("Mul", lambda a, b: a * b, (A, B), UP),
+    ("Pow", lambda a: a ** 3, (A,), UP),
+    ("Exp", lambda a: a.exp(), (A,), UP),
+    ("Sum", lambda a: a.sum(), (A,), np.array(1.7)),
+    ("Mean", lambda a: a.mean(), (A,), np.array(1.7)),
+    ("MatMul", lambda a, b: a @ b, (A, M), RNG.uniform(-2, 2, (2, 2))),
 ]
 
 MISTAKES = {   # what a formula's numbers look like for a typical mistake -> what to say
@@ -33,27 +35,25 @@ def _run_formula(m, name, make, inputs, upstream):
     """The learner's backward for one op, called directly on its node, with recording off."""
     tensors = [m.tensor(a, dtype=m.float64, requires_grad=True) for a in inputs]
     out = make(*tensors)
-    m.grad_mode._state.grad_enabled = False
     try:
-        return out.grad_fn.apply(m.tensor(upstream, dtype=m.float64))
+        with recording_off(m):
+            return out.grad_fn.apply(m.tensor(upstream, dtype=m.float64))
     except RuntimeError as error:
         raise Wrong(f"{name}.backward: {error}") from None
     except ValueError as error:                   # numpy refused to multiply the shapes
         raise Wrong(f"{name}.backward: the shapes do not fit ({error}). For out = a @ b with a of shape "
                     "[n, k] and b of shape [k, m], grad has shape [n, m]: grad @ bᵀ is [n, k], aᵀ @ grad "
                     "is [k, m].") from None
-    finally:
-        m.grad_mode._state.grad_enabled = True
 
 
-def _check_formula(m, name, make, forward, inputs, upstream):
+def _check_formula(m, name, make, inputs, upstream):
     grads = _run_formula(m, name, make, inputs, upstream)
     for index, (grad, a) in enumerate(zip(grads, inputs, strict=True)):
         which = f"{name}.backward, the gradient for input {index}"
         if grad is not None and not isinstance(grad, m.Tensor):
             raise Wrong(f"{which} is a {type(grad).__name__}: return Tensors, written with Tensor "
                         "operations (grad * ctx.b).")
-        want = numeric_vjp(forward, inputs, upstream, index)
+        want = numeric_vjp(make, inputs, upstream, index)
         expect(grad is not None, f"{which} is None; it is needed.")
         got = values(grad)
         if got.shape != want.shape:
@@ -62,7 +62,7 @@ def _check_formula(m, name, make, forward, inputs, upstream):
         if np.allclose(got, want, rtol=1e-4, atol=1e-5):
             continue
         ones = np.ones_like(upstream)
-        if np.allclose(got, numeric_vjp(forward, inputs, ones, index), rtol=1e-4, atol=1e-5):
+        if np.allclose(got, numeric_vjp(make, inputs, ones, index), rtol=1e-4, atol=1e-5):
             hint = MISTAKES["upstream"]
         elif np.allclose(got, 0):
             hint = MISTAKES["zeros"]
@@ -78,9 +78,9 @@ def _check_formula(m, name, make, forward, inputs, upstream):
 @step("03.1", "backward formulas", "the backward of Add, Mul, Pow, Exp, Sum, Mean, MatMul in ops.py")
 def check_formulas(m):
     unwritten = []
-    for name, make, forward, inputs, upstream in FORMULAS:
+    for name, make, inputs, upstream in FORMULAS:
         try:
-            _check_formula(m, name, make, forward, inputs, upstream)
+            _check_formula(m, name, make, inputs, upstream)
         except NotImplementedError as error:
             if not str(error).startswith("Step 03.1"):
                 raise

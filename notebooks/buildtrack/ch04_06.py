@@ -1,5 +1,6 @@
 """Checks of chapters 04 (leaves), 05 (accumulation) and 06 (no_grad, detach)."""
 import gc
+import weakref
 
 import numpy as np
 
@@ -18,7 +19,7 @@ def check_one_accumulator(m):
     square.backward()
     expect_close(grad_of(x), 4.0, "x * x at x = 2 gives x.grad {got}, expected {want}.")
     node = m.gradient_edge(x)[0]
-    alive = __import__("weakref").ref(node)
+    alive = weakref.ref(node)
     del node, first, second, square
     gc.collect()
     expect(alive() is None, "x keeps its AccumulateGrad alive after the graph is gone: "

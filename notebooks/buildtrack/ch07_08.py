@@ -1,7 +1,7 @@
 """Checks of chapters 07 (saved tensors, versions, freeing) and 08 (PyTorch's engine)."""
 import numpy as np
 
-from ._testing import expect, expect_close, expect_raises, grad_of, reference, walk_nodes
+from ._testing import expect, expect_close, expect_raises, grad_of, recording_off, reference, walk_nodes
 from .framework import Wrong, step
 
 SECOND_BACKWARD = "Trying to backward through the graph a second time"
@@ -31,21 +31,15 @@ def check_versions(m):
                   "a leaf Variable that requires grad is being used in an in-place operation.",
                   "w.add_(1.0) on a leaf that requires grad, recording on")
     loss = (w * w).sum()
-    m.grad_mode._state.grad_enabled = False
-    try:
+    with recording_off(m):
         w.sub_(0.1)                        # an optimizer step before backward: the classic mistake
-    finally:
-        m.grad_mode._state.grad_enabled = True
     expect(w._version == 1, "w.sub_(0.1) under no_grad must bump w._version to 1.")
     expect_raises(loss.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; "
                   "expected version 0 instead.", "loss.backward() after w changed in place")
     y = m.tensor([1.0, 2.0], requires_grad=True).exp()
     z = y * 2
-    m.grad_mode._state.grad_enabled = False
-    try:
+    with recording_off(m):
         y.add_(1.0)
-    finally:
-        m.grad_mode._state.grad_enabled = True
     expect_raises(lambda: z.sum().backward(), RuntimeError,
                   MODIFIED + ": [torch.FloatTensor [2]], which is output 0 of Exp, is at version 1; "
                   "expected version 0 instead.",
@@ -172,15 +166,19 @@ def _mine_order(m, out):
 
 def reference_order(build):
     """The order mini_autograd's engine runs the nodes of ``build(mini_autograd)``'s graph."""
-    ref = reference()
-    _, out = build(ref)
+    return engine_order(reference(), build)
+
+
+def engine_order(torch, build):
+    """The order in which ``torch`` (mini_autograd or PyTorch) runs the nodes of ``build(torch)``'s graph."""
+    _, out = build(torch)
 
     def hook(node, record):
         if node.name().endswith("AccumulateGrad"):
             node.variable.register_hook(lambda grad: record())
         else:
             node.register_prehook(lambda grads: record())
-    return [name.rsplit("::", 1)[-1] for name in _run_order(ref, out, hook)]
+    return [name.rsplit("::", 1)[-1] for name in _run_order(torch, out, hook)]
 
 
 @step("08.2", "PyTorch's engine: ready queue and input buffers", "run_backward in engine.py",

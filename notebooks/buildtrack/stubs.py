@@ -21,22 +21,23 @@ def _pieces(source):
     """``{line number of BEGIN: (step id, qualified name)}`` for every solution block."""
     lines = source.split("\n")
     found = {}
-
-    def visit(node, prefix, class_doc):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                visit(child, prefix + child.name + ".", ast.get_docstring(child) or "")
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                name = prefix + child.name
-                step = STEP.search(ast.get_docstring(child) or "") or STEP.search(class_doc)
-                for number in range(child.lineno, child.end_lineno + 1):
-                    if lines[number - 1].strip() == BEGIN:
-                        if step is None:
-                            raise ValueError(
-                                f"{name}: a solution block in a function whose docstring names no step")
-                        found[number] = (step.group(1), name)
-    visit(ast.parse(source), "", "")
+    for name, function, class_doc in _functions(ast.parse(source)):
+        step = STEP.search(ast.get_docstring(function) or "") or STEP.search(class_doc)
+        for number in range(function.lineno, function.end_lineno + 1):
+            if lines[number - 1].strip() == BEGIN:
+                if step is None:
+                    raise ValueError(f"{name}: a solution block in a function whose docstring names no step")
+                found[number] = (step.group(1), name)
     return found
+
+
+def _functions(tree, prefix="", class_doc=""):
+    """``(qualified name, function node, docstring of its class or "")`` for every function, methods too."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, ast.ClassDef):
+            yield from _functions(child, prefix + child.name + ".", ast.get_docstring(child) or "")
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield prefix + child.name, child, class_doc
 
 
 def make_stub(source):
@@ -78,13 +79,7 @@ def shipped_functions(source):
 def function_dumps(tree):
     """``{qualified name: ast.dump of its body}`` for every function in a module's AST (comments ignored)."""
     found = {}
-
-    def visit(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                visit(child, prefix + child.name + ".")
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                body = child.body[1:] if ast.get_docstring(child) else child.body
-                found[prefix + child.name] = ast.dump(ast.Module(body=body, type_ignores=[]))
-    visit(tree, "")
+    for name, function, _ in _functions(tree):
+        body = function.body[1:] if ast.get_docstring(function) else function.body
+        found[name] = ast.dump(ast.Module(body=body, type_ignores=[]))
     return found

@@ -196,19 +196,24 @@ def prefix(text: str) -> Callable[[str], str]:
 # comparing two outcomes
 
 
-def _same_records(a, b) -> bool:
+def _same_records(a, b, tolerance=(RTOL, ATOL), float32_tolerance=None) -> bool:
+    """Recorded values equal within ``tolerance`` (rtol, atol); float32 tensors within
+    ``float32_tolerance`` when it is given."""
     if isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1] == ("tensor",):
         if a[1:3] != b[1:3]:
             return False
-        return _same_records(a[3], b[3])
+        if float32_tolerance is not None and "float32" in a[1]:
+            tolerance = float32_tolerance
+        return _same_records(a[3], b[3], tolerance, float32_tolerance)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same_records(x, y) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and all(_same_records(x, y, tolerance, float32_tolerance)
+                                        for x, y in zip(a, b, strict=True))
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         if math.isnan(a) or math.isnan(b):
             return math.isnan(a) and math.isnan(b)
-        return math.isclose(a, b, rel_tol=RTOL, abs_tol=ATOL)
+        return math.isclose(a, b, rel_tol=tolerance[0], abs_tol=tolerance[1])
     return a == b
 
 
@@ -253,12 +258,19 @@ def describe(code: str, ref: dict, got: dict, problems: list[str]) -> str:
     return "\n".join(parts)
 
 
-def compare(code: str, ref: dict, got: dict, message: Callable[[str], str] = full) -> list[str]:
-    """The list of differences between two outcomes (empty when they agree)."""
+def compare(code: str, ref: dict, got: dict, message: Callable[[str], str] = full, *,
+            warning_messages=True, tolerance=(RTOL, ATOL), float32_tolerance=None) -> list[str]:
+    """The list of differences between two outcomes (empty when they agree).
+
+    ``message`` chooses what part of an exception's message must agree; without
+    ``warning_messages`` only the warnings' categories are compared.
+    """
     problems = []
     if ref["stdout"] != got["stdout"]:
         problems.append("stdout")
-    if ref["warnings"] != got["warnings"]:
+    def shown(warnings_list):
+        return warnings_list if warning_messages else [category for category, _ in warnings_list]
+    if shown(ref["warnings"]) != shown(got["warnings"]):
         problems.append("warnings")
     ref_err, got_err = ref["error"], got["error"]
     if (ref_err is None) != (got_err is None):
@@ -269,7 +281,7 @@ def compare(code: str, ref: dict, got: dict, message: Callable[[str], str] = ful
         if message(ref_err[1]) != message(got_err[1]):
             problems.append(f"exception message ({getattr(message, '__name__', 'policy')})")
     if len(ref["records"]) != len(got["records"]) or not all(
-            la == lb and _same_records(va, vb)
+            la == lb and _same_records(va, vb, tolerance, float32_tolerance)
             for (la, va), (lb, vb) in zip(ref["records"], got["records"], strict=True)):
         problems.append("recorded values")
     return problems

@@ -26,9 +26,7 @@ exception type. ``tests/test_properties.py::test_programs_agree`` runs a few hun
 programs (``MINI_AUTOGRAD_PROPERTY_EXAMPLES`` sets how many); the hypothesis
 profile is derandomized, so CI runs the same programs every time.
 """
-import math
 import os
-import re
 import textwrap
 import warnings
 
@@ -42,9 +40,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 import mini_autograd  # noqa: E402
 
 try:
-    from crosscheck import run_snippet
+    from crosscheck import compare, describe, run_snippet
 except ImportError:  # tests/ made a package
-    from tests.crosscheck import run_snippet
+    from tests.crosscheck import compare, describe, run_snippet
 
 EXAMPLES = int(os.environ.get("MINI_AUTOGRAD_PROPERTY_EXAMPLES", "400"))
 settings.register_profile("mini_autograd_ci", deadline=None, derandomize=True, print_blob=True,
@@ -350,62 +348,14 @@ def build_program(data):
 
 
 # ------------------------------------------------------------------ comparison
-def _close(a, b, rtol, atol):
-    if isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1] == ("tensor",):
-        if a[1:3] != b[1:3]:
-            return False
-        rtol = 2e-5 if "float32" in a[1] else rtol
-        return _close(a[3], b[3], rtol, atol if "float32" not in a[1] else 1e-5)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_close(x, y, rtol, atol) for x, y in zip(a, b, strict=True))
-    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
-        return a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return math.isclose(a, b, rel_tol=rtol, abs_tol=atol)
-    return a == b
-
-
-_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^\n]*\)\s*$")
-
-
 def compare_programs(code):
+    """Run under both libraries; the differences: stdout, warning categories, exception types, and
+    recorded values (float64 within 1e-7 relative, float32 within 2e-5)."""
     ref = run_snippet(code, torch)
     got = run_snippet(code, mini_autograd)
-    problems = []
-    if ref["stdout"] != got["stdout"]:
-        problems.append("stdout")
-    if [w[0] for w in ref["warnings"]] != [w[0] for w in got["warnings"]]:
-        problems.append("warnings")
-    ref_error = ref["error"][0] if ref["error"] else None
-    got_error = got["error"][0] if got["error"] else None
-    if ref_error != got_error:
-        problems.append(f"error {ref['error']} vs {got['error']}")
-    if len(ref["records"]) != len(got["records"]) or not all(
-            la == lb and _close(va, vb, 1e-7, 1e-9)
-            for (la, va), (lb, vb) in zip(ref["records"], got["records"], strict=True)):
-        problems.append("recorded values")
+    problems = compare(code, ref, got, message=lambda text: "", warning_messages=False,
+                       tolerance=(1e-7, 1e-9), float32_tolerance=(2e-5, 1e-5))
     return ref, got, problems
-
-
-def explain(code, ref, got, problems):
-    try:
-        from crosscheck import _side_by_side
-    except ImportError:  # tests/ made a package
-        from tests.crosscheck import _side_by_side
-    text = ["program differs from PyTorch: " + "; ".join(problems), "", code, "stdout:",
-            _side_by_side(ref["stdout"], got["stdout"]), "",
-            f"errors: torch {ref['error']!r}\n        mini  {got['error']!r}"]
-    if "recorded values" in problems:
-        # strict=False: the records may differ in number; the first differing pair is shown
-        for (la, va), (lb, vb) in zip(ref["records"], got["records"], strict=False):
-            if la != lb or not _close(va, vb, 1e-7, 1e-9):
-                text.append(f"first differing record: {la}: {va!r}\n                vs {lb}: {vb!r}")
-                break
-    if got["traceback"]:
-        text.append(got["traceback"])
-    return "\n".join(text)
 
 
 @settings(PROFILE, max_examples=EXAMPLES)
@@ -413,4 +363,4 @@ def explain(code, ref, got, problems):
 def test_programs_agree(data):
     code = build_program(data)
     ref, got, problems = compare_programs(code)
-    assert not problems, explain(code, ref, got, problems)
+    assert not problems, describe(code, ref, got, problems)

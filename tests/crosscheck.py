@@ -27,6 +27,7 @@ Helpers available inside every snippet (plain Python over the torch API, so
 they behave identically under both libraries):
 
 * ``edges(node)``: a node's ``next_functions`` as ``[(name or None, input_nr)]``;
+* ``node(tensor)``: ``None``, or its ``grad_fn`` as ``(name, edges(grad_fn))``;
 * ``walk(tensor_or_node)``: prints the backward graph depth first, one node a
   line, indented, ``AccumulateGrad`` nodes with the shape of their variable;
 * ``record(label, value)``: keep a tensor / number / None to compare with a
@@ -58,6 +59,12 @@ HELPERS = '''
 def edges(node):
     """node.next_functions as [(name or None, input_nr), ...]"""
     return [(None if f is None else f.name(), i) for f, i in node.next_functions]
+
+
+def node(tensor):
+    """None, or tensor.grad_fn as (name, edges)"""
+    f = tensor.grad_fn
+    return None if f is None else (f.name(), edges(f))
 
 
 def walk(root, _depth=0):

@@ -12,29 +12,19 @@ import textwrap
 import pytest
 
 try:
-    from crosscheck import assert_same, run_snippet, until
+    from crosscheck import assert_same, full, run_snippet, until
 except ImportError:  # tests/ made a package
-    from tests.crosscheck import assert_same, run_snippet, until
+    from tests.crosscheck import assert_same, full, run_snippet, until
 
 CASES = []
 BEFORE_HINT = until(" Hint:")
 
 
-def case(id, code, error=None, message=None):
-    if code.startswith(HELP):      # the helper, then the case's own (indented) lines
-        code = HELP + textwrap.dedent(code[len(HELP):])
+def case(id, code, error=None, message=full):
     CASES.append(pytest.param(textwrap.dedent(code), error, message, id=id))
 
-
-HELP = """
-def node(t):
-    f = t.grad_fn
-    return None if f is None else (f.name(), [(n.name() if n is not None else None, i)
-                                               for n, i in f.next_functions])
-"""
-
 # ------------------------------------------------------------------ views of a changed base
-case("view_sees_inplace_change_of_base", HELP + """
+case("view_sees_inplace_change_of_base", """
     a = torch.tensor([1., 2.], requires_grad=True)
     x = a * 1
     v = x[0:1]
@@ -44,7 +34,7 @@ case("view_sees_inplace_change_of_base", HELP + """
     v.sum().backward()
     print(a.grad)
 """)
-case("select_view_after_base_change", HELP + """
+case("select_view_after_base_change", """
     a = torch.tensor([1., 2., 3.], requires_grad=True)
     x = a * 2
     v = x[1]
@@ -54,7 +44,7 @@ case("select_view_after_base_change", HELP + """
     (v * t.sum()).backward()
     print(a.grad)
 """)
-case("view_of_view_after_base_change", HELP + """
+case("view_of_view_after_base_change", """
     a = torch.arange(6., requires_grad=True)
     x = a.reshape(2, 3) * 1
     v = x.t()[1:]
@@ -63,7 +53,7 @@ case("view_of_view_after_base_change", HELP + """
     v.pow(2).sum().backward()
     print(a.grad)
 """)
-case("view_after_base_change_under_no_grad", HELP + """
+case("view_after_base_change_under_no_grad", """
     a = torch.tensor([1., 2.], requires_grad=True)
     x = a * 1
     v = x[0:1]
@@ -123,7 +113,7 @@ case("inplace_on_saved_input_still_caught", """
 """, "RuntimeError", BEFORE_HINT)
 
 # ------------------------------------------------------------------ writing through views
-case("inplace_through_slice_view", HELP + """
+case("inplace_through_slice_view", """
     a = torch.tensor([1., 2., 3.], requires_grad=True)
     x = a * 1
     v = x[1:]
@@ -132,7 +122,7 @@ case("inplace_through_slice_view", HELP + """
     x.sum().backward()
     print(a.grad)
 """)
-case("inplace_through_view_with_other_requiring_grad", HELP + """
+case("inplace_through_view_with_other_requiring_grad", """
     a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
     b = torch.tensor([10., 20.], requires_grad=True)
     x = a * 1
@@ -142,7 +132,7 @@ case("inplace_through_view_with_other_requiring_grad", HELP + """
     (x * x).sum().backward()
     print(a.grad, b.grad)
 """)
-case("inplace_view_of_view", HELP + """
+case("inplace_view_of_view", """
     a = torch.tensor([1., 2., 3.], requires_grad=True)
     b = torch.tensor([2.], requires_grad=True)
     x = a * 1
@@ -279,7 +269,7 @@ case("inplace_promotion_keeps_the_tensors_dtype_for_gradients", """
 """)
 
 # ------------------------------------------------------------------ x[index] = value
-case("setitem_variants", HELP + """
+case("setitem_variants", """
     a = torch.tensor([1., 2., 3.], requires_grad=True)
     b = torch.tensor(5., requires_grad=True)
     for label, f in [
@@ -304,7 +294,7 @@ case("setitem_variants", HELP + """
         a.grad = None
         b.grad = None
 """)
-case("setitem_value_with_leading_ones_is_viewed", HELP + """
+case("setitem_value_with_leading_ones_is_viewed", """
     v = torch.arange(6.).reshape(2, 3).requires_grad_().t()[None]   # (1, 3, 2), not contiguous
     y = torch.zeros(4, 3, 2)
     y[[0, 2]] = v                       # the leading 1 is dropped with a view: ViewBackward0
@@ -313,7 +303,7 @@ case("setitem_value_with_leading_ones_is_viewed", HELP + """
     z[1:3] = v                          # the same, before the value is expanded to the target
     print(node(z), z.grad_fn.next_functions[1][0].next_functions[0][0].name())
 """)
-case("setitem_on_plain_tensor_with_grad_value", HELP + """
+case("setitem_on_plain_tensor_with_grad_value", """
     b = torch.tensor(5., requires_grad=True)
     z = torch.zeros(3)
     z[1] = b
@@ -366,7 +356,7 @@ case("setitem_bad_shape", """
 """, "RuntimeError")
 
 # ------------------------------------------------------------------ indexing graph shapes
-case("indexing_graph_shapes", HELP + """
+case("indexing_graph_shapes", """
     x = torch.arange(6.).reshape(2, 3).requires_grad_()
     def chain(t):
         out, f = [], t.grad_fn
@@ -407,8 +397,7 @@ case("retain_graph_through_advanced_indexing", """
 
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):
-    kwargs = {} if message is None else {"message": message}
-    assert_same(code, error=error, **kwargs)
+    assert_same(code, error=error, message=message)
 
 
 def test_case_ids_unique():

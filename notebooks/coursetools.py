@@ -4,6 +4,7 @@ They live beside the notebooks, not in ``mini_autograd``: they are about the
 course, not about autograd.
 """
 import functools
+import importlib
 import inspect
 import pathlib
 
@@ -328,3 +329,34 @@ def setup_check():
             + GRAPHVIZ_INSTALL_HINT)
     print("\nAll set: the course can run here." if ok
           else "\nFix the lines marked ❌, then run this cell again.")
+
+
+# ------------------------------------------------------------ the module map (chapter 12, README)
+def file_of(module_name):
+    """mini_autograd.ops.pointwise -> ops/pointwise.py; a package -> its __init__.py."""
+    path = module_name.replace("mini_autograd", "").lstrip(".").replace(".", "/")
+    if hasattr(importlib.import_module(module_name), "__path__"):
+        return (path + "/__init__.py").lstrip("/")
+    return path + ".py"
+
+
+def is_module(name):
+    try:
+        importlib.import_module(name)
+        return True
+    except ImportError:
+        return False
+
+
+def module_table(module_map, mark_missing=False):
+    """Chapter 12's MODULE_MAP as a markdown table (tools/module_map.py puts it into the README).
+
+    ``mark_missing``: a module that does not import is shown as ``(missing!)`` instead of failing.
+    """
+    rows = ["| file in `mini_autograd/` | what it holds | chapters | PyTorch counterpart |",
+            "|---|---|---|---|"]
+    for modules, holds, chapters, counterpart in module_map:
+        shown = ", ".join(f"`{m}` (missing!)" if mark_missing and not is_module(m) else f"`{file_of(m)}`"
+                          for m in modules)
+        rows.append(f"| {shown} | {holds} | {chapters} | {counterpart} |")
+    return "\n".join(rows)

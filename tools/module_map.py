@@ -10,11 +10,13 @@ tests/test_packaging.py checks that README.md holds exactly what this script wri
 """
 import argparse
 import ast
-import importlib
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "notebooks")]
+from coursetools import module_table  # noqa: E402  (notebooks/coursetools.py, which chapter 12 uses too)
+
 CHAPTER = ROOT / "notebooks" / "src" / "12_summary.py"
 README = ROOT / "README.md"
 BEGIN, END = "<!-- module-map: made by tools/module_map.py -->", "<!-- /module-map -->"
@@ -30,21 +32,8 @@ def module_map():
     raise LookupError(f"no MODULE_MAP in {CHAPTER}")
 
 
-def file_of(module_name):
-    """mini_autograd.ops.pointwise -> ops/pointwise.py; a package -> its __init__.py (as in chapter 12)."""
-    path = module_name.replace("mini_autograd", "").lstrip(".").replace(".", "/")
-    if hasattr(importlib.import_module(module_name), "__path__"):
-        return (path + "/__init__.py").lstrip("/")
-    return path + ".py"
-
-
 def table():
-    rows = ["| file in `mini_autograd/` | what it holds | chapters | PyTorch counterpart |",
-            "|---|---|---|---|"]
-    for modules, holds, chapters, counterpart in module_map():
-        files = ", ".join(f"`{file_of(m)}`" for m in modules)
-        rows.append(f"| {files} | {holds} | {chapters} | {counterpart} |")
-    return "\n".join(rows)
+    return module_table(module_map())
 
 
 def readme_with_table(text):
@@ -65,5 +54,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     sys.exit(main())

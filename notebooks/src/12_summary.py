@@ -47,7 +47,7 @@ from IPython.display import HTML, Markdown, display
 import mini_autograd
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import can_check, check, not_answered, run_check
+from coursetools import can_check, check, is_module, module_table, not_answered, run_check
 
 # %% [markdown]
 # ## 1. Article 000's summary, checked
@@ -274,27 +274,7 @@ MODULE_MAP = [
 ]
 
 
-def file_of(module_name):
-    """mini_autograd.ops.pointwise -> ops/pointwise.py; a package -> its __init__.py."""
-    path = module_name.replace("mini_autograd", "").lstrip(".").replace(".", "/")
-    if hasattr(importlib.import_module(module_name), "__path__"):
-        return (path + "/__init__.py").lstrip("/")
-    return path + ".py"
-
-
-def is_module(name):
-    try:
-        importlib.import_module(name)
-        return True
-    except ImportError:
-        return False
-
-
-rows = ["| file in `mini_autograd/` | what it holds | chapters | PyTorch counterpart |", "|---|---|---|---|"]
-for modules, holds, chapters, counterpart in MODULE_MAP:
-    shown = ", ".join(f"`{file_of(m)}`" if is_module(m) else f"`{m}` (missing!)" for m in modules)
-    rows.append(f"| {shown} | {holds} | {chapters} | {counterpart} |")
-display(Markdown("\n".join(rows)))
+display(Markdown(module_table(MODULE_MAP, mark_missing=True)))
 
 in_map = {m for modules, *_ in MODULE_MAP for m in modules}
 in_package = {"mini_autograd"} | {m.name for m in pkgutil.walk_packages(mini_autograd.__path__, "mini_autograd.")}

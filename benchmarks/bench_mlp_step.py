@@ -150,6 +150,9 @@ def run_one(args, torch, activation):
         "ratio_vs_numpy": {name: _common.paired_ratio(wall, name, "numpy") for name in wall},
         "cpu_median_ms": {name: _common.median(t) * 1e3 for name, t in cpu.items()},
         "cpu_ratio_vs_numpy": {name: _common.paired_ratio(cpu, name, "numpy") for name in cpu},
+        # the float32-tanh twin's CPU ratio (Tanh only), under a name of its own for run_all.py
+        "float32_functions_cpu_ratio": (_common.paired_ratio(cpu, FLOAT32_FUNCTIONS, "numpy")
+                                        if FLOAT32_FUNCTIONS in cpu else None),
         "target": TARGET,
     }
 

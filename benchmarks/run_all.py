@@ -12,7 +12,6 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FLOAT32_FUNCTIONS = "mini_autograd, numpy's float32 tanh"   # bench_mlp_step.py's name for that variant
 SCRIPTS = ["bench_mlp_step.py", "bench_op_overhead.py", "bench_deep_chain.py", "bench_memory.py"]
 
 
@@ -31,11 +30,12 @@ def summary(results):
     """The results table: one row per benchmark, its target, what was measured, the verdict."""
     mlps, ops, chain, memory = (results[s] for s in SCRIPTS)
     rows = []
-    for number, mlp in zip(("1.", "1b."), mlps.values(), strict=True):
+    for index, mlp in enumerate(mlps.values()):
+        number = "1." if index == 0 else f"1{chr(ord('a') + index)}."      # 1., 1b., 1c., ...
         cpu, wall = mlp["cpu_ratio_vs_numpy"]["mini_autograd"], mlp["ratio_vs_numpy"]["mini_autograd"]
         torch_part = (f"; PyTorch {mlp['cpu_ratio_vs_numpy']['torch']:.2f}x"
                       if "torch" in mlp["median_ms"] else "")
-        float32 = mlp["cpu_ratio_vs_numpy"].get(FLOAT32_FUNCTIONS)
+        float32 = mlp["float32_functions_cpu_ratio"]
         if float32 is not None:
             torch_part += f"; with numpy's float32 tanh instead of float64 rounding, {float32:.2f}x"
         rows.append((f"{number} MLP training step (batch {mlp['batch']}, {'-'.join(map(str, mlp['sizes']))}, "

@@ -49,7 +49,7 @@ def to_notebook(text):
 
 def cells_of(text):
     """``[(cell type, source), ...]`` of a percent-format source."""
-    return [(cell.cell_type, cell.source) for cell in jupytext.reads(text, fmt="py:percent").cells]
+    return [(cell.cell_type, cell.source) for cell in to_notebook(text).cells]
 
 
 def build(source_path, execute=True, timeout=120):

@@ -123,6 +123,15 @@ case("double_backward_graphs", """
         print(e, names(g))
         record(e, gg)
 """)
+case("gradient_summed_to_a_0d_input_is_one_sum", """
+    x = torch.tensor(2., dtype=torch.float64, requires_grad=True)
+    v = torch.tensor([1., 2., 3.], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad((x * v).sum(), x, create_graph=True)    # broadcast x summed back: SumBackward0
+    print(g, node(g))
+    (h,) = torch.autograd.grad((x.expand(3) * v).sum(), x, create_graph=True)
+    print(h, node(h))
+    print(torch.autograd.functional.jvp(lambda a: (a * a).sum(), (v,), (v.detach(),), create_graph=True))
+""")
 case("bce_dtype_mismatch", """
     import torch.nn.functional as F
     F.binary_cross_entropy(torch.ones(2, dtype=torch.float64) * 0.5, torch.ones(2))

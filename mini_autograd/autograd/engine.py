@@ -324,6 +324,8 @@ def _is_expandable_to(shape, desired):
 
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``: the gradient of broadcasting (ExpandUtils.h: sum_to)."""
+    if not shape:
+        return grad.sum()                # a 0-d target: one sum of everything, as in PyTorch
     leading = grad.ndim - len(shape)
     dims = tuple(range(leading)) + tuple(
         leading + i for i, size in enumerate(shape) if size == 1 and grad.shape[leading + i] != 1)

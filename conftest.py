@@ -7,15 +7,16 @@
   here by absolute path: `pytest --nbval` works from any directory.
 - Jupyter's .ipynb_checkpoints copies are never collected.
 - Notebook cells that compare with real PyTorch (they name `real_torch` or
-  `pytorch`) are skipped when PyTorch is not installed: their stored outputs
-  come from a run with torch 2.13 (CI installs it), and torch stays optional.
+  `pytorch`) still run when PyTorch is not installed, as they do for a
+  learner (they print "not installed"), but their output is not compared:
+  it is stored from a run with torch 2.13. So an error in such a cell, or in
+  a later cell that needs what it set up, still fails. CI runs the notebooks
+  both with and without torch.
 """
 
 import importlib.util
 import re
 from pathlib import Path
-
-import pytest
 
 SANITIZE_FILE = Path(__file__).resolve().parent / "tests" / "nbval_sanitize.cfg"
 
@@ -45,9 +46,7 @@ _USES_REAL_TORCH = re.compile(r"\b(real_torch|pytorch)\b")
 def pytest_collection_modifyitems(config, items):
     if importlib.util.find_spec("torch") is not None:
         return
-    skip = pytest.mark.skip(reason="compares with real PyTorch, which is not installed "
-                                   "(pip install torch==2.13.0 to run it)")
     for item in items:
         cell = getattr(item, "cell", None)              # nbval's notebook cells
         if cell is not None and _USES_REAL_TORCH.search(cell.get("source", "")):
-            item.add_marker(skip)
+            item.options["check"] = False               # run it, but do not compare its output

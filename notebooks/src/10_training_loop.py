@@ -639,9 +639,13 @@ mine = buildtrack.mine("10.3")
 if mine:                                 # your engine, from the weights your Linear drew
     my_losses, my_accuracy, start = train_spiral(mine, SPIRAL_STEPS, SPIRAL_LR)
 sgd_losses, sgd_accuracy, _ = train_spiral(torch, SPIRAL_STEPS, SPIRAL_LR, init=start)
-print(f"mini_autograd:   loss {sgd_losses[0]:.4f} -> {sgd_losses[-1]:.4f}, training accuracy {sgd_accuracy:.1%}")
+print(f"mini_autograd:   loss {sgd_losses[0]:.4f} at step 1, {sgd_losses[SPIRAL_COMPARED - 1]:.4f} at step "
+      f"{SPIRAL_COMPARED}; after {SPIRAL_STEPS} steps below 0.1: {sgd_losses[-1] < 0.1}, "
+      f"training accuracy at least 95%: {sgd_accuracy >= 0.95}")
 if mine:
-    print(f"your myautograd: loss {my_losses[0]:.4f} -> {my_losses[-1]:.4f}, training accuracy {my_accuracy:.1%}")
+    print(f"your myautograd: loss {my_losses[0]:.4f} at step 1, {my_losses[SPIRAL_COMPARED - 1]:.4f} at step "
+          f"{SPIRAL_COMPARED}; after {SPIRAL_STEPS} steps {my_losses[-1]:.4f}, "
+          f"training accuracy {my_accuracy:.1%} (mini_autograd: {sgd_losses[-1]:.4f}, {sgd_accuracy:.1%})")
     difference = np.abs(my_losses - sgd_losses)
     print(f"largest difference: {difference[:SPIRAL_COMPARED].max():.1e} over the first {SPIRAL_COMPARED} steps, "
           f"{difference.max():.1e} over all {SPIRAL_STEPS}")
@@ -672,10 +676,20 @@ plt.show()
 # The loss falls slowly at first, jumps up around step 200 (a step too large for the narrow valley it has
 # reached), recovers and goes on falling. Plain SGD is slower than section 5's Adam: after 1000 steps its loss is
 # still near 0.08, where Adam was below 0.01 after 300.
+#
 # Your curve lies on `mini_autograd`'s: the difference stays at the level of rounding, $10^{-16}$, until the
-# spike, where it grows by many orders of magnitude, and the two curves part slightly before they settle side
-# by side. Nothing in either engine is wrong there; the spike amplifies a last-digit difference, as it would
-# between any two correct programs that round differently.
+# spike, where it grows by many orders of magnitude. Right after the spike the two curves can part visibly: with the
+# course's answer key the largest gap was 0.05 in the loss on one machine and 0.88 on another, a few steps after
+# the spike. Within a few dozen steps they settle side by side again. Nothing in either engine is wrong there; the spike amplifies a last-digit
+# difference, as it would between any two correct programs that round differently.
+#
+# The same goes for two machines running the same engine, which is why the cell prints the loss to four
+# decimals only up to step 150, and after that only whether it is below 0.1. Up to the spike, every machine
+# gives the same numbers. After it, the last digits depend on your computer: numpy hands each matrix product to
+# a BLAS library, which picks a kernel for your CPU, and kernels add the same products in different orders. One
+# kernel rounds the 1000th loss to 0.0754, another to 0.0766 or 0.0772, and the accuracy to 97.7% or 98.0%;
+# even the memory address a numpy array happens to get can change the order of a sum. Every one of these runs
+# is correct.
 
 # %% [markdown]
 # ## Exercises

@@ -44,6 +44,7 @@ import re
 import numpy as np
 from IPython.display import HTML, Markdown, display
 
+import buildtrack
 import mini_autograd
 import mini_autograd as torch
 from mini_autograd import viz
@@ -523,8 +524,6 @@ for title, verdict in results.items():
 # `gradcheck` in `myautograd.gradcheck`, and it has no `autograd.grad` for gradients of gradients).
 
 # %%
-import buildtrack
-
 mine = buildtrack.mine("11.2")
 if mine:
     rows, mine_verdicts = [], {}

@@ -15,6 +15,7 @@
 """
 
 import importlib.util
+import os
 import re
 from pathlib import Path
 
@@ -32,6 +33,26 @@ def pytest_configure(config):
     # nbval reads config.option.nbval_sanitize_with when it sets up each
     # notebook (IPyNbFile.get_sanitize_files), after every pytest_configure.
     option.nbval_sanitize_with = str(SANITIZE_FILE)
+
+
+def pytest_report_header(config):
+    """Name what makes numbers differ between machines: numpy's BLAS kernel, and whether torch is here."""
+    lines = []
+    import numpy  # noqa: F401  (loads the BLAS library, so threadpoolctl can see it)
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        lines.append("BLAS: threadpoolctl is not installed, kernel unknown")
+    else:
+        for info in threadpool_info():
+            if info.get("user_api") == "blas":
+                lines.append(f"BLAS: {info['internal_api']} {info.get('version')}, "
+                             f"kernel {info.get('architecture')}, {info['num_threads']} thread(s)"
+                             + (f", OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}"
+                                if os.environ.get("OPENBLAS_CORETYPE") else ""))
+    lines.append("torch: " + ("installed" if importlib.util.find_spec("torch") is not None
+                              else "not installed (the PyTorch cross-checks are skipped)"))
+    return lines
 
 
 def pytest_ignore_collect(collection_path, config):

@@ -1106,6 +1106,26 @@ case("backward_gradient_float64_on_float32", """
     y.backward(torch.ones(2, dtype=torch.float64))
     print(x.grad, x.grad.dtype)
 """)
+# An integer gradient is accepted and cast to the output's dtype (exercise 3.2 of chapter 03).
+case("backward_gradient_int64_on_float32", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x ** 2).backward(torch.tensor([2, 1, -1]))
+    print(x.grad, x.grad.dtype)
+""")
+case("backward_gradient_int64_on_leaf", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x.backward(torch.tensor([2, 1, -1]))
+    print(x.grad, x.grad.dtype)
+""")
+case("backward_gradient_bool_on_float32", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x ** 2).backward(torch.tensor([True, False, True]))
+    print(x.grad, x.grad.dtype)
+""")
+case("grad_int64_grad_outputs_two_outputs", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    print(torch.autograd.grad([x ** 2, x * 3], x, [torch.tensor([2, 1, -1]), torch.tensor([1, 1, 1])]))
+""")
 case("backward_accumulates", """
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = (x * x).sum()

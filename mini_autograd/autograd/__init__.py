@@ -42,10 +42,9 @@ def _make_grads(outputs, grads):
             if grad.shape != out.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} "
                                    f"and output[{i}] has a shape of {out.shape}.")
-            if grad.dtype.is_floating_point != out.dtype.is_floating_point:
-                raise TypeError(f"For complex Tensors, both grad_output and output are required to have "
-                                f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
-                                f"{grad.dtype} and output[{i}] has a dtype of {out.dtype}.")
+            # No dtype check: PyTorch refuses only a complex gradient for a real output (or the reverse),
+            # and mini_autograd has no complex dtypes. Any other dtype is accepted here, an int64
+            # gradient included; the engine casts it to the output's dtype (validate_outputs).
             new_grads.append(grad)
         elif grad is None:
             if out.requires_grad:

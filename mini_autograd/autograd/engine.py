@@ -48,8 +48,10 @@ class InputBuffer:
 class ReadyQueue:
     """Nodes whose inputs are complete, newest (highest sequence number) first.
 
-    engine.cpp: ReadyQueue and CompareNodeTaskTime. Ties (e.g. AccumulateGrad nodes,
-    which all share the largest number) leave in the order they came in.
+    engine.cpp and engine.h: ReadyQueue and CompareNodeTaskTime. Ties (e.g. AccumulateGrad
+    nodes, which all share the largest number) leave in the order they came in. That is
+    mini_autograd's own rule: PyTorch's std::priority_queue keeps no order among ties (the four
+    AccumulateGrad nodes under ``torch.cat`` of four leaves run in edge order 0, 2, 1, 3).
     """
 
     def __init__(self):
@@ -185,6 +187,7 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
     if tracer is not None:
         graph_task.tracer = tracer
     tracer = graph_task.tracer
+    root_grads = validate_root_grads(root_edges, root_grads)
     # A single root is run directly; several share a GraphRoot in front of them.
     if len(root_edges) == 1:
         root = root_edges[0][0]
@@ -312,6 +315,22 @@ def validate_outputs(node, grads):
         if grad._data.dtype != dtype:
             grad = grad.to(_dtype_of(dtype))
         grads[i] = grad
+    return grads
+
+
+def validate_root_grads(root_edges, root_grads):
+    """The starting gradients, each cast to the dtype of the output it is for.
+
+    engine.cpp: Engine::execute checks them with validate_outputs, like every node's
+    results, before it runs anything. So ``y.backward(torch.tensor([2, 1, -1]))`` on a
+    float32 ``y`` starts from the float32 gradient ``[2., 1., -1.]``.
+    """
+    grads = list(root_grads)
+    for i, ((node, input_nr), grad) in enumerate(zip(root_edges, grads, strict=True)):
+        if grad is not None and input_nr < len(node._input_metadata):
+            dtype = node._input_metadata[input_nr][1]
+            if grad._data.dtype != dtype:
+                grads[i] = grad.to(_dtype_of(dtype))
     return grads
 
 

@@ -1,6 +1,6 @@
 """The backward graph: nodes, edges, saved tensors, hooks and AccumulateGrad.
 
-PyTorch counterparts: torch/csrc/autograd/function.h (``Node``, ``Edge``),
+PyTorch counterparts: torch/csrc/autograd/node.h (``Node``), edge.h (``Edge``),
 torch/csrc/autograd/saved_variable.h (``SavedVariable``) and
 torch/csrc/autograd/functions/accumulate_grad.h (``AccumulateGrad``).
 
@@ -18,7 +18,7 @@ from ..grad_mode import is_grad_enabled
 
 _sequence_numbers = itertools.count()
 
-# Nodes made without a sequence number run as soon as they are ready (function.h: UINT64_MAX).
+# Nodes made without a sequence number run as soon as they are ready (node.h: UINT64_MAX).
 MAX_SEQUENCE_NR = 2**64 - 1
 
 
@@ -39,7 +39,7 @@ class RemovableHandle:
 class Node:
     """One step of the backward graph: knows its backward formula and where to send grads.
 
-    torch/csrc/autograd/function.h: struct Node.
+    torch/csrc/autograd/node.h: struct Node.
     """
 
     # Hooks are rare: these stay None (shared class defaults) until one is registered.

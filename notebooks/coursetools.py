@@ -97,9 +97,14 @@ def _uncalled(x):
 
 
 def not_answered(hint="", *, what="your answer"):
-    """Print the "not answered yet" line of an exercise."""
-    print(f"⏳ Not answered yet: replace the placeholder `...` with {what}."
-          + (f" Hint: {hint}" if hint else ""))
+    """Print the "not answered yet" line of an exercise: how to start, and nothing of the answer.
+
+    ``hint`` is accepted so that every check can pass its hint along, and is not printed: it is
+    for wrong answers (``_reject``, ``check``). Before a first attempt, the learner gets only
+    the way to start; the exercise's collapsed Hint boxes are there for whoever wants more.
+    """
+    print(f"⏳ Not answered yet: in the exercise cell, replace the placeholder `...` with {what}, "
+          "then run that cell and this one. Stuck? Open Hint 1, just above the exercise cell.")
     return False
 
 

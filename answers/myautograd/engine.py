@@ -104,8 +104,9 @@ def run_backward(tensor, gradient, retain_graph=False):
     buffers*. A node is *ready* when its count reaches 0: push it on a ready queue,
     a heap (``heapq``) of ``(-node.sequence_nr, arrival number, node)``, so the
     newest node runs first (heapq pops the smallest; the arrival number breaks
-    ties, since nodes cannot be compared). Pop, run, pass gradients on, until the
-    queue is empty.
+    ties, since nodes cannot be compared; that tie rule is mini_autograd's, not
+    PyTorch's, whose heap keeps no order among ties). Pop, run, pass gradients
+    on, until the queue is empty.
     """
     ### BEGIN SOLUTION
     root, _ = gradient_edge(tensor)

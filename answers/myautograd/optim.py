@@ -5,10 +5,11 @@ from .grad_mode import no_grad
 def zero_grad(parameters, set_to_none=True):
     """Step 05.2: clear the gradients of ``parameters`` before the next backward.
 
-    PyTorch: Optimizer.zero_grad. ``set_to_none=True`` (PyTorch's default): set
-    each ``p.grad`` to None. ``set_to_none=False``: fill the existing ``.grad``
-    with zeros in place (``p.grad._data[...] = 0``), keeping the same tensor.
-    A parameter whose ``.grad`` is None stays None either way.
+    PyTorch: Optimizer.zero_grad (torch/optim/optimizer.py). Returns nothing.
+    Afterwards, with ``set_to_none=True`` (PyTorch's default) every parameter's
+    ``.grad`` is None. With ``set_to_none=False`` every existing ``.grad`` holds
+    zeros and is still the same tensor object as before. A parameter whose
+    ``.grad`` is None stays None either way.
     """
     ### BEGIN SOLUTION
     for p in parameters:
@@ -35,11 +36,12 @@ class SGD:
     def step(self):
         """Step 10.3: move each parameter a step against its gradient.
 
-        PyTorch: SGD.step (torch/optim/sgd.py). For each parameter with a gradient:
-        ``p -= lr * p.grad``, in place (``p.sub_(...)``, step 07.1), with recording
-        off: the update is not part of any model, and a leaf that requires grad may
-        only be changed in place under ``no_grad`` (step 06.1). Parameters whose
-        ``.grad`` is None are skipped.
+        PyTorch: SGD.step (torch/optim/sgd.py). Returns nothing. Afterwards each
+        parameter with a gradient holds ``p - lr * p.grad`` and is still the same
+        tensor object, a leaf (changed in place, step 07.1), and nothing about the
+        update was recorded: it is not part of any model, and a leaf that requires
+        grad may only be changed in place with recording off (step 06.1).
+        Parameters whose ``.grad`` is None are left as they are.
         """
         ### BEGIN SOLUTION
         with no_grad():

@@ -1,6 +1,7 @@
 """Nodes, edges and Function.apply: where the graph is recorded.
 
-PyTorch counterparts: torch/csrc/autograd/function.h (Node, compute_requires_grad),
+PyTorch counterparts: torch/csrc/autograd/node.h (Node),
+torch/csrc/autograd/functions/utils.h (compute_requires_grad),
 torch/csrc/autograd/functions/accumulate_grad.h (AccumulateGrad),
 torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (Function).
 """
@@ -14,7 +15,7 @@ from .tensor import Tensor
 def compute_requires_grad(*inputs):
     """Step 01.2: does the result of an operation on ``inputs`` require grad?
 
-    PyTorch: compute_requires_grad (torch/csrc/autograd/function.h).
+    PyTorch: compute_requires_grad (torch/csrc/autograd/functions/utils.h).
     True when recording is on (``is_grad_enabled()``) and at least one input is a
     Tensor that requires grad. Inputs may also be plain numbers: they never do.
     """
@@ -43,7 +44,7 @@ def modified_error(tensor, saved_version):
 
 
 class Node:
-    """(given) One step of the backward graph. PyTorch: struct Node (function.h).
+    """(given) One step of the backward graph. PyTorch: struct Node (node.h).
 
     ``next_functions``: one ``(node, input_nr)`` edge per input of the forward
     operation, ``(None, 0)`` for an input that needs no gradient.
@@ -87,12 +88,15 @@ class AccumulateGrad(Node):
     def apply(self, grad):
         """Step 03.2, then 05.1: put ``grad`` into the leaf's ``.grad``.
 
-        PyTorch: AccumulateGrad::apply. Step 03.2: when ``variable._grad`` is
-        None, store a copy of ``grad`` (``Tensor(grad._data.copy())``: the same
-        gradient tensor may also be handed to another input). Step 05.1 (chapter
-        05): when a gradient is already there, *add* into it, in place
-        (``variable._grad._data += ...``), so ``.grad`` stays the same tensor.
-        Return ``()``: a leaf passes nothing on.
+        PyTorch: AccumulateGrad::apply (functions/accumulate_grad.h). Takes the
+        gradient arriving at the leaf (``self.variable``); returns ``()``, since a
+        leaf passes nothing on. Afterwards:
+        - Step 03.2: a leaf without a gradient holds one equal to ``grad``, in a
+          tensor of its own: the engine may hand the very same gradient tensor to
+          another input too, so the leaf must not share it.
+        - Step 05.1 (chapter 05): a leaf that already had a gradient holds the sum
+          of the old one and ``grad``, and its ``.grad`` is still the same tensor
+          object as before (changed in place, not replaced).
         """
         raise NotImplementedError("Step 03.2: AccumulateGrad.apply")
 
@@ -105,9 +109,11 @@ def gradient_edge(tensor):
     - a leaf that requires grad: ``(its AccumulateGrad node, 0)``;
     - anything else: ``(None, 0)``: no gradient goes there.
     Step 04.1 (chapter 04): a leaf has *one* AccumulateGrad, however often it is
-    used. Keep it on the tensor (``tensor._grad_accumulator``), held through
-    ``weakref.ref`` as PyTorch does (the node holds the leaf; the leaf must not
-    hold the node), and make a new one only when there is none alive.
+    used. Keep it on the tensor as ``tensor._grad_accumulator``, held only
+    weakly (a ``weakref.ref``): the node holds the leaf, so the leaf must not
+    keep the node alive. PyTorch's AutogradMeta does the same with a
+    ``c10::weak_intrusive_ptr<Node> grad_accumulator_`` (variable.h). Make a new
+    node only when there is none alive.
     """
     raise NotImplementedError("Step 02.1: gradient_edge")
 
@@ -184,13 +190,16 @@ class Function:
         """Step 02.2: run forward, and record a node when the result requires grad.
 
         PyTorch: Function.apply (torch/autograd/function.py; python_function.cpp).
-        1. ``ctx = BackwardFunction(cls)``: the node, handed to forward as its ctx.
-        2. ``result = cls.forward(ctx, *inputs)``.
-        3. If ``compute_requires_grad(*inputs)`` (step 01.2): give the node one
-           edge per Tensor input, ``ctx.next_functions = tuple(gradient_edge(t) ...)``
-           (step 02.1), remember each Tensor input's shape in ``ctx.input_shapes``
-           (the engine needs them for broadcasting, step 03.2), and make the node
-           the result's ``grad_fn``, with ``requires_grad = True``.
-        Return ``result``. Non-Tensor inputs (an exponent, say) get no edge.
+        Takes the operation's inputs, Tensors and plain values (an exponent, say).
+        Returns what ``cls.forward`` returns, with the graph recorded on it:
+        - ``forward`` receives, as its ``ctx``, the node of this operation (a
+          ``BackwardFunction`` of ``cls``), so what forward keeps on ctx is there
+          for backward;
+        - when the result requires grad by your rule of step 01.2, that node is the
+          result's ``grad_fn``, the result's ``requires_grad`` is True, and the node
+          has one edge per Tensor input, in input order (step 02.1), and knows the
+          shape of each Tensor input (``input_shapes``: the engine undoes
+          broadcasting with them, step 03.2);
+        - otherwise the result has no ``grad_fn``. Plain values never get an edge.
         """
         raise NotImplementedError("Step 02.2: Function.apply")

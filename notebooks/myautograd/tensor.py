@@ -129,8 +129,9 @@ class Tensor:
         - A non-leaf that requires grad, while recording: PyTorch records the
           change in the graph; myautograd does not, so raise ``RuntimeError(
           "myautograd records no in-place operations: use them under no_grad")``.
-        - Else write the numbers in place (``self._data[...] = data``), add 1 to
-          ``self._version``, and return ``self``.
+        - Else this tensor's own numpy array now holds ``data`` (the same array
+          object: a ``detach()``ed tensor shares it and must see the change),
+          ``self._version`` is one higher, and the method returns ``self``.
         """
         raise NotImplementedError("Step 07.1: Tensor._write")
 

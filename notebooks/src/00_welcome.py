@@ -60,8 +60,10 @@ meaning
 # **Exercises.** Each chapter ends with two or three. An exercise cell starts with `# Exercise N.k` and
 # holds a placeholder `answer = ...` (the three dots are Python's `Ellipsis`, meaning "not filled in
 # yet"); replace the dots with your answer and run it. The cell right after it checks your answer and
-# says why not if it is wrong; as shipped it says the exercise is not answered yet. A **Show solution**
-# box follows, closed, for when you are stuck.
+# says why not if it is wrong; as shipped it says the exercise is not answered yet. Above the exercise
+# cell, closed boxes help if you want help: **Hint 1** (a nudge), **Hint 2** (more), and **A sketch**
+# (the shape of the answer, with blanks). A **Show solution** box follows the check, closed, for when
+# you are stuck.
 
 # %% [markdown]
 # ## Set-up check
@@ -166,7 +168,7 @@ viz.draw(z, params={"x": x, "y": y}, names={"z": z})
 # |---|---|---|
 # | `_tensor.py` | `Tensor`: data plus `requires_grad`, `grad`, `grad_fn` | `torch/_tensor.py`, `torch/csrc/autograd/variable.h` |
 # | `autograd/function.py` | `Function.apply`: where each operation is recorded | `torch/autograd/function.py`, `torch/csrc/autograd/python_function.cpp` |
-# | `autograd/graph.py` | `Node`, `AccumulateGrad`, saved tensors | `torch/csrc/autograd/function.h`, `functions/accumulate_grad.h`, `saved_variable.h` |
+# | `autograd/graph.py` | `Node`, `AccumulateGrad`, saved tensors | `torch/csrc/autograd/node.h`, `functions/accumulate_grad.h`, `saved_variable.h` |
 # | `autograd/engine.py` | the backward engine: `GraphTask`, `ReadyQueue` | `torch/csrc/autograd/engine.cpp` |
 # | `ops/` | the operations and their derivatives | `tools/autograd/derivatives.yaml` |
 # | `grad_mode.py` | `no_grad`, `inference_mode` | `torch/autograd/grad_mode.py` |
@@ -182,6 +184,24 @@ viz.draw(z, params={"x": x, "y": y}, names={"z": z})
 # A warm-up to see how exercises work. In the 30-second example, change `x` from 2 to 5 (keep `y` at 3).
 # What does `x.grad` become? Work it out by hand or run the example with the new value, then write the number in
 # the cell below and run it, and then run the check cell.
+#
+# <details><summary>Hint 1</summary>
+#
+# Only the term $x^2$ of $z = x^2 + 3y$ depends on `x`.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The derivative of $x^2$ is $2x$. Evaluate it at the new `x`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Either run the example again with `x = torch.tensor(5.0, requires_grad=True)` and read `x.grad`, or compute $2 \cdot 5$ by hand; then `answer = ...` that number.
+#
+# </details>
 
 # %%
 # Exercise 0.1

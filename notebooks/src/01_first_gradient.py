@@ -349,7 +349,7 @@ show_source(torch.Tensor.requires_grad.fget)
 # requires grad. Write `compute_requires_grad(*inputs)` in [myautograd/function.py](myautograd/function.py).
 # Inputs can be plain numbers (`x * 3`), which never require grad; `is_grad_enabled()` tells whether recording is
 # on (chapter 06 writes the `no_grad` switch that turns it off). PyTorch has a C++ function of the same name in
-# `torch/csrc/autograd/function.h`.
+# `torch/csrc/autograd/functions/utils.h`.
 
 # %%
 buildtrack.check("01.2")
@@ -376,6 +376,24 @@ if mine:
 #
 # Use `mini_autograd` to compute both partial derivatives of $z = x^3 - 2xy$ at $x = 1.5$, $y = -0.5$.
 # Set `answer` to the pair `(x.grad, y.grad)`. Before running it, work out the derivatives by hand: do they agree?
+#
+# <details><summary>Hint 1</summary>
+#
+# Make `x` and `y` tensors that require grad, build `z` from them, and call `z.backward()` once.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Both gradients come from the same backward: afterwards `x.grad` holds $\partial z/\partial x$ and `y.grad` holds $\partial z/\partial y$. By hand: $3x^2 - 2y$ and $-2x$.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `x = torch.tensor(1.5, requires_grad=True)`; the same for `y` with `-0.5`; `z = ___`; `z.backward()`; `answer = (___, ___)`.
+#
+# </details>
 
 # %%
 # Exercise 1.1
@@ -423,6 +441,24 @@ _ = check_answer(answer, by_hand,
 #
 # Answer with four booleans, `(c.requires_grad, d.requires_grad, e.requires_grad, n.requires_grad)`.
 # The check cell runs the code and compares.
+#
+# <details><summary>Hint 1</summary>
+#
+# A result requires grad when recording is on and at least one input requires grad.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Go line by line: which inputs of each line require grad? `q` does not, `p` does; and what does `no_grad()` switch off?
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# For each of `c`, `d`, `e`, `n`: list its inputs, mark the ones that require grad, then check whether the line ran inside `no_grad()`. Answer `(___, ___, ___, ___)`.
+#
+# </details>
 
 # %%
 # Exercise 1.2
@@ -459,6 +495,24 @@ _ = check_answer(answer, (c.requires_grad, d.requires_grad, e.requires_grad, n.r
 #
 # With a single call to `backward()`, compute the derivative of $h(x) = x^3 - x$ at the four points
 # $x = 0, 1, 2, 3$. Set `answer` to the tensor holding the four derivatives.
+#
+# <details><summary>Hint 1</summary>
+#
+# Put the four points into one tensor that requires grad.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `backward()` needs a single number to start from. Each $h(x_i)$ depends only on its own $x_i$, so the derivative of the sum with respect to $x_i$ is $h'(x_i)$.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `x = torch.tensor([0.0, 1.0, 2.0, 3.0], requires_grad=True)`; `h = ___`; `h.___().backward()`; `answer = x.grad`.
+#
+# </details>
 
 # %%
 # Exercise 1.3

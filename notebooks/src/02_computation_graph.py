@@ -376,7 +376,7 @@ show_source(gradient_edge)
 #   `torch/csrc/autograd/generated/Functions.h` (`struct AddBackward0`, `struct MulBackward0`, ...), generated from
 #   the derivative formulas listed in `tools/autograd/derivatives.yaml`. The generated `VariableType` code creates
 #   the node, and connects it with `collect_next_edges` as each operation runs.
-# - `torch/csrc/autograd/function.h`: `struct Node`, which holds `next_edges_`; an edge is
+# - `torch/csrc/autograd/node.h`: `struct Node`, which holds `next_edges_`; an edge is
 #   `torch/csrc/autograd/edge.h`: `struct Edge` (`function`, `input_nr`). A leaf's edge comes from
 #   `impl::gradient_edge` in `torch/csrc/autograd/variable.cpp`.
 # - The Python attribute `grad_fn.next_functions` is `THPCppFunction_next_functions` in
@@ -397,6 +397,24 @@ show_source(gradient_edge)
 # ```
 #
 # Answer with a string, such as `"ExpBackward0"`.
+#
+# <details><summary>Hint 1</summary>
+#
+# `grad_fn` is the node of the *last* operation that made the tensor.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Python evaluates `w.exp()`, then `.sum()`, then the multiplication by 2.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Find the last operation in `2 * w.exp().sum()`, and write the name of its node, `"___Backward0"`.
+#
+# </details>
 
 # %%
 # Exercise 2.1
@@ -435,6 +453,24 @@ _ = check_answer(answer, r.grad_fn.name(),
 # ```
 #
 # Draw it on paper first, then answer with a number. (You may check with `viz.draw(s)`.)
+#
+# <details><summary>Hint 1</summary>
+#
+# Draw one box per operation, and one `AccumulateGrad` box per leaf that requires grad.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# A leaf used twice gets two edges to its `AccumulateGrad`, but it is still one node.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Count: operations in `(a * b + a).sum()` = ___; leaves that require grad = ___; `answer` = their sum.
+#
+# </details>
 
 # %%
 # Exercise 2.2
@@ -484,6 +520,24 @@ _ = check_answer(answer, count_nodes(s),
 # ```
 #
 # Answer with a tuple of two entries, such as `("AddBackward0", "MulBackward0")`.
+#
+# <details><summary>Hint 1</summary>
+#
+# `u.grad_fn` is the node of the last operation, the `+`. It has one entry per input of the `+`, in order.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# For each input of the `+`: was it made by a recorded operation (then its node), or is it a tensor that needs no gradient (then `None`)?
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `answer = ("___Backward0", ___)`: first the node that made `a * 2`, then the entry for `b`.
+#
+# </details>
 
 # %%
 # Exercise 2.3

@@ -229,6 +229,10 @@ show_source(torch.Tensor.backward)
 # `autograd.backward` prepares the starting gradients. Here is where the scalar rule lives
 # (PyTorch: `torch/autograd/__init__.py: _make_grads`): when no gradient is given, a tensor of
 # ones is created for a one-element output, and anything bigger raises the error you saw above.
+# A gradient you do pass must have the output's shape. Its dtype need not match: an integer
+# gradient such as `torch.tensor([2, 1, -1])` is accepted, and the engine casts it to the
+# output's dtype before it starts (chapter 08). PyTorch refuses only a complex gradient for a
+# real output, or the reverse, and mini_autograd has no complex numbers.
 
 # %%
 show_source(torch.autograd._make_grads)
@@ -478,6 +482,24 @@ print("after step:      weight changed:", not np.array_equal(model.weight.detach
 #
 # **Exercise 3.1.** Let `x = [1., 2., 3.]` and `out = (x ** 3).mean()`. Work out `x.grad` by
 # hand (no code), and write it as a list.
+#
+# <details><summary>Hint 1</summary>
+#
+# Write the mean out: $\text{out} = \frac{1}{3}(x_1^3 + x_2^3 + x_3^3)$.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Differentiate with respect to one $x_i$: only its own term counts, and the $\frac{1}{3}$ stays.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# $\partial\,\text{out}/\partial x_i = \frac{1}{3} \cdot ___$; put in $x = 1, 2, 3$ and write the list.
+#
+# </details>
 
 # %%
 # Exercise 3.1
@@ -508,6 +530,24 @@ _ = check_answer(answer, x.grad,
 # **Exercise 3.2.** With `x = [1., 2., 3.]` and `y = x ** 2`, you want `x.grad` to hold the
 # gradient of the weighted sum $L = 2\,y_0 + y_1 - y_2$ — without building `L`, by calling
 # `y.backward(v)`. Which tensor `v` do you pass?
+#
+# <details><summary>Hint 1</summary>
+#
+# `y.backward(v)` computes the gradient of `(v * y).sum()`.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# So `v` holds the weight of each $y_i$ in $L$: the number in front of $y_0$, $y_1$ and $y_2$.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `v = torch.tensor([___, ___, ___])`, shaped like `y`.
+#
+# </details>
 
 # %%
 # Exercise 3.2
@@ -543,7 +583,9 @@ if can_check(v, hint, none_hint="v = None is backward()'s default, which works o
 #
 # The `gradient=` argument is the gradient arriving from upstream: $\partial L/\partial y$.
 # For $L = 2y_0 + y_1 - y_2$ that is `[2, 1, -1]`. The vector-Jacobian product with the
-# diagonal Jacobian $2x$ then gives `x.grad = [4., 4., -6.]`.
+# diagonal Jacobian $2x$ then gives `x.grad = [4., 4., -6.]`. The integer tensor
+# `torch.tensor([2, 1, -1])` works as well: the engine casts the starting gradient to `y`'s
+# dtype (float32), in PyTorch as here.
 #
 # </details>
 
@@ -558,6 +600,24 @@ if can_check(v, hint, none_hint="v = None is backward()'s default, which works o
 # b = x[0:1] * 2       # shape [1]
 # c = x * 2            # shape [3]
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# Look at `_make_grads` in section 6: what does it test before it makes a starting gradient of ones?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# It counts elements (`out.numel()`), not dimensions. How many numbers does each of `a`, `b`, `c` hold?
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# For each result: one element → `True`, more → `False`. Answer `(___, ___, ___)`.
+#
+# </details>
 
 # %%
 # Exercise 3.3

@@ -239,8 +239,11 @@ show_source(torch.autograd.graph.AccumulateGrad, stop_at="def tensor_pre_hooks")
 # <details><summary>In PyTorch: AccumulateGrad</summary>
 #
 # The node is `torch/csrc/autograd/functions/accumulate_grad.h` (and `.cpp`). The tensor's
-# `AutogradMeta` keeps `grad_accumulator_` as a `std::weak_ptr`, in
-# `torch/csrc/autograd/variable.h`: the weak side of the link.
+# `AutogradMeta`, in `torch/csrc/autograd/variable.h`, keeps the node as
+# `c10::weak_intrusive_ptr<Node> grad_accumulator_`: the weak side of the link. A weak pointer
+# does not keep the node alive. `impl::grad_accumulator` (declared in the same file) returns the
+# node while it still exists and makes a new one once it is gone; Python's `weakref.ref` plays
+# the same part in mini_autograd.
 #
 # </details>
 #
@@ -339,6 +342,25 @@ r = q.detach()
 s = torch.tensor([4.0, 5.0]) + 1
 t = r * p
 
+# %% [markdown]
+# <details><summary>Hint 1</summary>
+#
+# A leaf is a tensor whose `grad_fn` is `None`: it was not made by a recorded operation.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# An operation is recorded only when one of its inputs requires grad (and recording is on). `detach()` returns a tensor with no history.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Go through `p`, `q`, `r`, `s`, `t`: was it created directly, detached, or made by a recorded operation? `answer = {"___", ...}` with the leaves.
+#
+# </details>
+
 # %%
 # Exercise 4.1
 answer = ...  # your answer here: a set of names
@@ -376,6 +398,24 @@ if can_check(answer, hint, kind=(set, frozenset, list, tuple), what='a set of na
 # %% [markdown]
 # **Exercise 4.2.** Get the gradient of `loss` with respect to the intermediate tensor `u`.
 # Edit the cell: add one line before `backward()`, and set `answer`.
+#
+# <details><summary>Hint 1</summary>
+#
+# `u` is not a leaf: backward computes its gradient on the way to `w`, but does not keep it.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# There is a method that asks autograd to keep a non-leaf's gradient in `.grad`. It must be called before `backward()`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Add `u.___()` between `u = ...` and `loss.backward()`, then `answer = u.___`.
+#
+# </details>
 
 # %%
 # Exercise 4.2
@@ -420,6 +460,24 @@ _ = check_answer(answer, 2 * u.detach() / u.numel(),
 # holds the same kind of numbers — three numbers from `torch.randn`, scaled by 0.1 — and *is* a
 # leaf that requires grad. (The cell seeds the random generator, so the check knows which
 # numbers to expect: the ones `w_buggy` got, or the next three.)
+#
+# <details><summary>Hint 1</summary>
+#
+# `torch.randn(3, requires_grad=True) * 0.1` is made by a recorded multiplication, so it has a `grad_fn`: not a leaf.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Do the scaling first, on a tensor that does not require grad; then switch `requires_grad` on for the result, in place.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `w = (torch.randn(3) * ___).___()`, after the cell's `torch.manual_seed(0)`.
+#
+# </details>
 
 # %%
 # Exercise 4.3

@@ -359,6 +359,24 @@ if mine:
 #     y = x ** 2
 #     y.backward()
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# Each `backward()` computes the same gradient, $dy/dx = 2x$ at $x = 3$.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Nothing clears `x.grad` between the calls: each backward adds into it.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `answer` = (number of backward calls) × ___.
+#
+# </details>
 
 # %%
 # Exercise 5.1
@@ -390,6 +408,24 @@ _ = check_answer(answer, x.grad,
 # **Exercise 5.2.** This gradient-descent loop should bring `w` to 3 (the minimum of
 # $(w-3)^2$), but it forgets something, and `w` swings around 3 instead of settling. Fix
 # `train`, then set `answer = train()`.
+#
+# <details><summary>Hint 1</summary>
+#
+# Look at `w.grad` in the loop: what does it hold at the second step?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Each backward adds to what the earlier steps left in `w.grad`. Clear it once per step, before the backward.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# In the loop, before `loss.backward()`: `w.grad = ___`. Then `answer = train()`.
+#
+# </details>
 
 # %%
 # Exercise 5.2
@@ -448,6 +484,24 @@ if can_check(answer, hint, kind=torch.Tensor, what="the tensor w that train() re
 # into pieces of 10, 10 and 20, and the loss is the mean over the samples. By which factor must
 # each piece's mean loss be multiplied, so that the accumulated gradient equals the gradient of
 # the whole batch? Answer with a list of three numbers.
+#
+# <details><summary>Hint 1</summary>
+#
+# Write the mean over all 40 samples as a sum of the three pieces' sums.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# A piece's sum is its size times its mean. Divide by 40.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# $\frac{1}{40}\sum \ell_i = \frac{___}{40}\,\text{mean}_1 + \frac{___}{40}\,\text{mean}_2 + \frac{___}{40}\,\text{mean}_3$; the three factors are the answer.
+#
+# </details>
 
 # %%
 # Exercise 5.3

@@ -724,6 +724,24 @@ buildtrack.progress()
 #     e = w * 2
 # f = b * 2
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# A result has a `grad_fn` when recording is on and at least one input requires grad.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `enable_grad()` switches recording back on inside `no_grad()`; `inference_mode()` switches it off. A tensor made under `no_grad` does not require grad.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# For each of `a` to `f`: is recording on at that line? Does an input require grad? Both yes → `True`. Answer a tuple of six booleans.
+#
+# </details>
 
 # %%
 # Exercise 6.1
@@ -771,6 +789,24 @@ _ = check_answer(answer, expected,
 # loop and, to keep the graph out of the log, put a `detach()` on the hidden layer. Since then
 # the loss ends higher. Fix `train_with_logging` so that the log still holds plain numbers but
 # the model trains as in the correct run of section 11, then set `answer = train_with_logging()`.
+#
+# <details><summary>Hint 1</summary>
+#
+# `detach()` cuts a tensor out of the graph. Which part of the model is now cut off from the loss?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The log needs a plain number; the model needs `hidden` in the graph. Detach only the value that goes into the log.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Keep `hidden = layer1(X).tanh()` as it was before the `detach()`, and log `hidden.___().mean().item()`; then `answer = train_with_logging()`.
+#
+# </details>
 
 # %%
 # Exercise 6.2
@@ -840,6 +876,24 @@ if can_check(answer, hint, kind=float, what="the final loss that train_with_logg
 # d = y.detach()
 # d[0] = 100.0
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# `detach()` gives a new tensor without history. Is it a leaf? Does it require grad?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# It shares the numbers with `y` (no copy), and also `y`'s version counter.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `answer = (d.is_leaf, d.requires_grad, y[0] after the write, the number of in-place writes so far)` = `(___, ___, ___, ___)`.
+#
+# </details>
 
 # %%
 # Exercise 6.3

@@ -306,6 +306,16 @@ for name, mode in modes.items():
 # counted once. Under `no_grad` and `inference_mode` the loss has no `grad_fn`: there is no
 # graph, so nothing is kept for backward.
 #
+# That count reads only the `_saved` slots, and `NllLossBackward0` keeps two more tensors. In
+# PyTorch they are saved like the others, as `loss.grad_fn._saved_target` and
+# `loss.grad_fn._saved_total_weight`: the targets, 128 class indices in int64 (1,024 bytes),
+# and the total weight that `mean` divides by, a 0-d float32 tensor (4 bytes). mini_autograd's
+# node keeps them under the same names, outside `_saved`. The targets exist whether or not a
+# graph is recorded, like the input batch; the total weight is made by the forward. So the
+# complete bill is 398,340 bytes, or 399,364 bytes counting the targets. In PyTorch 2.13, the
+# tensors that `saved_tensors_hooks` (box above) receives for this network, each buffer counted
+# once and the parameters and the input batch left out, add up to the same 399,364 bytes.
+#
 # The same walk on networks of 1 to 6 hidden layers shows how the bill grows:
 
 # %%
@@ -887,6 +897,24 @@ if mine:
 # **Exercise 7.1.** The derivative of $\sigma(x) = 1/(1 + e^{-x})$ is $\sigma(x)\,(1 - \sigma(x))$.
 # Which tensor does `x.sigmoid()` save for backward: its input or its result? Answer `"self"` or
 # `"result"`.
+#
+# <details><summary>Hint 1</summary>
+#
+# Look at what the formula $\sigma(x)\,(1 - \sigma(x))$ needs.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The forward pass has just computed $\sigma(x)$. Keeping $x$ instead would mean computing $\sigma(x)$ again in backward.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `answer = "___"`: `"self"` for the input, `"result"` for the output.
+#
+# </details>
 
 # %%
 # Exercise 7.1
@@ -928,6 +956,24 @@ _ = check_answer(answer, expected,
 # c = b.exp()
 # d = c.sum()
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# Go node by node: what does each backward formula need from the forward pass?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `MulBackward0`, with both inputs requiring grad, keeps both inputs. `ExpBackward0` keeps its result. `SumBackward0` keeps only a shape.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Count the saved tensors of 1000 float32 numbers each, once each: `answer = ___ * 1000 * 4`.
+#
+# </details>
 
 # %%
 # Exercise 7.2
@@ -967,6 +1013,24 @@ _ = check_answer(answer, saved_bytes(d),
 # computation has been modified by an inplace operation". Fix `f` so that it computes the same
 # value, $\sum_i (e^{x_i} + 1)^2$, without the error; then run the backward and set
 # `answer = x.grad`.
+#
+# <details><summary>Hint 1</summary>
+#
+# `exp` saved its result `y` for backward. What does `add_` do to `y`?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `add_` changes `y` in place, so its version moves on and backward refuses it. Make the shifted value a new tensor instead.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# In `f`, replace `y.add_(1)` by `y = ___` (out of place). Then `f(x).backward()` and `answer = x.grad`.
+#
+# </details>
 
 # %%
 # Exercise 7.3
@@ -1010,7 +1074,7 @@ _ = check_answer(answer, by_hand,
 #
 # `ExpBackward0` saved its result `y` at version 0; `add_(1)` raised it to version 1, so backward
 # refused to use it. `y = y + 1` (or `y = y.clone(); y.add_(1)`) leaves the saved tensor as it
-# was. The gradient is $2(e^x + 1)\,e^x$ = `[4.0, 20.2698, 124.1963]`.
+# was. The gradient is $2(e^x + 1)\,e^x$ = `[4.0000, 20.2147, 123.9744]` (for $x = 1$: $2(e + 1)e \approx 20.2147$).
 #
 # </details>
 

@@ -147,7 +147,7 @@ print("  the Node's Edges (a.grad_fn.next_functions):", a.grad_fn.next_functions
 # <details><summary>In PyTorch: Node and Edge in C++</summary>
 #
 # An edge is `torch/csrc/autograd/edge.h: struct Edge` with the fields `function` and
-# `input_nr`, and a node keeps its edges in `next_edges_` (`torch/csrc/autograd/function.h:
+# `input_nr`, and a node keeps its edges in `next_edges_` (`torch/csrc/autograd/node.h:
 # struct Node`). `grad_fn.next_functions` is the Python view of `next_edges_`.
 #
 # </details>
@@ -261,9 +261,11 @@ print("x.grad =", x.grad)
 # ## 5. The loop that runs it all: `execute`
 #
 # `execute` is the engine's main function (PyTorch: `torch/csrc/autograd/engine.cpp:
-# Engine::execute`). Read it top to bottom: it creates a `GraphTask`, puts the starting
-# gradient into the root's `InputBuffer`, counts dependencies, pushes the root into a
-# `ReadyQueue`, and then loops — pop a ready node, evaluate it — until the queue is empty.
+# Engine::execute`). Read it top to bottom: it creates a `GraphTask`, casts each starting
+# gradient to the dtype of the output it is for (`validate_root_grads`; PyTorch runs
+# `validate_outputs` on them), puts the starting gradient into the root's `InputBuffer`, counts
+# dependencies, pushes the root into a `ReadyQueue`, and then loops — pop a ready node,
+# evaluate it — until the queue is empty.
 # (The `tracer` lines are the hooks `trace_backward` used above; they do nothing otherwise.)
 
 # %%
@@ -363,8 +365,19 @@ for node, name in names.items():
 # that send gradients between machines.
 #
 # Note that the priority only picks among nodes that are *already ready*. It can never make a
-# node run before its count reaches 0; correctness comes from the counts, the priority only
-# breaks ties.
+# node run before its count reaches 0; correctness comes from the counts, and the priority only
+# chooses which ready node goes next.
+#
+# And when two ready nodes have the same number, such as the `AccumulateGrad` nodes of several
+# leaves? mini_autograd's queue hands them out in the order they arrived: that is what the
+# arrival count in `push` above is for. This is mini_autograd's own rule, not PyTorch's.
+# PyTorch's queue is a C++ `std::priority_queue`, a binary heap, and a heap keeps no order
+# among equal keys. An example: join four leaves with `torch.cat` and call backward on the sum.
+# `CatBackward0` makes the four `AccumulateGrad` nodes ready together, in the order of its
+# edges 0, 1, 2, 3. PyTorch 2.13 runs them in the order 0, 2, 1, 3 (seen with a hook on each
+# leaf); mini_autograd runs them 0, 1, 2, 3. The gradients are the same either way. Only
+# side effects such as hooks can tell the difference, so code should never depend on the
+# order of ties.
 #
 # <details><summary>In PyTorch: the queue's comparison in C++</summary>
 #
@@ -372,8 +385,9 @@ for node, name in names.items():
 # is `CompareNodeTaskTime` inside `struct ReadyQueue` (`engine.h`). Apart from special cases for
 # shutdown tasks and reentrant backward calls, it returns
 # `t1.fn_->sequence_nr() < t2.fn_->sequence_nr()`, so the top of the heap is the largest
-# sequence number. `AccumulateGrad`'s number is `UINT64_MAX`, set by its constructor in
-# `functions/accumulate_grad.cpp` and explained in `Note [Sequence Number]` in `function.h`.
+# sequence number. The heap itself is a `std::priority_queue<NodeTask, std::vector<NodeTask>,
+# CompareNodeTaskTime>` (`engine.h`), which does not keep equal keys in arrival order. `AccumulateGrad`'s number is `UINT64_MAX`, set by its constructor in
+# `functions/accumulate_grad.cpp` and explained in `NOTE [ Sequence Number]` in `node.h`.
 #
 # </details>
 #
@@ -607,7 +621,7 @@ else:
 # | `evaluate_function` | `engine.cpp: Engine::evaluate_function` |
 # | `call_function` | `engine.cpp: call_function` (hooks, `fn(inputs)`, `validate_outputs`) |
 # | `validate_outputs`, `sum_to` | `engine.cpp: validate_outputs`; `at::sum_to` in `ATen/ExpandUtils.h` |
-# | `Node`, `next_functions`, `_sequence_nr` | `torch/csrc/autograd/function.h: struct Node` (`next_edges_`, `sequence_nr()`) |
+# | `Node`, `next_functions`, `_sequence_nr` | `torch/csrc/autograd/node.h: struct Node` (`next_edges_`, `sequence_nr()`) |
 # | an edge `(node, input_nr)` | `torch/csrc/autograd/edge.h: struct Edge` |
 # | `AccumulateGrad` | `torch/csrc/autograd/functions/accumulate_grad.h` and `.cpp` |
 # | `GraphRoot` | `torch/csrc/autograd/functions/basic_ops.h: GraphRoot` |
@@ -724,6 +738,24 @@ if mine:
 # v = u + w
 # out = v * u
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# Count edges, not tensors: one edge per use of `w` in an operation.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `w * w` uses `w` twice, so its node has two edges to `w`'s `AccumulateGrad`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Go through the lines that use `w` and add up its uses: `answer = ___`.
+#
+# </details>
 
 # %%
 # Exercise 8.1
@@ -767,6 +799,24 @@ _ = check_answer(answer, task_81.dependencies[u.grad_fn.next_functions[0][0]],
 # p = x.exp()
 # out = q * p
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# Section 7: among the nodes that are ready, which one does the ready queue pop first?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The one with the highest sequence number: the one created *last* in the forward pass. The order of the edges plays no role.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Which of `q = x.tanh()` and `p = x.exp()` ran later? `answer = "___Backward0"`.
+#
+# </details>
 
 # %%
 # Exercise 8.2
@@ -823,6 +873,24 @@ if can_check(answer, "Section 7: among nodes that are ready, which one does the 
 # b = a * a
 # out = b + a
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# Count the edges that end at `a`'s node: `a` is used in `a * a` (twice) and in `b + a`.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Work out what each edge carries: `+` hands on the gradient as it is (1); each factor of `a * a` gets the other factor, $a = 3$.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `answer = (sum of what the ___ edges carry, number of edges)`.
+#
+# </details>
 
 # %%
 # Exercise 8.3

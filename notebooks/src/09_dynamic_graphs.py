@@ -309,7 +309,13 @@ plt.show()
 # It is paid again because the graph of the last step is thrown away. Chapter 02 showed that two
 # calls make two separate graphs; the old one lives only as long as something refers to it.
 # In a training loop, `loss = ...` in the next step drops the last reference, and the whole old
-# graph is freed at once. A weak reference lets us watch without keeping it alive:
+# graph is freed at once. A weak reference (Python's `weakref.ref`) lets us watch without
+# keeping it alive. mini_autograd's nodes are Python objects, so the cell below takes a weak
+# reference to `loss.grad_fn` itself. That line works on mini_autograd only: PyTorch's nodes are
+# C++ objects whose Python type does not accept weak references, and there it raises
+# `TypeError: cannot create weak reference to 'MseLossBackward0' object`. In PyTorch, watch a
+# tensor that the graph saved for backward instead: a `weakref.ref` to an intermediate result
+# stays alive as long as a graph keeps it, and goes dead when the graph is freed.
 
 # %%
 loss = recorded_forward()
@@ -356,7 +362,9 @@ print("alive after the next forward pass:", last_graph() is not None)
 # The generated `VariableType` code of each built-in operation
 # (`torch/csrc/autograd/generated/VariableType_*.cpp`) creates its node at run time in the same
 # way, and custom functions go through `torch/autograd/function.py: Function.apply`. The nodes
-# are C++ objects held by `std::shared_ptr`, freed when the last reference goes, as in section 4.
+# are C++ objects held by `c10::intrusive_ptr<Node>` (a reference-counted pointer; the tensor's
+# `grad_fn_` in `torch/csrc/autograd/variable.h` is one), freed when the last reference goes,
+# as in section 4.
 #
 # </details>
 
@@ -433,6 +441,24 @@ if mine:
 # **Exercise 9.1.** How many nodes does the graph of `forward(x_c)` have, for
 # `x_c = torch.tensor([3.0, 1.0], requires_grad=True)`? Count as `node_names` does (each node once,
 # the `AccumulateGrad` included). Work it out from the code, without running it.
+#
+# <details><summary>Hint 1</summary>
+#
+# Follow the code with `x_c` by hand, as Python would run it: which lines run, how often does the loop turn?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `h = x * 1.5`; halve while the largest entry is above 2; then the branch on the sum; then `power(h, 5)` (three multiplications) and the sum.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Add up: 1 (`* 1.5`) + ___ (halvings) + 1 (branch) + 3 (`power`) + 1 (sum) + 1 (`AccumulateGrad`).
+#
+# </details>
 
 # %%
 # Exercise 9.1
@@ -468,6 +494,24 @@ _ = check_answer(answer, len(node_names(forward(x_c))),
 # for `x = 1.5` four times. The check runs it on 2, 1.5 and 200, counts the squaring nodes in
 # each graph (`MulBackward0` for `x * x`, `PowBackward0` for `x ** 2`) and compares the gradients
 # with $\frac{d}{dx} x^{2^k} = 2^k x^{2^k - 1}$.
+#
+# <details><summary>Hint 1</summary>
+#
+# A Python loop can read a tensor's value: `while x < 100:` asks the tensor each time round.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Inside the loop, give the name `x` the squared tensor; every turn records one node.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `def square_until_big(x):` / `while ___:` / `x = ___` / `return x`.
+#
+# </details>
 
 # %%
 # Exercise 9.2
@@ -564,6 +608,24 @@ if can_check(square_until_big, hint, kind=callable, what="a function, def square
 #
 # Predict `x.grad` after `g(x).backward()` for `x = 2.0` and for `x = -2.0`. Answer with a list
 # of two numbers.
+#
+# <details><summary>Hint 1</summary>
+#
+# Only the branch that ran is in the graph.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# For `x = 2.0` the graph is `x * x`; for `x = -2.0` it is `x * 3`. Differentiate each alone.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `answer = [derivative of x * x at 2, derivative of x * 3 at -2]` = `[___, ___]`.
+#
+# </details>
 
 # %%
 # Exercise 9.3

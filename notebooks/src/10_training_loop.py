@@ -701,6 +701,25 @@ plt.show()
 lines = ["loss.backward()", "optimizer.step()", "pred = model(x)",
          "optimizer.zero_grad()", "loss = loss_fn(pred, y)"]
 
+# %% [markdown]
+# <details><summary>Hint 1</summary>
+#
+# Each line needs what the line before it made: the loss needs the prediction, backward needs the loss.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The gradients must be cleared before `backward()` adds new ones, and `step()` uses them after.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `answer = ["___zero_grad()", "pred = ___", "loss = ___", "___backward()", "___step()"]`.
+#
+# </details>
+
 # %%
 # Exercise 10.1
 answer = ...  # your answer here: a list of the five strings above, in order
@@ -782,6 +801,24 @@ else:
 #     loss.backward()
 #     optimizer.step()
 # ```
+#
+# <details><summary>Hint 1</summary>
+#
+# Without `zero_grad()`, `w.grad` after the $n$-th backward holds the sum of all gradients so far.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# So the $n$-th step moves `w` by $-0.1 \cdot 2n$.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Add up the four moves, for $n = 1, 2, 3, 4$: `answer = ___`.
+#
+# </details>
 
 # %%
 # Exercise 10.2
@@ -819,6 +856,24 @@ _ = check_answer(answer, w.detach(),
 # `[N, C]`, one score per class) whose largest score is at the index given by `labels` (shape
 # `[N]`, integers), as a Python float. Use tensor operations; `argmax`, `==`, `.float()`,
 # `.mean()` and `.item()` are all available.
+#
+# <details><summary>Hint 1</summary>
+#
+# The predicted class of a row is the index of its largest score.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `argmax(dim=1)` gives one index per row; `==` compares them with `labels`; booleans become 0 and 1 with `.float()`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `return (logits.___(dim=1) == labels).___().___().item()`.
+#
+# </details>
 
 # %%
 # Exercise 10.3

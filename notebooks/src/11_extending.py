@@ -142,7 +142,7 @@ show_source(Exp)
 # - Built-in operations are C++ nodes generated from `tools/autograd/derivatives.yaml`, where
 #   `exp` has the one-line entry `self: grad * result`; the generated code is
 #   `ExpBackward0::apply` in `torch/csrc/autograd/generated/Functions.cpp`.
-# - Both are subclasses of `Node` (`torch/csrc/autograd/function.h`).
+# - Both are subclasses of `Node` (`torch/csrc/autograd/node.h`).
 #
 # </details>
 
@@ -382,7 +382,7 @@ show_source(torch.autograd.engine.call_tensor_pre_hooks)
 #
 # `torch/csrc/autograd/engine.cpp: call_function` runs `call_tensor_pre_hooks`,
 # `call_pre_hooks`, the node, then `call_post_hooks`; the hooks are stored on the `Node`
-# (`torch/csrc/autograd/function.h`: `tensor_pre_hooks_`, `pre_hooks_`, `post_hooks_`).
+# (`torch/csrc/autograd/node.h`: `tensor_pre_hooks_`, `pre_hooks_`, `post_hooks_`).
 #
 # </details>
 
@@ -491,15 +491,16 @@ plt.show()
 # with `np.allclose`. Write yours in [myautograd/gradcheck.py](myautograd/gradcheck.py), for a function with
 # one output and any number of inputs. Three things to mind, all in the docstring:
 #
-# - Your package has no `autograd.grad`, so the analytical rows come from `.backward(seed)` and the inputs'
-#   `.grad`. Gradients accumulate (chapter 05): set every input's `.grad` to `None` before each backward, or
-#   the second row would hold the first two added up.
+# - Your package has no `autograd.grad`, so the analytical Jacobian comes from `.backward(seed)` and the
+#   inputs' `.grad`, one output entry per backward. Gradients accumulate (chapter 05): set every input's `.grad`
+#   to `None` before each backward, or the second backward would hand you the first two added up.
 # - Nudge the numbers themselves, `inputs[i]._data`, one entry at a time (`_data.reshape(-1)` is a view of
 #   them, so writing into it changes the tensor; `flatten()` would write into a copy), and put each entry back:
 #   the next difference, and the analytical Jacobian, are taken at the original point.
-# - Give both matrices the same layout. The docstring's is the textbook one that `mini_autograd` builds, a row
-#   per output entry and a column per input entry; PyTorch stores the transpose (the box at the end of section
-#   3). When they disagree, raise `GradcheckError` (given) with PyTorch's first line, `Jacobian mismatch for
+# - Give both matrices the same layout: PyTorch's, which the docstring uses, with one row per input entry and
+#   one column per output entry (the box at the end of section 3). So one backward fills one column.
+#   `mini_autograd` builds the transpose, the textbook layout, and turns it round only to print it. When the
+#   matrices disagree, raise `GradcheckError` (given) with PyTorch's first line, `Jacobian mismatch for
 #   output 0 with respect to input i`.
 #
 # The check runs your `gradcheck` on every operation you wrote in step 03.1 and on three given ones (`log`,
@@ -513,9 +514,10 @@ buildtrack.check("11.1")
 
 # %% [markdown]
 # Compare with `mini_autograd`'s `gradcheck`, `numerical_jacobian` and `analytical_jacobian` in section 3: the
-# same two matrices and the same comparison. It gets the analytical rows from `autograd.grad`, which returns
-# the gradients instead of adding them into `.grad`, so it has nothing to clear; it takes functions with
-# several outputs; and it builds the textbook layout, transposed only for printing.
+# same two matrices and the same comparison. It gets the analytical Jacobian from `autograd.grad`, which
+# returns the gradients instead of adding them into `.grad`, so it has nothing to clear; it takes functions
+# with several outputs; and it builds the textbook layout (the transpose of yours and PyTorch's), transposed
+# back only for printing.
 #
 # Once step 11.1 is done, your `gradcheck` checks your package, one operation a line, and then catches a
 # planted mistake: an `exp` whose backward returns `grad` as it came, forgetting to multiply by the local
@@ -617,6 +619,24 @@ if mine:
 # **Exercise 11.1.** `SmoothReLU` computes the *softplus* $f(x) = \ln(1 + e^x)$, a smooth
 # version of ReLU. Its `forward` is written; write its `backward`. (Hint: differentiate
 # $\ln(1+e^x)$; `torch.sigmoid` may help.) The check runs `gradcheck` on it.
+#
+# <details><summary>Hint 1</summary>
+#
+# Differentiate $\ln(1 + e^x)$ with the chain rule.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# $\frac{e^x}{1 + e^x}$ is the sigmoid $\sigma(x)$. And a `backward` always multiplies by the gradient arriving from upstream, `grad_output`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `(x,) = ctx.saved_tensors`; `return grad_output * ___(x)`.
+#
+# </details>
 
 # %%
 # Exercise 11.1
@@ -683,6 +703,24 @@ except Exception as error:                         # GradcheckError, or an error
 # %% [markdown]
 # **Exercise 11.2.** Predict the second derivative of $y = x^4$ at $x = 1$, the number that
 # `torch.autograd.grad` gives when applied twice (the first time with `create_graph=True`).
+#
+# <details><summary>Hint 1</summary>
+#
+# The first `grad` returns $y' = 4x^3$, with a graph of its own.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Differentiate $4x^3$ once more by the power rule.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# $y'' = ___ \cdot x^2$; put in $x = 1$.
+#
+# </details>
 
 # %%
 # Exercise 11.2
@@ -713,6 +751,24 @@ _ = check_answer(answer, second,
 # **Exercise 11.3.** Write a hook `double` that makes the gradient passing through a tensor
 # twice as large. (A function of `grad` that returns the new gradient, without changing `grad`
 # itself.)
+#
+# <details><summary>Hint 1</summary>
+#
+# A tensor hook receives the gradient and may return a new one, which the engine uses from then on.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Return a new tensor; do not change `grad` itself in place.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `def double(grad):` / `return ___`.
+#
+# </details>
 
 # %%
 # Exercise 11.3

@@ -198,7 +198,7 @@ viz.draw(loss, params={"x": x}, names={"h": h, "loss": loss}, show_saved=True)
 # | concept | API | what happens inside | PyTorch source |
 # |---|---|---|---|
 # | recording switch (01, 06) | `requires_grad=True`, `torch.no_grad()`, `torch.inference_mode()` | `Function.apply` records a node only if an input requires grad and grad mode is on | `torch/autograd/grad_mode.py`; `c10/core/GradMode.h`; `torch/csrc/autograd/python_function.cpp` |
-# | computation graph (02, 09) | `t.grad_fn`, `grad_fn.next_functions`, `grad_fn.name()` | each operation's `apply` makes one `Node` with one edge `(node, input_nr)` per input; a new graph every forward (define-by-run) | `torch/csrc/autograd/function.h` (`Node`), `edge.h` |
+# | computation graph (02, 09) | `t.grad_fn`, `grad_fn.next_functions`, `grad_fn.name()` | each operation's `apply` makes one `Node` with one edge `(node, input_nr)` per input; a new graph every forward (define-by-run) | `torch/csrc/autograd/node.h` (`Node`), `edge.h` |
 # | backward formulas (02, 07, 11) | `AddBackward0`, `MulBackward0`, ... | each node's `apply` computes a vector-Jacobian product from the gradient of its output | `tools/autograd/derivatives.yaml` → `torch/csrc/autograd/generated/Functions.cpp` |
 # | `backward()` (03) | `loss.backward()`, `torch.autograd.backward` | `_make_grads` (scalar rule, `gradient=`), then the engine | `torch/_tensor.py`; `torch/autograd/__init__.py` |
 # | the engine (03, 08) | — | `GraphTask`, dependency counts, `ReadyQueue` (newest node first), `InputBuffer` sums, `evaluate_function` | `torch/csrc/autograd/engine.cpp`, `graph_task.h`, `input_buffer.cpp`, `python_engine.cpp` |
@@ -245,7 +245,7 @@ MODULE_MAP = [
     (["mini_autograd.autograd.function"], "`Function`, `ctx`, `apply`: where the graph is recorded",
      "02, 06, 09, 11", "`torch/autograd/function.py`; `torch/csrc/autograd/python_function.cpp`"),
     (["mini_autograd.autograd.graph"], "`Node`, `next_functions`, `AccumulateGrad`, `SavedTensor`, hooks",
-     "02, 04, 05, 07, 08", "`torch/csrc/autograd/function.h`; `functions/accumulate_grad.h`; `saved_variable.h`"),
+     "02, 04, 05, 07, 08", "`torch/csrc/autograd/node.h`; `functions/accumulate_grad.h`; `saved_variable.h`"),
     (["mini_autograd.autograd.engine"], "`run_backward`, `GraphTask`, `ReadyQueue`, `InputBuffer`, `evaluate_function`",
      "03, 08, 11", "`torch/csrc/autograd/engine.cpp`; `graph_task.h`; `input_buffer.h`; `python_engine.cpp`"),
     (["mini_autograd.autograd.gradcheck"], "`gradcheck`: finite differences against backward", "11",
@@ -599,7 +599,7 @@ buildtrack.progress()
 #   Constructed in PyTorch" and "How Computational Graphs are Executed in PyTorch".
 # - The source, in the order this course opened it: `torch/autograd/__init__.py` (`backward`,
 #   `grad`), `torch/csrc/autograd/python_engine.cpp`, `engine.cpp` (`Engine::execute`,
-#   `evaluate_function`, `call_function`), `function.h` (`Node`), `functions/accumulate_grad.h`,
+#   `evaluate_function`, `call_function`), `node.h` (`Node`), `functions/accumulate_grad.h`,
 #   `saved_variable.cpp`, `tools/autograd/derivatives.yaml`, `torch/autograd/function.py`,
 #   `torch/autograd/gradcheck.py`.
 #
@@ -626,6 +626,24 @@ buildtrack.progress()
 # ```
 #
 # The check compares your function with this one on three sets of numbers.
+#
+# <details><summary>Hint 1</summary>
+#
+# Write the forward pass as a chain: $p = wx + b$, then $a = \tanh p$, then $L = (a - y)^2$.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Go backwards one link at a time: $\partial L/\partial a$, then $\partial a/\partial p$ (the derivative of $\tanh$ can be written with $a$ itself), then $\partial p/\partial w$ and $\partial p/\partial b$. Multiply along the path.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `a = math.tanh(___)`; `dL_da = ___`; `dL_dp = dL_da * ___`; `return dL_dp * ___, dL_dp * ___`.
+#
+# </details>
 
 # %%
 # Exercise 12.1
@@ -726,10 +744,33 @@ if can_check(by_hand, hint, kind=callable, what="a function by_hand(w, b, x, y)"
 #    `AccumulateGrad` nodes have the largest number of all; on a tie, the one that became
 #    ready first), append it to the order, and count one delivery along each of its edges.
 #
+# The tie rule of step 3 is mini_autograd's, and the check runs on mini_autograd. PyTorch's
+# ready queue, a C++ `std::priority_queue`, keeps no order among ties: after `torch.cat` of four
+# leaves, PyTorch 2.13 runs their four `AccumulateGrad` nodes in edge order 0, 2, 1, 3
+# (chapter 08, section 7).
+#
 # Python's `heapq` is a ready-made priority queue (it pops the smallest item, so push
 # `(-sequence number, arrival count, node)`). The check compares your order with the one
 # `viz.trace_backward` records from the real engine, on four graphs (the one of section 3,
 # the classic `ones(2, 2)` example, and two where the order is less obvious).
+#
+# <details><summary>Hint 1</summary>
+#
+# Two phases, as in chapter 08: first count, for every node, the edges that point at it; then run a ready queue.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Count with a loop and a stack, following each node's edges once (a `seen` set). Then push `root`; each time a node is popped, take one from the count of each node it points at, and push those that reach 0.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# `counts = {}` (walk from `root`); `ready = [(-root._sequence_nr(), next(arrival), root)]`; `while ready:` pop with `heapq.heappop`, append the node to `order`, then for each `next_node`: `counts[next_node] -= 1`, and at 0 `heapq.heappush(ready, (___, ___, next_node))`. Return `order`.
+#
+# </details>
 
 # %%
 # Exercise 12.2
@@ -903,6 +944,24 @@ except RuntimeError as error:
 # Write `train(steps=30)`: the same loop with its three bugs fixed, returning the list of the
 # `steps` losses as Python numbers. (Copy the body of `broken_train` and repair it; use
 # `make_model()`, so that every run starts from the same weights.)
+#
+# <details><summary>Hint 1</summary>
+#
+# Run `broken_train` and read the error: it names the first bug.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The three lessons involved: the loss must reach the parameters through the graph, `.grad` must be cleared before `backward()` (not between it and `step()`), and a loss kept for later should be a plain number.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# Copy the loop; move `optimizer.zero_grad()` to ___; remove ___ from the prediction; append `loss.___()` to `losses`.
+#
+# </details>
 
 # %%
 # Exercise 12.3
@@ -1027,6 +1086,24 @@ class RebindingSGD:
 # steps with it, in the five lines of chapter 10: `zero_grad()`, forward, loss, `backward()`, `step()`. Without
 # running it: what is the 30th loss divided by the first? (With `torch.optim.SGD` the loss falls to about a
 # third.)
+#
+# <details><summary>Hint 1</summary>
+#
+# Does `p = p - self.lr * p.grad` change the tensor that the model holds?
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# It gives the loop's name `p` a new tensor; the model's parameter keeps its old numbers. What does the loss do if the parameters never change?
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# If the parameters never move, every step computes the same loss: `answer` = 30th loss / first loss = ___.
+#
+# </details>
 
 # %%
 # Exercise 12.4

@@ -23,7 +23,7 @@ MISTAKES = [
     ("01.2", "function.py",
      "is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
      "is_grad_enabled() and all(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
-     "(any, not all)"),
+     "one input that requires grad is enough"),
     ("01.2", "function.py", "return is_grad_enabled() and any(",
      "return any(", "check is_grad_enabled() too"),
     ("01.2", "function.py", "any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
@@ -348,4 +348,75 @@ MISTAKES += [
      "        ctx.save_for_backward(result)\n        return result\n",
      "        ctx.save_for_backward(a)\n        return 1 / (1 + np.exp(-a._data))\n",
      "wrap the numpy result in a Tensor"),
+]
+
+MISTAKES += [  # issue 18: wrong code that once got a ✅
+    # 01.1: the dtype test without the requires_grad test: tensor(2) can no longer be made
+    ("01.1", "tensor.py", "        if requires_grad and not self.dtype.is_floating_point:\n            raise RuntimeError(\"Only",
+     "        if not self.dtype.is_floating_point:\n            raise RuntimeError(\"Only", "tensor(2)"),
+    # 01.2: a list instead of True/False
+    ("01.2", "function.py",
+     "return is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
+     "return is_grad_enabled() and [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]",
+     "True or False"),
+    # 02.2: every input marked as requiring grad
+    ("02.2", "function.py", "            result.requires_grad = True\n",
+     "            result.requires_grad = True\n            for t in tensors:\n                t.requires_grad = True\n",
+     "c.requires_grad"),
+    # 11.1: only the first input checked
+    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(inputs):\n", "    for i, tensor in enumerate(inputs[:1]):\n",
+     "second input"),
+    # 03.1: Pow.backward multiplies the incoming gradient in place
+    ("03.1", "ops.py", "        return grad * ctx.exponent * a ** (ctx.exponent - 1)\n",
+     "        grad._data *= ctx.exponent * a._data ** (ctx.exponent - 1)\n        return grad\n",
+     "changed the gradient it was given"),
+    # 03.1: Sum.backward with float64 ones
+    ("03.1", "ops.py", "return grad * Tensor(np.ones(ctx.shape, dtype=grad._data.dtype))",
+     "return grad * Tensor(np.ones(ctx.shape))", "float64"),
+    # 03.2: pre-order depth-first listing
+    ("03.2", "engine.py", ("        node, children_listed = stack.pop()\n        if children_listed:",
+                           "    return order[::-1]"),
+     ("        node, children_listed = stack.pop()\n        if False:", "    return order"),
+     "topological_order"),
+    # 03.2: no try/finally around the grad-mode switch
+    ("03.2", "engine.py", ("    try:\n        while ready:", "    finally:\n        grad_mode._state.grad_enabled = previous\n"),
+     ("    if True:\n        while ready:", "    grad_mode._state.grad_enabled = previous\n"), "recording"),
+    # 03.2: True restored instead of the previous value
+    ("03.2", "engine.py", "        grad_mode._state.grad_enabled = previous\n",
+     "        grad_mode._state.grad_enabled = True\n", "recording"),
+    # 03.2: arriving gradients added in place
+    ("03.2", "engine.py",
+     "buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad",
+     "buffers[next_node]._data += next_grad._data if next_node in buffers else 0\n"
+     "                    buffers.setdefault(next_node, next_grad)", "run_backward"),
+    # 03.2: a hook's None taken as the new gradient
+    ("03.2", "engine.py", "                new_grad = hook(grad)\n                if new_grad is not None:\n                    grad = new_grad\n",
+     "                grad = hook(grad)\n", "run_backward"),
+    # 04.2: retain_grad's hook overwrites instead of adding
+    ("04.2", "tensor.py", "self._grad = Tensor(grad._data.copy()) if self._grad is None else self._grad + grad",
+     "self._grad = Tensor(grad._data.copy())", "accumulates like a leaf"),
+    # 06.1: recording switched off when no_grad() is made, not when entered
+    ("06.1", "grad_mode.py", "    def __enter__(self):\n        ### BEGIN SOLUTION\n        self.previous = _state.grad_enabled\n        _state.grad_enabled = False\n",
+     "    def __init__(self):\n        self.previous = _state.grad_enabled\n        _state.grad_enabled = False\n\n    def __enter__(self):\n        ### BEGIN SOLUTION\n        pass\n",
+     "no_grad"),
+    # 06.1: toggling
+    ("06.1", "grad_mode.py", "        self.previous = _state.grad_enabled\n        _state.grad_enabled = False\n",
+     "        self.previous = _state.grad_enabled\n        _state.grad_enabled = not _state.grad_enabled\n",
+     "no_grad"),
+    # 07.1: no refusal for a non-leaf changed in place while recording
+    ("07.1", "tensor.py", "            raise RuntimeError(\"myautograd records no in-place operations: use them under no_grad\")\n",
+     "            pass\n", "in-place"),
+    # 08.2: a stack instead of the heap
+    ("08.2", "engine.py", ("            _, _, node = heapq.heappop(ready)", "heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))"),
+     ("            _, _, node = ready.pop()", "ready.append((-next_node.sequence_nr, next(arrivals), next_node))"),
+     "ran"),
+    # 10.3: .grad scaled in place
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)",
+     "                    p.grad.mul_(self.lr)\n                    p.sub_(p.grad)", "grad"),
+    # 10.3: no version bump
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)",
+     "                    p._data -= self.lr * p.grad._data", "version"),
+    # 11.2: custom sigmoid multiplies grad in place
+    ("11.2", "custom.py", "        return grad * s * (1 - s)",
+     "        grad._data *= s._data * (1 - s._data)\n        return grad", "changed the gradient"),
 ]

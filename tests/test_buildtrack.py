@@ -172,3 +172,41 @@ def test_the_spiral_trains_on_the_answer_key():
 
     losses, accuracy, _ = train_spiral(load(ANSWER_KEY), SPIRAL_STEPS, SPIRAL_LR)
     assert accuracy >= 0.95 and losses[-1] < losses[0] / 5
+
+
+def test_a_differential_check_catches_a_wrong_engine_and_shrinks_the_program(planted):
+    """A hook's None taken as the new gradient: no hand-written scenario of step 03.2 looks for it; the random
+    programs find it, shrink it to a few lines, and name the piece at fault."""
+    directory = planted("engine.py", "                new_grad = hook(grad)\n"
+                        "                if new_grad is not None:\n"
+                        "                    grad = new_grad\n", "                grad = hook(grad)\n")
+    from buildtrack import differential
+    from buildtrack.framework import Wrong, load
+    with pytest.raises(Wrong) as caught:
+        differential.check(load(directory), "03.2")
+    message = str(caught.value)
+    program = [line for line in message.split("\n\n")[1].splitlines() if line.strip()]
+    statements = [line for line in program if not line.lstrip().startswith(("import ", "def ", "torch.engine",
+                                                                           "node.pre_hooks"))]
+    assert len(statements) <= 6, message
+    assert "PyTorch" in message and "The piece at fault: run_backward (step 03.2)" in message
+
+
+def test_a_differential_failure_is_the_same_every_time(planted):
+    directory = planted("grad_mode.py", "        _state.grad_enabled = False\n",
+                        "        _state.grad_enabled = not _state.grad_enabled\n")
+    from buildtrack import differential
+    from buildtrack.framework import Wrong, load
+    messages = set()
+    for _ in range(2):
+        with pytest.raises(Wrong) as caught:
+            differential.check(load(directory), "06.1")
+        messages.add(str(caught.value))
+    assert len(messages) == 1
+
+
+@pytest.mark.parametrize("step_id", differential_steps := ["03.2", "05.1", "07.1", "08.2", "10.3"])
+def test_the_answer_key_agrees_with_mini_autograd_on_many_random_programs(step_id):
+    from buildtrack import differential
+    from buildtrack.framework import load
+    differential.check(load(ANSWER_KEY), step_id, examples=300)

@@ -22,6 +22,12 @@ def check_tensor_fields(m):
            "no operation made it.")
     expect_raises(lambda: m.tensor(2, requires_grad=True), RuntimeError, FLOAT_ONLY,
                   "tensor(2, requires_grad=True) (an integer tensor)")
+    try:
+        integer = m.tensor(2)
+    except RuntimeError as error:
+        raise Wrong(f"tensor(2) raised RuntimeError: {error}. An integer tensor is fine as long as it does "
+                    "not ask to require grad: test requires_grad too.") from None
+    expect(integer.requires_grad is False, "tensor(2).requires_grad must be False.")
     return "A tensor carries requires_grad, .grad and grad_fn, and integers cannot require grad."
 
 
@@ -37,8 +43,12 @@ def check_recording_rule(m):
                         "inputs can be plain numbers, which never require grad "
                         "(check isinstance(t, Tensor) first).") from None
 
-    expect(bool(rule(x, c)), "compute_requires_grad(x, c) is False, expected True: one input that "
-           "requires grad is enough (any, not all).")
+    answer = rule(x, c)
+    expect(bool(answer), "compute_requires_grad(x, c) is False, expected True: one input that "
+           "requires grad is enough.")
+    expect(answer is True, f"compute_requires_grad(x, c) returned {answer!r}: return True or False "
+           "(a list or a tensor would end up in requires_grad and print wrongly).")
+    expect(rule(c, c) is False, f"compute_requires_grad(c, c) returned {rule(c, c)!r}: return True or False.")
     expect(bool(rule(2.0, x)), "compute_requires_grad(2.0, x) is False, expected True: x requires grad.")
     expect(not rule(c, c), "compute_requires_grad(c, c) is True, expected False: "
            "neither input requires grad.")
@@ -98,6 +108,9 @@ def check_function_apply(m):
     expect(product.grad_fn is not None, "x * c has no grad_fn though x requires grad: make the node the "
            "result's grad_fn.")
     expect(product.requires_grad is True, "x * c has a grad_fn but requires_grad is not True: set both.")
+    expect(c.requires_grad is False and c.grad_fn is None, "after x * c, c.requires_grad is "
+           f"{c.requires_grad!r} and c.grad_fn is {c.grad_fn!r}: recording changes the result, never the "
+           "inputs (c does not require grad, before or after).")
     expect(product.grad_fn.name() == "MulBackward0", f"x * c's grad_fn is named {product.grad_fn.name()!r}, "
            "expected 'MulBackward0'.")
     edges = product.grad_fn.next_functions

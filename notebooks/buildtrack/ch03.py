@@ -1,4 +1,6 @@
 """Checks of chapter 03: backward formulas, a first engine, Tensor.backward."""
+import contextlib
+
 import numpy as np
 
 from ._testing import (expect, expect_close, expect_raises, grad_of, numeric_vjp, recording_off, reference,
@@ -31,19 +33,38 @@ MISTAKES = {   # what a formula's numbers look like for a typical mistake -> wha
 }
 
 
-def _run_formula(m, name, make, inputs, upstream):
+def _run_formula(m, name, make, inputs, upstream, dtype="float64"):
     """The learner's backward for one op, called directly on its node, with recording off."""
-    tensors = [m.tensor(a, dtype=m.float64, requires_grad=True) for a in inputs]
+    tensors = [m.tensor(a, dtype=getattr(m, dtype), requires_grad=True) for a in inputs]
     out = make(*tensors)
+    grad = m.tensor(upstream, dtype=getattr(m, dtype))
+    given = grad._data.copy()
     try:
         with recording_off(m):
-            return out.grad_fn.apply(m.tensor(upstream, dtype=m.float64))
+            grads = out.grad_fn.apply(grad)
+    except NotImplementedError:
+        raise
     except RuntimeError as error:
         raise Wrong(f"{name}.backward: {error}") from None
     except ValueError as error:                   # numpy refused to multiply the shapes
         raise Wrong(f"{name}.backward: the shapes do not fit ({error}). For out = a @ b with a of shape "
                     "[n, k] and b of shape [k, m], grad has shape [n, m]: grad @ bᵀ is [n, k], aᵀ @ grad "
                     "is [k, m].") from None
+    if not np.array_equal(grad._data, given):
+        raise Wrong(f"{name}.backward changed the gradient it was given, in place: the engine hands the same "
+                    "gradient tensor to several nodes (Add passes it to both inputs), so a backward must "
+                    "compute new tensors (grad * ...) and leave grad as it was.")
+    return grads
+
+
+def _check_dtypes(m, name, make, inputs, upstream):
+    """A float32 input gets a float32 gradient, as in PyTorch."""
+    grads = _run_formula(m, name, make, inputs, upstream, dtype="float32")
+    for index, grad in enumerate(grads):
+        if grad is not None and str(grad._data.dtype) != "float32":
+            raise Wrong(f"{name}.backward gives a float32 input a {grad._data.dtype} gradient: make any "
+                        "new array with the gradient's dtype (np.ones(shape, dtype=grad._data.dtype)), "
+                        f"as PyTorch keeps a gradient in its input's dtype (input {index}).")
 
 
 def _check_formula(m, name, make, inputs, upstream):
@@ -81,6 +102,7 @@ def check_formulas(m):
     for name, make, inputs, upstream in FORMULAS:
         try:
             _check_formula(m, name, make, inputs, upstream)
+            _check_dtypes(m, name, make, inputs, upstream)
         except NotImplementedError as error:
             if not str(error).startswith("Step 03.1"):
                 raise
@@ -161,6 +183,23 @@ def check_engine(m):
            "call hooks once all gradients for the node have been added.")
     expect_close(grad_of(x), np.full((2, 2), 45.0), "a hook returning grad * 10 must change what flows on: "
                  "x.grad is {got}, expected {want}.")
+
+    # Recording is put back as it was: after a hook raised, and when backward ran with recording off.
+    x, out = _seed(m)
+    out.grad_fn.pre_hooks.append(lambda grad: 1 / 0)
+    with contextlib.suppress(ZeroDivisionError):
+        _engine_backward(m, out)
+    expect(m.is_grad_enabled(), "a hook raised an error during backward, and afterwards recording is still "
+           "off: put the old value back in a finally block, so that it happens even after an error.")
+    x, out = _seed(m)
+    m.grad_mode._state.grad_enabled = False
+    try:
+        _engine_backward(m, out)
+        still_off = not m.is_grad_enabled()
+    finally:
+        m.grad_mode._state.grad_enabled = True
+    expect(still_off, "backward ran with recording off (inside no_grad, say), and afterwards recording is "
+           "on: put back the value it had before backward, not True.")
 
     # Two leaves fed the same gradient tensor by Add must not share one .grad.
     a = m.tensor(1.0, requires_grad=True)

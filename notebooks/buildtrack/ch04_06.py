@@ -58,6 +58,17 @@ def check_retain_grad(m):
     expect_close(got, 2 * values(y), "y.grad for (y * y).sum() is {got}, expected 2y = {want}.")
     expect_close(grad_of(x), 18 * values(x), "x.grad is {got}, expected 18x = {want}: "
                  "retain_grad must not change what flows on.")
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    loss = (y * y).sum()
+    loss.backward(retain_graph=True)
+    loss.backward(retain_graph=True)
+    got = grad_of(y)
+    if got is not None and np.allclose(values(got), 2 * values(y)):
+        raise Wrong("after two backward() calls through (y * y).sum(), y.grad is 2y, expected 4y: a retained "
+                    "gradient accumulates like a leaf's: add into y._grad when it is already there.")
+    expect_close(got, 4 * values(y), "after two backward() calls, y.grad is {got}, expected {want}.")
     expect_raises(lambda: m.tensor([1.0]).retain_grad(), RuntimeError,
                   "can't retain_grad on Tensor that has requires_grad=False", "tensor([1.0]).retain_grad()")
     z = x * 2

@@ -103,6 +103,14 @@ def _diamond(torch):
     return x, out
 
 
+def _exp_then_tanh(torch):
+    """Two branches made in one order (exp, then tanh) and joined in the other (q * p)."""
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    p = x.exp()
+    q = x.tanh()
+    return x, (q * p).sum()
+
+
 @step("08.1", "dependency counts", "compute_dependencies in engine.py")
 def check_dependencies(m):
     x, out = _diamond(m)
@@ -207,6 +215,13 @@ def check_ready_queue(m):
                     f"mini_autograd and PyTorch run {want}.{hint}")
     expect_close(grad_of(x), 2 + 3 * np.exp([1.0, 2.0]),
                  "on the diamond graph x.grad is {got}, expected {want}.")
+    _, out = _exp_then_tanh(m)
+    order = [name.rsplit("::", 1)[-1] for name in _mine_order(m, out)]
+    want = reference_order(_exp_then_tanh)
+    expect(order == want, f"for p = x.exp(); q = x.tanh(); out = (q * p).sum() your engine ran {order}; "
+           f"mini_autograd and PyTorch run {want}: of the ready nodes the newest (highest sequence_nr) "
+           "runs first, whatever order they became ready in, so the queue must be a priority queue "
+           "(heapq), not a list used as a stack.")
     x = m.tensor(2.0, requires_grad=True)
     y = x * x
     (y * y).backward()

@@ -170,6 +170,13 @@ def check_sgd(m):
            "expected [0.8, -1.6]: w - lr * w.grad.")
     expect(w.grad_fn is None and w.is_leaf, "after SGD.step, w has a grad_fn: update in place under no_grad, "
            "so w stays the same leaf.")
+    kept = values(grad_of(w))
+    expect(np.allclose(kept, [2.0, -4.0]), f"after SGD.step, w.grad is {show(kept)}, "
+           "expected [2.0, -4.0] as backward left it: the step reads the gradient, it must not change it "
+           "(p.grad.mul_(lr) scales the gradient itself).")
+    expect(w._version == 1, f"after one SGD.step, w._version is {w._version}, expected 1: write through an "
+           "in-place operation (p.sub_), which bumps the version, so that a backward through a graph that "
+           "saved w before the step is refused (chapter 07) instead of giving a wrong gradient.")
     losses, accuracy, start = train_spiral(m, SPIRAL_STEPS, SPIRAL_LR)
     reference_losses, _, _ = train_spiral(reference(), SPIRAL_COMPARED, SPIRAL_LR, init=start)
     compared = np.abs(losses[:SPIRAL_COMPARED] - reference_losses)
@@ -194,6 +201,20 @@ def _wrong_exp(m):
         def backward(ctx, grad):
             return grad                                # forgets the local derivative
     return WrongExp
+
+
+def _wrong_second_input(m):
+    class WrongMul(m.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return m.Tensor(a._data * b._data)
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, b = ctx.saved_tensors
+            return grad * b, grad * b                 # right for a, wrong for b
+    return WrongMul
 
 
 def _inputs(m, *shapes):
@@ -235,13 +256,24 @@ def check_gradcheck(m):
                "the GradcheckError must start with PyTorch's words "
                "'Jacobian mismatch for output 0 with respect to input 0', "
                f"not {str(error)[:60]!r}.")
-        return "Your gradcheck passes every op you wrote and catches a planted wrong backward."
     except RuntimeError as error:
         raise Wrong(f"your gradcheck raised a plain RuntimeError ({str(error).splitlines()[0]}): "
                     "raise GradcheckError (given in gradcheck.py), "
                     "PyTorch's own kind of RuntimeError.") from None
-    raise Wrong(f"your gradcheck returned {result!r} for an exp whose backward forgets the local derivative "
-                "(it returns grad): it must raise GradcheckError.")
+    else:
+        raise Wrong(f"your gradcheck returned {result!r} for an exp whose backward forgets the local "
+                    "derivative (it returns grad): it must raise GradcheckError.")
+    wrong_mul = _wrong_second_input(m)
+    try:
+        result = gradcheck(lambda a, b: wrong_mul.apply(a, b), _inputs(m, (2,), (2,)))
+    except m.gradcheck.GradcheckError as error:
+        expect("input 1" in str(error).split("\n")[0], "for a product whose backward is wrong for its second "
+               f"input only, your gradcheck's error says {str(error).splitlines()[0]!r}: it should name "
+               "input 1.")
+    else:
+        raise Wrong(f"your gradcheck returned {result!r} for a product a * b whose backward is right for a "
+                    "but wrong for b (the second input): check every input, not only the first.")
+    return "Your gradcheck passes every op you wrote and catches planted wrong backwards, for every input."
 
 
 @step("11.2", "a custom Function", "Sigmoid.forward and Sigmoid.backward in custom.py")
@@ -257,7 +289,10 @@ def check_custom_function(m):
     expect(out.grad_fn is not None and out.grad_fn.name() == "SigmoidBackward",
            "Sigmoid.apply(a) records no node named SigmoidBackward.")
     upstream = np.random.default_rng(5).uniform(-1, 1, (2, 3))
-    out.backward(m.tensor(upstream, dtype=m.float64))
+    seed = m.tensor(upstream, dtype=m.float64)
+    out.backward(seed)
+    expect(np.array_equal(values(seed), upstream), "Sigmoid.backward changed the gradient it was given, in "
+           "place: the same gradient tensor may go to several nodes, so compute a new tensor (grad * ...).")
     want = numeric_vjp(lambda x: x.sigmoid(), [values(a)], upstream, 0)
     got = grad_of(a)
     if got is not None and np.allclose(values(got), want / upstream):

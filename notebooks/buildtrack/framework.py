@@ -97,6 +97,7 @@ def _not_started(the_step, package, directory):
 class Verdict:
     status: str        # "done", "todo" or "wrong"
     message: str
+    differential: bool = False   # found by a random program (differential.py), not by a named scenario
 
     @property
     def mark(self):
@@ -189,8 +190,11 @@ def _run_one(the_step, directory):
         with _time_limit(SECONDS_PER_STEP), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             sentence = the_step.check(package)
+            from . import differential          # (it imports this module)
+            if the_step.id in differential.STEPS:
+                differential.check(package, the_step.id)
     except Wrong as error:
-        return Verdict("wrong", str(error))
+        return Verdict("wrong", str(error), getattr(error, "differential", False))
     except RecursionError as error:
         where = _learner_frame(error.__traceback__, directory)
         return Verdict("wrong", f"RecursionError ({where}): Python ran out of nested calls. "
@@ -205,8 +209,9 @@ def _run_one(the_step, directory):
             if stub_id != the_step.id:
                 return Verdict("todo", f"{piece} (step {stub_id}) is not written yet.")
             where = _learner_frame(error.__traceback__, directory)
-            place = f"in {where.split(',')[0]}" if where else f"({the_step.pieces})"
-            return Verdict("todo", f"not done yet: fill in {piece} {place}.")
+            if where is None:                           # several pieces at once, named by the check
+                return Verdict("todo", f"not done yet: fill in {the_step.pieces}.")
+            return Verdict("todo", f"not done yet: fill in {piece} in {where.split(',')[0]}.")
         where = _learner_frame(error.__traceback__, directory)
         return Verdict("wrong",
                        f"{type(error).__name__}: {error}" + (f" (raised in {where})" if where else ""))
@@ -237,7 +242,7 @@ def verdict(step_id, directory):
             # Perhaps broken by this very step's rewrite of shared code: if this step's own check names
             # a mistake, that message is the more useful one.
             own = _cached(step_id, directory, fingerprint)
-            if own.status == "wrong":
+            if own.status == "wrong" and not own.differential:
                 return Verdict("wrong", f"{own.message} (Step {earlier_id} fails its check now too.)")
             return Verdict("wrong", f"step {earlier_id} ({STEPS[earlier_id].title}) fails its check now: "
                            f"{result.message}")

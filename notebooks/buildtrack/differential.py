@@ -1,0 +1,550 @@
+"""Differential checks: small random programs, run on your myautograd and on mini_autograd, compared.
+
+A step's hand-written scenarios catch the mistakes people usually make. This module
+catches the rest: it writes small programs out of the pieces built so far (chains,
+diamonds, a tensor used several times, broadcasting, float32 and float64, hooks,
+retain_grad, several backwards, no_grad, detach, in-place changes, optimizer steps),
+runs each one on both packages and compares everything a program can see: values,
+gradients and their dtypes, which gradient is which tensor, the flags, node names,
+the engine's order and the errors raised. mini_autograd stands for PyTorch here
+(the course's tests check it against PyTorch 2.13).
+
+hypothesis writes the programs: derandomized and without a database, so the same
+code always gets the same verdict. On a difference it shrinks the program to the
+smallest one that still differs, which the message shows, runnable, with both
+results. Then each piece you wrote is swapped, one at a time, for the answer key's;
+the piece whose swap removes the difference is named, with its step.
+"""
+import ast
+import contextlib
+import dataclasses
+import inspect
+import textwrap
+import warnings
+
+import numpy as np
+
+import mini_autograd
+from . import stubs
+from .framework import ANSWER_KEY, Wrong
+
+# ------------------------------------------------------------------ the programs
+# What each step adds to the programs; a step's programs use its own features and all earlier ones.
+FEATURES = {
+    "03.2": {"engine", "hooks"},
+    "03.3": {"backward"},
+    "04.1": {"is_leaf"},
+    "04.2": {"retain_grad"},
+    "05.1": {"accumulate"},
+    "05.2": {"zero_grad"},
+    "06.1": {"no_grad"},
+    "06.2": {"detach"},
+    "07.1": {"in_place"},
+    "07.2": {"free"},
+    "08.2": {"order"},
+    "10.3": {"sgd"},
+}
+SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1)]
+# The steps whose check ends with random programs: each brings something the programs can use.
+STEPS = ["03.2", "03.3", "04.1", "04.2", "05.1", "05.2", "06.1", "06.2", "07.1", "07.2", "08.2", "10.3"]
+
+
+def features_for(step_id):
+    found = set()
+    for step, new in FEATURES.items():
+        if step <= step_id:
+            found |= new
+    return found
+
+
+@dataclasses.dataclass
+class Program:
+    """A program: statements (each one or more lines of Python), and what it uses."""
+    statements: list
+    uses_backward_helper: bool = False
+    uses_prehook_helper: bool = False
+
+    def source(self, package="myautograd"):
+        lines = [f"import {package} as torch"]
+        if self.uses_backward_helper:
+            lines += BACKWARD_HELPER[package].strip().split("\n")
+        if self.uses_prehook_helper:
+            lines += PREHOOK_HELPER[package].strip().split("\n")
+        for statement in self.statements:
+            lines += statement.split("\n")
+        return "\n".join(lines)
+
+
+# Until Tensor.backward exists (step 03.3) the programs call your engine directly.
+BACKWARD_HELPER = {
+    "myautograd": "def backward(t):  # (until step 03.3: your engine, straight)\n"
+                  "    torch.engine.run_backward(t, torch.ones_like(t))",
+    "mini_autograd": "def backward(t):\n    t.backward(torch.ones_like(t))",
+}
+# A hook on a node, called with the gradient arriving there; PyTorch's is register_prehook (with tuples).
+PREHOOK_HELPER = {
+    "myautograd": "def prehook(node, fn):  # PyTorch: node.register_prehook, with tuples of gradients\n"
+                  "    node.pre_hooks.append(fn)",
+    "mini_autograd": "def prehook(node, fn):\n"
+                     "    def on_tuple(grads):\n"
+                     "        new = fn(grads[0])\n"
+                     "        return None if new is None else (new,)\n"
+                     "    node.register_prehook(on_tuple)",
+}
+
+
+def _number(value):
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0.0"
+
+
+def _literal(values):
+    if np.ndim(values) == 0:
+        return _number(float(values))
+    return "[" + ", ".join(_literal(v) for v in values) + "]"
+
+
+def _broadcast(a, b):
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        return None
+
+
+def programs(step_id):
+    """A hypothesis strategy: programs made of what ``step_id`` and the steps before it built."""
+    from hypothesis import strategies as st
+    features = features_for(step_id)
+
+    @st.composite
+    def program(draw):
+        statements, tensors = [], {}          # name -> (shape, dtype, requires grad, leaf)
+        helper = "engine" in features and "backward" not in features
+        hooks_used, extra_saves = False, set()
+        count = draw(st.integers(1, 3))
+        dtype = draw(st.sampled_from(["float32", "float64"]))     # one dtype: no type promotion
+        for i in range(count):
+            name = "abc"[i]
+            shape = draw(st.sampled_from(SHAPES))
+            requires = draw(st.booleans()) if i else True
+            values = draw(st.lists(st.integers(-8, 8), min_size=max(1, int(np.prod(shape))),
+                                   max_size=max(1, int(np.prod(shape)))))
+            array = (np.array(values, dtype=float) / 4 + 0.125).reshape(shape)
+            flag = ", requires_grad=True" if requires else ""
+            statements.append(f"{name} = torch.tensor({_literal(array)}, dtype=torch.{dtype}{flag})")
+            tensors[name] = (shape, dtype, requires, True)
+        names = list(tensors)
+        for j in range(draw(st.integers(1, 6))):
+            target = f"t{j + 1}"
+            kind = draw(st.sampled_from(["add", "mul", "sub", "scale", "pow", "exp", "sum", "mean",
+                                         "matmul", "sum_dim"]))
+            u = names[draw(st.integers(0, len(names) - 1))]
+            v = names[draw(st.integers(0, len(names) - 1))]
+            su, du, ru, _ = tensors[u]
+            sv, dv, rv, _ = tensors[v]
+            dtype = "float64" if "float64" in (du, dv) else "float32"
+            if kind in ("add", "mul", "sub") and _broadcast(su, sv) is not None:
+                symbol = {"add": "+", "mul": "*", "sub": "-"}[kind]
+                expression, shape, requires = f"{u} {symbol} {v}", _broadcast(su, sv), ru or rv
+            elif kind == "matmul" and len(su) == 2 and len(sv) == 2 and su[1] == sv[0]:
+                expression, shape, requires = f"{u} @ {v}", (su[0], sv[1]), ru or rv
+            else:
+                expression = None
+            if kind in ("mul", "matmul") and expression is not None:
+                # PyTorch saves a for a * b only when b's gradient is wanted; myautograd always does.
+                # An in-place change of a would then stop only myautograd's backward: leave a alone.
+                extra_saves.update(x for x, other in ((u, rv), (v, ru)) if not other)
+            if expression is None:
+                if kind == "pow":
+                    exponent = draw(st.sampled_from([2, 3]))
+                    expression, shape, requires, dtype = f"{u} ** {exponent}", su, ru, du
+                elif kind == "exp":
+                    expression, shape, requires, dtype = f"{u}.exp()", su, ru, du
+                elif kind in ("sum", "mean"):
+                    expression, shape, requires, dtype = f"{u}.{kind}()", (), ru, du
+                elif kind == "sum_dim" and len(su) == 2:
+                    dim, keep = draw(st.integers(0, 1)), draw(st.booleans())
+                    shape = tuple(1 if k == dim else n for k, n in enumerate(su)) if keep else \
+                        tuple(n for k, n in enumerate(su) if k != dim)
+                    expression, requires, dtype = f"{u}.sum(dim={dim}, keepdim={keep})", ru, du
+                else:
+                    factor = draw(st.sampled_from([2.0, -0.5, 3.0]))
+                    # (PyTorch's x * 2.0 saves no tensor; myautograd's makes 2.0 a tensor and saves x,
+                    # which an in-place change of x would then trip over: with in-place ops, add instead.)
+                    symbol = "+" if "in_place" in features else "*"
+                    if draw(st.booleans()):
+                        expression = f"{u} {symbol} {_number(factor)}"
+                    else:
+                        expression = f"{_number(factor)} {symbol} {u}"
+                    shape, requires, dtype = su, ru, du
+            statement = f"{target} = {expression}"
+            if "no_grad" in features and draw(st.integers(0, 5)) == 0:
+                nested = draw(st.booleans())
+                inner = f"        {statement}" if nested else f"    {statement}"
+                statement = ("with torch.no_grad():\n    with torch.no_grad():\n" + inner if nested
+                             else "with torch.no_grad():\n" + inner)
+                requires = False
+            tensors[target] = (shape, dtype, requires, not requires)
+            names.append(target)
+            statements.append(statement)
+            if "retain_grad" in features and requires and draw(st.integers(0, 3)) == 0:
+                statements.append(f"{target}.retain_grad()")
+            if "detach" in features and draw(st.integers(0, 6)) == 0:
+                detached = f"d{j + 1}"
+                statements.append(f"{detached} = {target}.detach()")
+                tensors[detached] = (shape, dtype, False, True)
+                names.append(detached)
+            owners_exist = any(not n.startswith("d") and n not in extra_saves for n in names)
+            if "in_place" in features and owners_exist and draw(st.integers(0, 5)) == 0:
+                owners = [n for n in names if not n.startswith("d") and n not in extra_saves]
+                victim = owners[draw(st.integers(0, len(owners) - 1))]  # (a detached tensor shares its
+                                                                          # base's version in PyTorch)
+                method = draw(st.sampled_from(["add_(1.0)", "mul_(2.0)", "sub_(0.5)"]))
+                if draw(st.booleans()):
+                    statements.append(f"with torch.no_grad():\n    {victim}.{method}")
+                else:
+                    statements.append(f"{victim}.{method}")
+            if "no_grad" in features and draw(st.integers(0, 9)) == 0:
+                statements.append("torch.no_grad()  # made, never entered: changes nothing")
+        # the loss: a scalar that requires grad, if any tensor does
+        candidates = [n for n in names if tensors[n][2]]
+        if not candidates:
+            return Program(statements)
+        last = candidates[-1]
+        if "backward" in features and tensors[last][0] != () and draw(st.booleans()):
+            loss, seed = last, None                       # non-scalar: backward(gradient)
+            shape = tensors[last][0]
+            gradient = (np.arange(int(np.prod(shape)), dtype=float).reshape(shape) - 1) / 2
+            seed = f"torch.tensor({_literal(gradient)}, dtype=torch.{tensors[last][1]})"
+        else:
+            loss = "loss"
+            statements.append(f"loss = {last}.sum()" if tensors[last][0] != () else f"loss = {last} * 1.0")
+            seed = None
+        if "hooks" in features:
+            for node_name in draw(st.lists(st.sampled_from(candidates), max_size=2)):
+                if tensors[node_name][3]:                 # a leaf: no grad_fn to hook
+                    continue
+                kind = draw(st.sampled_from(["observe", "replace", "double"]))
+                hooks_used = True
+                hook = {"observe": "lambda g: seen.append(g.sum().item())",
+                        "replace": "lambda g: g * 2.0",
+                        "double": "lambda g: None"}[kind]
+                statements.append(f"prehook({node_name}.grad_fn, {hook})")
+        if "order" in features:
+            statements.append(f"order = run_order({loss})")
+        times = draw(st.integers(1, 3)) if "accumulate" in features else 1
+        for k in range(times):
+            last_call = k == times - 1
+            retain = "" if last_call and ("free" in features and draw(st.booleans())) else "retain_graph=True"
+            if helper:
+                call = f"backward({loss})"
+            elif seed is not None:                 # (retain_graph=True unless freeing is what is tested:
+                call = f"{loss}.backward({seed}{', ' + retain if retain else ''})"   # before step 07.2
+            else:                                   # your engine frees nothing, PyTorch's does)
+                call = f"{loss}.backward({retain})"
+            statements.append(call)
+            if "accumulate" in features and not last_call and draw(st.booleans()):
+                statements.append("first_grad = a.grad")
+            if "zero_grad" in features and not last_call and draw(st.integers(0, 2)) == 0:
+                none = draw(st.booleans())
+                statements.append(f"torch.optim.SGD([{', '.join(n for n in 'abc' if n in tensors)}], lr=0.1)"
+                                  f".zero_grad(set_to_none={none})")
+        if "free" in features and draw(st.integers(0, 3)) == 0:
+            statements.append(f"{loss}.backward()  # once more, after the graph was freed")
+        if "sgd" in features:
+            params = ", ".join(n for n in "abc" if n in tensors and tensors[n][2])
+            statements.append(f"torch.optim.SGD([{params}], lr=0.1).step()")
+        if "in_place" in features and any(n not in extra_saves for n in "abc" if n in tensors) \
+                and draw(st.integers(0, 3)) == 0:
+            owners = [n for n in names if not n.startswith("d") and n not in extra_saves]
+            statements.append(f"{draw(st.sampled_from(owners))}.add_(1.0)  # after backward")
+        return Program(statements, uses_backward_helper=helper, uses_prehook_helper=hooks_used)
+
+    return program()
+
+
+# --------------------------------------------------------------- running them
+def run_order_helper(torch):
+    """``run_order(out)``: hooks that record the engine's order (node names), as chapter 08's trace does."""
+    from ._testing import walk_nodes
+
+    def run_order(out):
+        names = []
+        for node in walk_nodes(out.grad_fn):
+            if node.name().endswith("AccumulateGrad"):
+                continue
+            name = node.name()
+            if torch is mini_autograd:
+                node.register_prehook(lambda grads, name=name: names.append(name))
+            else:
+                node.pre_hooks.insert(0, lambda grad, name=name: names.append(name))
+        return names
+    return run_order
+
+
+IN_PLACE_REFUSAL = "myautograd records no in-place operations: use them under no_grad"
+
+
+def _refused_in_place(namespace, statement):
+    """mini_autograd records an in-place change of a non-leaf; myautograd refuses it (step 07.1)."""
+    if "with torch.no_grad" in statement or "_(" not in statement or "\n" in statement:
+        return False
+    name = statement.split(".", 1)[0].strip()
+    t = namespace.get(name)
+    return (t is not None and getattr(t, "requires_grad", False) and t.grad_fn is not None
+            and mini_autograd.is_grad_enabled())
+
+
+def run(program, torch, features=frozenset()):
+    """Everything ``program`` shows when ``torch`` is the package: a dict, comparable between packages."""
+    name = "mini_autograd" if torch is mini_autograd else "myautograd"
+    namespace = {"torch": torch, "seen": [], "run_order": run_order_helper(torch)}
+    with _fresh_grad_mode(torch), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for helper, used in ((BACKWARD_HELPER, program.uses_backward_helper),
+                             (PREHOOK_HELPER, program.uses_prehook_helper)):
+            if used:
+                exec(helper[name], namespace)
+        seen = {}
+        for index, statement in enumerate(program.statements):
+            if torch is mini_autograd and _refused_in_place(namespace, statement):
+                seen[f"line {index + 1}"] = f"RuntimeError: {_words(RuntimeError(IN_PLACE_REFUSAL))}"
+                continue
+            try:
+                exec(statement, namespace)
+            except NotImplementedError:
+                raise
+            except Exception as error:                        # an error is an output too
+                seen[f"line {index + 1}"] = f"{type(error).__name__}: {_words(error)}"
+        seen["recording on at the end"] = torch.is_grad_enabled()
+        seen.update(_observe(namespace, torch, features))
+    return seen
+
+
+def _words(error):
+    text = str(error)
+    return text[:60] + ("..." if len(text) > 60 else "")
+
+
+@contextlib.contextmanager
+def _fresh_grad_mode(torch):
+    if torch is mini_autograd:
+        torch.set_grad_enabled(True)
+    else:
+        torch.grad_mode._state.grad_enabled = True
+    try:
+        yield
+    finally:
+        if torch is mini_autograd:
+            torch.set_grad_enabled(True)
+        else:
+            torch.grad_mode._state.grad_enabled = True
+
+
+def _describe(t):
+    data = np.asarray(t._data if hasattr(t, "_data") else t.detach().numpy())
+    return f"{_literal(np.round(data.astype(float), 4))} ({str(t.dtype).replace('torch.', '')})"
+
+
+def _observe(namespace, torch, features):
+    found, objects = {}, {}
+    for name, value in namespace.items():
+        if not isinstance(value, torch.Tensor):
+            if name in ("seen", "order") and isinstance(value, list):
+                found[name] = [round(v, 4) if isinstance(v, float) else v for v in value]
+            continue
+        objects[name] = value
+        found[f"{name}"] = ("values", np.asarray(value._data if hasattr(value, "_data") else 0, dtype=float),
+                            str(value.dtype))
+        found[f"{name}.requires_grad"] = bool(value.requires_grad)
+        found[f"{name}.is_leaf"] = value.is_leaf if "is_leaf" in features else value.grad_fn is None
+        if "retain_grad" in features:
+            found[f"{name}.retains_grad"] = bool(value.retains_grad)
+        found[f"{name}.grad_fn"] = None if value.grad_fn is None else value.grad_fn.name()
+        if name[0] in "abct" or name == "loss":     # (not a detached tensor, which shares its version
+            found[f"{name}._version"] = value._version   # in PyTorch, nor a .grad kept under another name)
+        grad = value._grad if torch is not mini_autograd else value.grad
+        if grad is None:
+            found[f"{name}.grad"] = None
+        else:
+            objects[f"{name}.grad"] = grad
+            found[f"{name}.grad"] = ("values", np.asarray(grad._data, dtype=float), str(grad.dtype))
+    # which of these are one and the same tensor (a .grad handed out twice, a .grad kept across backwards)
+    groups = {}
+    for name, value in objects.items():
+        groups.setdefault(id(value), []).append(name)
+    found["the same tensor"] = sorted(sorted(g) for g in groups.values() if len(g) > 1)
+    return found
+
+
+def _equal(mine, theirs):
+    if isinstance(mine, tuple) and isinstance(theirs, tuple) and mine[:1] == theirs[:1] == ("values",):
+        return (mine[2] == theirs[2] and mine[1].shape == theirs[1].shape
+                and np.allclose(mine[1], theirs[1], rtol=1e-4, atol=1e-5, equal_nan=True))
+    return mine == theirs
+
+
+def _show(value, key=""):
+    if value == "(missing)" and key.startswith("line "):
+        return "no error"
+    if isinstance(value, tuple) and value[:1] == ("values",):
+        return f"{_literal(np.round(value[1], 4))} ({value[2].replace('torch.', '')})"
+    return repr(value)
+
+
+def differences(mine, theirs):
+    """``[(what, yours, PyTorch's)]`` for everything that differs."""
+    found = []
+    for key in list(theirs) + [k for k in mine if k not in theirs]:
+        a, b = mine.get(key, "(missing)"), theirs.get(key, "(missing)")
+        if not _equal(a, b):
+            found.append((key, _show(a, key), _show(b, key)))
+    return found
+
+
+# ------------------------------------------------------------------- culprits
+def _answer_pieces(up_to_step):
+    """``[(file, qualified name, step)]`` of every piece the learner writes, up to ``up_to_step``."""
+    pieces = []
+    for path in sorted(ANSWER_KEY.glob("*.py")):
+        for step, name in stubs._pieces(path.read_text()).values():
+            if step <= up_to_step:
+                pieces.append((path.name, name, step))
+    return pieces
+
+
+def _answer_function(file, qualified):
+    source = (ANSWER_KEY / file).read_text()
+    for name, function, _ in stubs._functions(ast.parse(source)):
+        if name == qualified:
+            return textwrap.dedent(ast.get_source_segment(source, function))
+    raise KeyError(qualified)
+
+
+@contextlib.contextmanager
+def swapped(package, file, qualified):
+    """``package`` with one piece replaced by the answer key's (put back afterwards)."""
+    module = getattr(package, file.removesuffix(".py"))
+    namespace = dict(vars(module))
+    exec(_answer_function(file, qualified), namespace)
+    new = namespace[qualified.rsplit(".", 1)[-1]]
+    restore = []
+    if "." in qualified:
+        owner = getattr(module, qualified.split(".")[0])
+        attribute = qualified.split(".")[1]
+        old = owner.__dict__[attribute]
+        if isinstance(old, property):
+            replacement = property(new, old.fset)
+        elif isinstance(old, staticmethod):
+            replacement = staticmethod(new)
+        elif isinstance(old, classmethod):
+            replacement = classmethod(new)
+        else:
+            replacement = new
+        new.__globals__.update({k: v for k, v in vars(module).items() if k not in new.__globals__})
+        setattr(owner, attribute, replacement)
+        restore.append((owner, attribute, old))
+    else:
+        old = getattr(module, qualified)
+        for other in list(vars(package).values()) + [package]:
+            if inspect.ismodule(other) and getattr(other, qualified, None) is old:
+                setattr(other, qualified, new)
+                restore.append((other, qualified, old))
+    try:
+        yield
+    finally:
+        for owner, attribute, old in restore:
+            setattr(owner, attribute, old)
+
+
+def culprit(program, package, up_to_step, reference_result):
+    """``(qualified name, step)`` of the piece whose answer-key version makes ``program`` agree, or None."""
+    for file, qualified, step in _answer_pieces(up_to_step):
+        try:
+            with swapped(package, file, qualified):
+                agrees = not differences(_safe_run(program, package, features_for(up_to_step)),
+                                         reference_result)
+        except Exception:
+            continue
+        if agrees:
+            return qualified, step
+    return None
+
+
+def _safe_run(program, package, features):
+    try:
+        return run(program, package, features)
+    except NotImplementedError as error:
+        return {"error": f"NotImplementedError: {error}"}
+
+
+# ------------------------------------------------------------------- the check
+EXAMPLES = 60
+
+
+def check(package, step_id, examples=EXAMPLES):
+    """Run ``examples`` random programs of ``step_id``'s level on ``package`` and on mini_autograd.
+
+    Raises ``Wrong`` with the smallest differing program, both results and the piece at fault.
+    """
+    from hypothesis import HealthCheck, given, settings
+
+    failures = []
+
+    @settings(database=None, derandomize=True, max_examples=examples, deadline=None,
+              suppress_health_check=list(HealthCheck), print_blob=False)
+    @given(programs(step_id))
+    def agrees(program):
+        features = features_for(step_id)
+        theirs = run(program, mini_autograd, features)
+        mine = _safe_run(program, package, features)
+        found = differences(mine, theirs)
+        if found:
+            failures.append((program, found, theirs))
+            raise AssertionError("differs")
+
+    try:
+        agrees()
+    except AssertionError:
+        program, found, theirs = shrink(*failures[-1], package, features_for(step_id))
+        error = Wrong(message(program, found, package, step_id, theirs))
+        error.differential = True
+        raise error from None
+
+
+def shrink(program, found, theirs, package, features):
+    """Drop statements one at a time while the program still differs: hypothesis shrinks the choices
+    that made the program, this removes what those choices could not (an unused intermediate)."""
+    index = len(program.statements) - 1
+    while index >= 0:
+        statements = program.statements[:index] + program.statements[index + 1:]
+        smaller = dataclasses.replace(program, statements=statements)
+        try:
+            reference_result = run(smaller, mini_autograd, features)
+        except Exception:                      # the program no longer makes sense (a name it needs)
+            index -= 1
+            continue
+        errors = [value for value in reference_result.values() if isinstance(value, str)]
+        if any(value.startswith("NameError") for value in errors):
+            index -= 1
+            continue
+        smaller_found = differences(_safe_run(smaller, package, features), reference_result)
+        if smaller_found:
+            program, found, theirs = smaller, smaller_found, reference_result
+        index -= 1
+    return program, found, theirs
+
+
+def message(program, found, package, step_id, reference_result):
+    shown = found[:3]
+    lines = ["a random program gives a different result on your myautograd than on PyTorch "
+             "(mini_autograd), and this is the smallest such program:", "",
+             textwrap.indent(program.source(), "    "), ""]
+    for what, yours, pytorch in shown:
+        lines.append(f"    {what}: yours {yours}; PyTorch {pytorch}")
+    piece = culprit(program, package, step_id, reference_result)
+    if piece is not None:
+        name, step = piece
+        lines += ["", f"The piece at fault: {name} (step {step}): with the answer key's {name} "
+                      "instead of yours, this program agrees."]
+    return "\n".join(lines)

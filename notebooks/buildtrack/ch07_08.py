@@ -157,19 +157,31 @@ def check_dependencies(m):
     return "Each node waits for one gradient per edge pointing at it; a 100,000-op chain is counted too."
 
 
-def _run_order(torch, out, prehook):
+def record_order(out, prehook):
+    """Hooks on every node of ``out``'s graph; the list they fill with node names as the engine runs them."""
     names = []
     for node in walk_nodes(out.grad_fn):
         name = node.name()
         prehook(node, lambda *args, name=name: names.append(name))
-    out.backward()
     return names
 
 
+def learner_prehook(node, record):
+    node.pre_hooks.append(lambda grad: record())
+
+
+def reference_prehook(node, record):
+    """mini_autograd's (and PyTorch's) hooks: a leaf's tensor hook stands for its AccumulateGrad's."""
+    if node.name().endswith("AccumulateGrad"):
+        node.variable.register_hook(lambda grad: record())
+    else:
+        node.register_prehook(lambda grads: record())
+
+
 def _mine_order(m, out):
-    def hook(node, record):
-        node.pre_hooks.append(lambda grad: record())
-    return _run_order(m, out, hook)
+    names = record_order(out, learner_prehook)
+    out.backward()
+    return names
 
 
 def reference_order(build):
@@ -180,13 +192,9 @@ def reference_order(build):
 def engine_order(torch, build):
     """The order in which ``torch`` (mini_autograd or PyTorch) runs the nodes of ``build(torch)``'s graph."""
     _, out = build(torch)
-
-    def hook(node, record):
-        if node.name().endswith("AccumulateGrad"):
-            node.variable.register_hook(lambda grad: record())
-        else:
-            node.register_prehook(lambda grads: record())
-    return [name.rsplit("::", 1)[-1] for name in _run_order(torch, out, hook)]
+    names = record_order(out, reference_prehook)
+    out.backward()
+    return [name.rsplit("::", 1)[-1] for name in names]
 
 
 @step("08.2", "PyTorch's engine: ready queue and input buffers", "run_backward in engine.py",

@@ -26,6 +26,7 @@ import numpy as np
 
 import mini_autograd
 from . import stubs
+from ._testing import grad_of, values
 from .framework import ANSWER_KEY, Wrong
 
 # ------------------------------------------------------------------ the programs
@@ -46,7 +47,7 @@ FEATURES = {
 }
 SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1)]
 # The steps whose check ends with random programs: each brings something the programs can use.
-STEPS = ["03.2", "03.3", "04.1", "04.2", "05.1", "05.2", "06.1", "06.2", "07.1", "07.2", "08.2", "10.3"]
+STEPS = list(FEATURES)
 
 
 def features_for(step_id):
@@ -118,7 +119,7 @@ def programs(step_id):
 
     @st.composite
     def program(draw):
-        statements, tensors = [], {}          # name -> (shape, dtype, requires grad, leaf)
+        statements, tensors = [], {}          # name -> (shape, requires grad, leaf)
         helper = "engine" in features and "backward" not in features
         hooks_used, extra_saves = False, set()
         count = draw(st.integers(1, 3))
@@ -127,22 +128,27 @@ def programs(step_id):
             name = "abc"[i]
             shape = draw(st.sampled_from(SHAPES))
             requires = draw(st.booleans()) if i else True
-            values = draw(st.lists(st.integers(-8, 8), min_size=max(1, int(np.prod(shape))),
-                                   max_size=max(1, int(np.prod(shape)))))
-            array = (np.array(values, dtype=float) / 4 + 0.125).reshape(shape)
+            numbers = draw(st.lists(st.integers(-8, 8), min_size=max(1, int(np.prod(shape))),
+                                    max_size=max(1, int(np.prod(shape)))))
+            array = (np.array(numbers, dtype=float) / 4 + 0.125).reshape(shape)
             flag = ", requires_grad=True" if requires else ""
             statements.append(f"{name} = torch.tensor({_literal(array)}, dtype=torch.{dtype}{flag})")
-            tensors[name] = (shape, dtype, requires, True)
+            tensors[name] = (shape, requires, True)
         names = list(tensors)
+
+        def may_change_in_place():
+            """Not a detached tensor (it shares its base's version in PyTorch), nor one that only
+            myautograd saves (see extra_saves)."""
+            return [n for n in names if not n.startswith("d") and n not in extra_saves]
+
         for j in range(draw(st.integers(1, 6))):
             target = f"t{j + 1}"
             kind = draw(st.sampled_from(["add", "mul", "sub", "scale", "pow", "exp", "sum", "mean",
                                          "matmul", "sum_dim"]))
             u = names[draw(st.integers(0, len(names) - 1))]
             v = names[draw(st.integers(0, len(names) - 1))]
-            su, du, ru, _ = tensors[u]
-            sv, dv, rv, _ = tensors[v]
-            dtype = "float64" if "float64" in (du, dv) else "float32"
+            su, ru, _ = tensors[u]
+            sv, rv, _ = tensors[v]
             if kind in ("add", "mul", "sub") and _broadcast(su, sv) is not None:
                 symbol = {"add": "+", "mul": "*", "sub": "-"}[kind]
                 expression, shape, requires = f"{u} {symbol} {v}", _broadcast(su, sv), ru or rv
@@ -157,16 +163,16 @@ def programs(step_id):
             if expression is None:
                 if kind == "pow":
                     exponent = draw(st.sampled_from([2, 3]))
-                    expression, shape, requires, dtype = f"{u} ** {exponent}", su, ru, du
+                    expression, shape, requires = f"{u} ** {exponent}", su, ru
                 elif kind == "exp":
-                    expression, shape, requires, dtype = f"{u}.exp()", su, ru, du
+                    expression, shape, requires = f"{u}.exp()", su, ru
                 elif kind in ("sum", "mean"):
-                    expression, shape, requires, dtype = f"{u}.{kind}()", (), ru, du
+                    expression, shape, requires = f"{u}.{kind}()", (), ru
                 elif kind == "sum_dim" and len(su) == 2:
                     dim, keep = draw(st.integers(0, 1)), draw(st.booleans())
                     shape = tuple(1 if k == dim else n for k, n in enumerate(su)) if keep else \
                         tuple(n for k, n in enumerate(su) if k != dim)
-                    expression, requires, dtype = f"{u}.sum(dim={dim}, keepdim={keep})", ru, du
+                    expression, requires = f"{u}.sum(dim={dim}, keepdim={keep})", ru
                 else:
                     factor = draw(st.sampled_from([2.0, -0.5, 3.0]))
                     # (PyTorch's x * 2.0 saves no tensor; myautograd's makes 2.0 a tensor and saves x,
@@ -176,7 +182,7 @@ def programs(step_id):
                         expression = f"{u} {symbol} {_number(factor)}"
                     else:
                         expression = f"{_number(factor)} {symbol} {u}"
-                    shape, requires, dtype = su, ru, du
+                    shape, requires = su, ru
             statement = f"{target} = {expression}"
             if "no_grad" in features and draw(st.integers(0, 5)) == 0:
                 nested = draw(st.booleans())
@@ -184,7 +190,7 @@ def programs(step_id):
                 statement = ("with torch.no_grad():\n    with torch.no_grad():\n" + inner if nested
                              else "with torch.no_grad():\n" + inner)
                 requires = False
-            tensors[target] = (shape, dtype, requires, not requires)
+            tensors[target] = (shape, requires, not requires)
             names.append(target)
             statements.append(statement)
             if "retain_grad" in features and requires and draw(st.integers(0, 3)) == 0:
@@ -192,13 +198,10 @@ def programs(step_id):
             if "detach" in features and draw(st.integers(0, 6)) == 0:
                 detached = f"d{j + 1}"
                 statements.append(f"{detached} = {target}.detach()")
-                tensors[detached] = (shape, dtype, False, True)
+                tensors[detached] = (shape, False, True)
                 names.append(detached)
-            owners_exist = any(not n.startswith("d") and n not in extra_saves for n in names)
-            if "in_place" in features and owners_exist and draw(st.integers(0, 5)) == 0:
-                owners = [n for n in names if not n.startswith("d") and n not in extra_saves]
-                victim = owners[draw(st.integers(0, len(owners) - 1))]  # (a detached tensor shares its
-                                                                          # base's version in PyTorch)
+            if "in_place" in features and may_change_in_place() and draw(st.integers(0, 5)) == 0:
+                victim = draw(st.sampled_from(may_change_in_place()))
                 method = draw(st.sampled_from(["add_(1.0)", "mul_(2.0)", "sub_(0.5)"]))
                 if draw(st.booleans()):
                     statements.append(f"with torch.no_grad():\n    {victim}.{method}")
@@ -207,7 +210,7 @@ def programs(step_id):
             if "no_grad" in features and draw(st.integers(0, 9)) == 0:
                 statements.append("torch.no_grad()  # made, never entered: changes nothing")
         # the loss: a scalar that requires grad, if any tensor does
-        candidates = [n for n in names if tensors[n][2]]
+        candidates = [n for n in names if tensors[n][1]]
         if not candidates:
             return Program(statements)
         last = candidates[-1]
@@ -215,20 +218,20 @@ def programs(step_id):
             loss, seed = last, None                       # non-scalar: backward(gradient)
             shape = tensors[last][0]
             gradient = (np.arange(int(np.prod(shape)), dtype=float).reshape(shape) - 1) / 2
-            seed = f"torch.tensor({_literal(gradient)}, dtype=torch.{tensors[last][1]})"
+            seed = f"torch.tensor({_literal(gradient)}, dtype=torch.{dtype})"
         else:
             loss = "loss"
             statements.append(f"loss = {last}.sum()" if tensors[last][0] != () else f"loss = {last} * 1.0")
             seed = None
         if "hooks" in features:
             for node_name in draw(st.lists(st.sampled_from(candidates), max_size=2)):
-                if tensors[node_name][3]:                 # a leaf: no grad_fn to hook
+                if tensors[node_name][2]:                 # a leaf: no grad_fn to hook
                     continue
-                kind = draw(st.sampled_from(["observe", "replace", "double"]))
+                kind = draw(st.sampled_from(["observe", "replace", "return_none"]))
                 hooks_used = True
                 hook = {"observe": "lambda g: seen.append(g.sum().item())",
                         "replace": "lambda g: g * 2.0",
-                        "double": "lambda g: None"}[kind]
+                        "return_none": "lambda g: None"}[kind]
                 statements.append(f"prehook({node_name}.grad_fn, {hook})")
         if "order" in features:
             statements.append(f"order = run_order({loss})")
@@ -252,12 +255,10 @@ def programs(step_id):
         if "free" in features and draw(st.integers(0, 3)) == 0:
             statements.append(f"{loss}.backward()  # once more, after the graph was freed")
         if "sgd" in features:
-            params = ", ".join(n for n in "abc" if n in tensors and tensors[n][2])
+            params = ", ".join(n for n in "abc" if n in tensors and tensors[n][1])
             statements.append(f"torch.optim.SGD([{params}], lr=0.1).step()")
-        if "in_place" in features and any(n not in extra_saves for n in "abc" if n in tensors) \
-                and draw(st.integers(0, 3)) == 0:
-            owners = [n for n in names if not n.startswith("d") and n not in extra_saves]
-            statements.append(f"{draw(st.sampled_from(owners))}.add_(1.0)  # after backward")
+        if "in_place" in features and may_change_in_place() and draw(st.integers(0, 3)) == 0:
+            statements.append(f"{draw(st.sampled_from(may_change_in_place()))}.add_(1.0)  # after backward")
         return Program(statements, uses_backward_helper=helper, uses_prehook_helper=hooks_used)
 
     return program()
@@ -265,21 +266,10 @@ def programs(step_id):
 
 # --------------------------------------------------------------- running them
 def run_order_helper(torch):
-    """``run_order(out)``: hooks that record the engine's order (node names), as chapter 08's trace does."""
-    from ._testing import walk_nodes
-
-    def run_order(out):
-        names = []
-        for node in walk_nodes(out.grad_fn):
-            if node.name().endswith("AccumulateGrad"):
-                continue
-            name = node.name()
-            if torch is mini_autograd:
-                node.register_prehook(lambda grads, name=name: names.append(name))
-            else:
-                node.pre_hooks.insert(0, lambda grad, name=name: names.append(name))
-        return names
-    return run_order
+    """``run_order(out)``: hooks that record the order the engine runs out's nodes in (chapter 08's check)."""
+    from .ch07_08 import learner_prehook, record_order, reference_prehook
+    prehook = reference_prehook if torch is mini_autograd else learner_prehook
+    return lambda out: record_order(out, prehook)
 
 
 IN_PLACE_REFUSAL = "myautograd records no in-place operations: use them under no_grad"
@@ -328,22 +318,12 @@ def _words(error):
 
 @contextlib.contextmanager
 def _fresh_grad_mode(torch):
-    if torch is mini_autograd:
-        torch.set_grad_enabled(True)
-    else:
-        torch.grad_mode._state.grad_enabled = True
+    """Recording on before and after a program, whatever a wrong engine left behind."""
+    torch.set_grad_enabled(True)
     try:
         yield
     finally:
-        if torch is mini_autograd:
-            torch.set_grad_enabled(True)
-        else:
-            torch.grad_mode._state.grad_enabled = True
-
-
-def _describe(t):
-    data = np.asarray(t._data if hasattr(t, "_data") else t.detach().numpy())
-    return f"{_literal(np.round(data.astype(float), 4))} ({str(t.dtype).replace('torch.', '')})"
+        torch.set_grad_enabled(True)
 
 
 def _observe(namespace, torch, features):
@@ -354,8 +334,7 @@ def _observe(namespace, torch, features):
                 found[name] = [round(v, 4) if isinstance(v, float) else v for v in value]
             continue
         objects[name] = value
-        found[f"{name}"] = ("values", np.asarray(value._data if hasattr(value, "_data") else 0, dtype=float),
-                            str(value.dtype))
+        found[name] = ("values", values(value), str(value.dtype))
         found[f"{name}.requires_grad"] = bool(value.requires_grad)
         found[f"{name}.is_leaf"] = value.is_leaf if "is_leaf" in features else value.grad_fn is None
         if "retain_grad" in features:
@@ -363,12 +342,12 @@ def _observe(namespace, torch, features):
         found[f"{name}.grad_fn"] = None if value.grad_fn is None else value.grad_fn.name()
         if name[0] in "abct" or name == "loss":     # (not a detached tensor, which shares its version
             found[f"{name}._version"] = value._version   # in PyTorch, nor a .grad kept under another name)
-        grad = value._grad if torch is not mini_autograd else value.grad
+        grad = grad_of(value)
         if grad is None:
             found[f"{name}.grad"] = None
         else:
             objects[f"{name}.grad"] = grad
-            found[f"{name}.grad"] = ("values", np.asarray(grad._data, dtype=float), str(grad.dtype))
+            found[f"{name}.grad"] = ("values", values(grad), str(grad.dtype))
     # which of these are one and the same tensor (a .grad handed out twice, a .grad kept across backwards)
     groups = {}
     for name, value in objects.items():
@@ -441,7 +420,6 @@ def swapped(package, file, qualified):
             replacement = classmethod(new)
         else:
             replacement = new
-        new.__globals__.update({k: v for k, v in vars(module).items() if k not in new.__globals__})
         setattr(owner, attribute, replacement)
         restore.append((owner, attribute, old))
     else:

@@ -187,7 +187,7 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
     if tracer is not None:
         graph_task.tracer = tracer
     tracer = graph_task.tracer
-    root_grads = validate_root_grads(root_edges, root_grads)
+    root_grads = validate_outputs(root_edges, root_grads)      # the starting gradients, checked too
     # A single root is run directly; several share a GraphRoot in front of them.
     if len(root_edges) == 1:
         root = root_edges[0][0]
@@ -282,7 +282,7 @@ def call_function(graph_task, node, inputs):
     outputs = node.apply(inputs)
     if not graph_task.keep_graph:
         node.release_variables()
-    outputs = validate_outputs(node, outputs)
+    outputs = validate_outputs(node.next_functions, outputs, node)
 
     if node._post_hooks:
         for hook in list(node._post_hooks.values()):
@@ -292,13 +292,16 @@ def call_function(graph_task, node, inputs):
     return outputs
 
 
-def validate_outputs(node, grads):
+def validate_outputs(edges, grads, node=None):
     """Check each gradient against the input it is for; sum away broadcast dimensions.
 
-    engine.cpp: validate_outputs. This is where broadcasting is undone: a gradient of
-    shape (2, 3) headed for an input of shape (3,) is summed over its first dimension.
+    engine.cpp: validate_outputs, run on each node's results (``edges`` are its
+    ``next_functions``) and, by Engine::execute, on the starting gradients (``edges``
+    are the roots). This is where broadcasting is undone: a gradient of shape (2, 3)
+    headed for an input of shape (3,) is summed over its first dimension. A gradient
+    of another dtype is cast: ``y.backward(torch.tensor([2, 1, -1]))`` on a float32
+    ``y`` starts from the float32 ``[2., 1., -1.]``.
     """
-    edges = node.next_functions
     if len(grads) != len(edges):
         raise RuntimeError(f"invalid number of gradients - expected {len(edges)}, but got {len(grads)}")
     grads = list(grads)
@@ -308,29 +311,14 @@ def validate_outputs(node, grads):
         shape, dtype = next_node._input_metadata[input_nr]
         if grad._data.shape != shape:
             if not _is_expandable_to(shape, grad._data.shape):
+                returned = f"Function {node.name()} returned an " if node is not None else ""
                 raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                    f"{returned}invalid gradient at index {i} - got "
                     f"{list(grad._data.shape)} but expected shape compatible with {list(shape)}")
             grad = sum_to(grad, shape)
         if grad._data.dtype != dtype:
             grad = grad.to(_dtype_of(dtype))
         grads[i] = grad
-    return grads
-
-
-def validate_root_grads(root_edges, root_grads):
-    """The starting gradients, each cast to the dtype of the output it is for.
-
-    engine.cpp: Engine::execute checks them with validate_outputs, like every node's
-    results, before it runs anything. So ``y.backward(torch.tensor([2, 1, -1]))`` on a
-    float32 ``y`` starts from the float32 gradient ``[2., 1., -1.]``.
-    """
-    grads = list(root_grads)
-    for i, ((node, input_nr), grad) in enumerate(zip(root_edges, grads, strict=True)):
-        if grad is not None and input_nr < len(node._input_metadata):
-            dtype = node._input_metadata[input_nr][1]
-            if grad._data.dtype != dtype:
-                grads[i] = grad.to(_dtype_of(dtype))
     return grads
 
 

@@ -261,11 +261,11 @@ print("x.grad =", x.grad)
 # ## 5. The loop that runs it all: `execute`
 #
 # `execute` is the engine's main function (PyTorch: `torch/csrc/autograd/engine.cpp:
-# Engine::execute`). Read it top to bottom: it creates a `GraphTask`, casts each starting
-# gradient to the dtype of the output it is for (`validate_root_grads`; PyTorch runs
-# `validate_outputs` on them), puts the starting gradient into the root's `InputBuffer`, counts
-# dependencies, pushes the root into a `ReadyQueue`, and then loops — pop a ready node,
-# evaluate it — until the queue is empty.
+# Engine::execute`). Read it top to bottom: it creates a `GraphTask`, checks the starting
+# gradients with `validate_outputs` (the check every node's results go through, section 9; it
+# casts each one to the dtype of the output it is for, as PyTorch's does), puts the starting
+# gradient into the root's `InputBuffer`, counts dependencies, pushes the root into a
+# `ReadyQueue`, and then loops — pop a ready node, evaluate it — until the queue is empty.
 # (The `tracer` lines are the hooks `trace_backward` used above; they do nothing otherwise.)
 
 # %%

@@ -2,10 +2,12 @@
 # make test      ruff (the linter), then unit tests + every notebook under strict nbval
 # make progress  the build track: one row per step of your myautograd
 #                (make progress ANSWERS=1: the same table for the answer key)
-# make clean     remove .venv and caches
+# make site      the course website, from the stored notebooks, into _site/_build/html
+# make clean     remove .venv, caches and the website
 # lab and progress create .venv on first use with what the course needs
 # (pip install -e '.[course]'); test adds the test extra on top
-# (pip install -e '.[course,test]': pytest, nbval, playwright, ...).
+# (pip install -e '.[course,test,site]': pytest, nbval, playwright, ...; site, for the
+# browser test of the website); site installs the site extra only (Jupyter Book).
 
 PYTHON ?= python3
 VENV := .venv
@@ -14,6 +16,7 @@ VENV_PY := $(VENV)/bin/python
 # the test extra too (playwright alone is about 165 MB, for tests/browser only).
 COURSE_STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+SITE_STAMP := $(VENV)/.installed-site
 PYTEST_ARGS ?=
 # Notebooks in parallel, one whole notebook per worker (--dist loadfile keeps
 # a notebook's cells on one kernel). Serial run: make test XDIST=
@@ -22,10 +25,11 @@ XDIST ?= -n 2 --dist loadfile
 TEST_PATHS := $(wildcard tests notebooks)
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
-.PHONY: venv venv-test check-dot test lab progress clean
+.PHONY: venv venv-test venv-site check-dot test lab progress site clean
 
 venv: $(COURSE_STAMP)
 venv-test: $(TEST_STAMP)
+venv-site: $(SITE_STAMP)
 
 $(VENV_PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { \
@@ -36,9 +40,9 @@ $(VENV_PY):
 # Re-install only when pyproject.toml changed since the last install, or once
 # mini_autograd/__init__.py exists if the install was made before it did
 # (an editable install maps only the packages it found at install time).
-# The two stamps follow this rule each on its own: `make lab` then `make test`
+# The stamps follow this rule each on its own: `make lab` then `make test`
 # installs the test extra on top of the course install; `make test` first
-# installs both extras in one pip run and so renews both stamps.
+# installs all three extras in one pip run and so renews all three stamps.
 HAS_INIT := $(if $(wildcard mini_autograd/__init__.py),$(VENV)/.has-init)
 
 $(COURSE_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
@@ -46,8 +50,12 @@ $(COURSE_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
 	@touch $@
 
 $(TEST_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
-	$(VENV_PY) -m pip install -e '.[course,test]'
-	@touch $(COURSE_STAMP) $@
+	$(VENV_PY) -m pip install -e '.[course,test,site]'
+	@touch $(COURSE_STAMP) $(SITE_STAMP) $@
+
+$(SITE_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
+	$(VENV_PY) -m pip install -e '.[site]'
+	@touch $@
 
 $(VENV)/.has-init: | $(VENV_PY)
 	@touch $@
@@ -95,7 +103,14 @@ ANSWERS ?=
 progress: venv
 	cd notebooks && ../$(VENV_PY) -m buildtrack $(if $(ANSWERS),--answers)
 
+# The course website (book/build.py): Jupyter Book renders the notebooks as stored, with
+# their tested outputs, without running them. Output: $(SITE_OUT)/_build/html.
+# SITE_REPOSITORY=owner/name (else a GitHub `origin` remote) gives the pages a Binder button.
+SITE_OUT ?= _site
+site: venv-site
+	$(VENV_PY) book/build.py --out $(SITE_OUT)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts build dist *.egg-info _site
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

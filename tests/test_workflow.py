@@ -1,4 +1,5 @@
-"""The GitHub Actions workflow is valid (actionlint) and runs the same steps as the course's CI."""
+"""The GitHub Actions workflows are valid (actionlint): tests.yml runs the same steps as the course's
+CI, pages.yml builds the website with `make site` and deploys it to GitHub Pages."""
 import json
 import os
 import pathlib
@@ -23,8 +24,17 @@ createLinter().then((lint) => {
 
 def test_there_is_a_workflow_and_it_runs_the_ci_script():
     assert WORKFLOWS
-    for workflow in WORKFLOWS:
-        assert "run: .ci/run" in workflow.read_text(), "the workflow must call .ci/run, not repeat its steps"
+    tests = (ROOT / ".github" / "workflows" / "tests.yml").read_text()
+    assert "run: .ci/run" in tests, "the tests workflow must call .ci/run, not repeat its steps"
+
+
+def test_the_pages_workflow_builds_the_site_with_make_site_and_deploys_it():
+    pages = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    assert "run: make site" in pages, "the site is built the way CONTRIBUTING.md says, with make site"
+    assert "branches: [main]" in pages
+    assert "uses: actions/upload-pages-artifact@" in pages and "path: _site/_build/html" in pages
+    assert "uses: actions/deploy-pages@" in pages
+    assert "SITE_REPOSITORY: ${{ github.repository }}" in pages, "the Binder buttons need the repository"
 
 
 def test_actionlint_finds_nothing():

@@ -234,8 +234,10 @@ def stage(src: Path, repository, branch):
 
 def build(out: Path, src: Path, repository, branch, force_all=False):
     chapters = stage(src, repository, branch)
-    command = [str(Path(sys.executable).with_name("jupyter-book")), "build", str(src),
-               "--path-output", str(out), "-W", "--keep-going", "-q"]
+    # `jupyter-book build`, run by this Python wherever its scripts folder is.
+    command = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; "
+               "sys.argv[0] = 'jupyter-book'; main()",
+               "build", str(src), "--path-output", str(out), "-W", "--keep-going", "-q"]
     if force_all:
         command.append("--all")
     started = time.monotonic()

@@ -210,3 +210,92 @@ def test_the_answer_key_agrees_with_mini_autograd_on_many_random_programs(step_i
     from buildtrack import differential
     from buildtrack.framework import load
     differential.check(load(ANSWER_KEY), step_id, examples=300)
+
+
+# ------------------------------------------------- stand-ins, unrelated steps, rewrites, the cache
+def _stub_of(file, qualified):
+    """The text of one piece's stub (as shipped), for planting an unwritten piece in a copy of the key."""
+    import ast
+    from buildtrack import stubs
+    source = make_stubs.expected_stubs()[file]
+    for name, function, _ in stubs._functions(ast.parse(source)):
+        if name == qualified:
+            return ast.get_source_segment(source, function)
+    raise KeyError(qualified)
+
+
+def _answer_of(file, qualified):
+    import ast
+    from buildtrack import stubs
+    source = (ANSWER_KEY / file).read_text()
+    for name, function, _ in stubs._functions(ast.parse(source)):
+        if name == qualified:
+            return ast.get_source_segment(source, function)
+    raise KeyError(qualified)
+
+
+def test_a_step_uses_a_later_step_unwritten_piece_from_the_answer_key(planted):
+    """zero_grad written with zero_() (an in-place op, whose _write is step 07.1's) is done at step 05.2."""
+    write = _answer_of("tensor.py", "Tensor._write")
+    directory = planted("tensor.py", write, _stub_of("tensor.py", "Tensor._write").replace("\n", "\n    "))
+    source = (directory / "optim.py").read_text().replace("p.grad._data[...] = 0", "p.grad.zero_()")
+    (directory / "optim.py").write_text(source)
+    assert verdict("05.2", directory).status == "done", verdict("05.2", directory).message
+    assert verdict("07.1", directory).status == "todo"
+
+
+def test_dependency_counts_do_not_wait_for_chapter_07(planted):
+    write = _answer_of("tensor.py", "Tensor._write")
+    directory = planted("tensor.py", write, _stub_of("tensor.py", "Tensor._write").replace("\n", "\n    "))
+    assert verdict("07.1", directory).status == "todo"
+    assert verdict("08.1", directory).status == "done", verdict("08.1", directory).message
+
+
+@pytest.mark.parametrize("step_id, file, old, new", [
+    ("07.2", "engine.py", "                node.release_saved()\n", "                node.saved = None\n"),
+    ("08.2", "engine.py", "    dependencies = compute_dependencies(root)\n",
+     "    dependencies, seen, stack = {}, {root}, [root]\n"
+     "    while stack:\n"
+     "        for next_node, _ in stack.pop().next_functions:\n"
+     "            if next_node is not None:\n"
+     "                dependencies[next_node] = dependencies.get(next_node, 0) + 1\n"
+     "                if next_node not in seen:\n"
+     "                    seen.add(next_node)\n"
+     "                    stack.append(next_node)\n"),
+])
+def test_a_rewrite_is_judged_by_what_it_does_not_by_the_words_it_uses(planted, step_id, file, old, new):
+    result = verdict(step_id, planted(file, old, new))
+    assert result.status == "done", result.message
+
+
+def test_a_verdict_is_kept_until_code_it_ran_changes(planted, monkeypatch, tmp_path):
+    """Editing custom.py (step 11.2) reruns no check of chapter 03; editing ops.py's Mul does."""
+    from buildtrack import framework
+    monkeypatch.setattr(framework, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(framework, "_memory", {})
+    runs = []
+    run_one = framework._run_one
+    monkeypatch.setattr(framework, "_run_one", lambda s, d, ran=None: runs.append(s.id) or run_one(s, d, ran))
+    directory = planted("custom.py", "return grad * s * (1 - s)", "return grad * s * (1 - s)")
+    assert verdict("03.2", directory).status == "done"
+    assert runs == STEP_IDS[:STEP_IDS.index("03.2") + 1]
+    source = (directory / "custom.py").read_text()
+    (directory / "custom.py").write_text(source.replace("return grad * s * (1 - s)",
+                                                        "return grad * (1 - s) * s"))
+    runs.clear()
+    assert verdict("03.2", directory).status == "done" and runs == []
+    source = (directory / "ops.py").read_text()
+    source = source.replace("return grad * b, grad * a", "return b * grad, a * grad")
+    (directory / "ops.py").write_text(source)
+    assert verdict("03.2", directory).status == "done" and "03.2" in runs and "01.1" not in runs
+
+
+def test_a_mistake_the_named_scenarios_miss_is_caught_by_random_programs(planted):
+    """Function.apply remembering the result's shape as every input's: step 02.2's scenarios (inputs of one
+    shape) pass it; its random programs, run with the later steps' pieces from the answer key, broadcast,
+    and name Function.apply."""
+    directory = planted("function.py", "ctx.input_shapes = tuple(t.shape for t in tensors)",
+                        "ctx.input_shapes = tuple(result.shape for t in tensors)")
+    result = verdict("02.2", directory)
+    assert result.status == "wrong" and result.differential, result.message
+    assert "The piece at fault: Function.apply (step 02.2)" in result.message

@@ -111,7 +111,7 @@ def _exp_then_tanh(torch):
     return x, (q * p).sum()
 
 
-@step("08.1", "dependency counts", "compute_dependencies in engine.py")
+@step("08.1", "dependency counts", "compute_dependencies in engine.py", after="06.2")
 def check_dependencies(m):
     x, out = _diamond(m)
     nodes = walk_nodes(out.grad_fn)

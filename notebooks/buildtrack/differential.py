@@ -15,19 +15,17 @@ smallest one that still differs, which the message shows, runnable, with both
 results. Then each piece you wrote is swapped, one at a time, for the answer key's;
 the piece whose swap removes the difference is named, with its step.
 """
-import ast
 import contextlib
 import dataclasses
-import inspect
 import textwrap
 import warnings
 
 import numpy as np
 
 import mini_autograd
-from . import stubs
+from .swap import answer_key_for, answer_pieces, swapped
 from ._testing import grad_of, values
-from .framework import ANSWER_KEY, Wrong
+from .framework import Wrong
 
 # ------------------------------------------------------------------ the programs
 # What each step adds to the programs; a step's programs use its own features and all earlier ones.
@@ -48,6 +46,11 @@ FEATURES = {
 SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1)]
 # The steps whose check ends with random programs: each brings something the programs can use.
 STEPS = list(FEATURES)
+# Steps that bring nothing new to the programs run those of a later level, with the pieces of the
+# steps in between (and the code those steps rewrite) from the answer key: only your pieces up to
+# the step itself are on trial.
+LATER_LEVEL = {"01.1": "03.2", "01.2": "03.2", "02.1": "03.2", "02.2": "03.2", "03.1": "03.2",
+               "08.1": "08.2"}
 
 
 def features_for(step_id):
@@ -382,65 +385,13 @@ def differences(mine, theirs):
 
 
 # ------------------------------------------------------------------- culprits
-def _answer_pieces(up_to_step):
-    """``[(file, qualified name, step)]`` of every piece the learner writes, up to ``up_to_step``."""
-    pieces = []
-    for path in sorted(ANSWER_KEY.glob("*.py")):
-        for step, name in stubs._pieces(path.read_text()).values():
-            if step <= up_to_step:
-                pieces.append((path.name, name, step))
-    return pieces
-
-
-def _answer_function(file, qualified):
-    source = (ANSWER_KEY / file).read_text()
-    for name, function, _ in stubs._functions(ast.parse(source)):
-        if name == qualified:
-            return textwrap.dedent(ast.get_source_segment(source, function))
-    raise KeyError(qualified)
-
-
-@contextlib.contextmanager
-def swapped(package, file, qualified):
-    """``package`` with one piece replaced by the answer key's (put back afterwards)."""
-    module = getattr(package, file.removesuffix(".py"))
-    namespace = dict(vars(module))
-    exec(_answer_function(file, qualified), namespace)
-    new = namespace[qualified.rsplit(".", 1)[-1]]
-    restore = []
-    if "." in qualified:
-        owner = getattr(module, qualified.split(".")[0])
-        attribute = qualified.split(".")[1]
-        old = owner.__dict__[attribute]
-        if isinstance(old, property):
-            replacement = property(new, old.fset)
-        elif isinstance(old, staticmethod):
-            replacement = staticmethod(new)
-        elif isinstance(old, classmethod):
-            replacement = classmethod(new)
-        else:
-            replacement = new
-        setattr(owner, attribute, replacement)
-        restore.append((owner, attribute, old))
-    else:
-        old = getattr(module, qualified)
-        for other in list(vars(package).values()) + [package]:
-            if inspect.ismodule(other) and getattr(other, qualified, None) is old:
-                setattr(other, qualified, new)
-                restore.append((other, qualified, old))
-    try:
-        yield
-    finally:
-        for owner, attribute, old in restore:
-            setattr(owner, attribute, old)
-
-
-def culprit(program, package, up_to_step, reference_result):
-    """``(qualified name, step)`` of the piece whose answer-key version makes ``program`` agree, or None."""
-    for file, qualified, step in _answer_pieces(up_to_step):
+def culprit(program, package, level, up_to_step, reference_result):
+    """``(qualified name, step)`` of the piece, up to ``up_to_step``, whose answer-key version makes
+    ``program`` (of ``level``) agree, or None."""
+    for file, qualified, step in answer_pieces(up_to_step):
         try:
             with swapped(package, file, qualified):
-                agrees = not differences(_safe_run(program, package, features_for(up_to_step)),
+                agrees = not differences(_safe_run(program, package, features_for(level)),
                                          reference_result)
         except Exception:
             continue
@@ -460,10 +411,25 @@ def _safe_run(program, package, features):
 EXAMPLES = 60
 
 
-def check(package, step_id, examples=EXAMPLES):
+def check_step(package, the_step):
+    """The random programs of ``the_step`` (a ``framework.Step``), if it has any."""
+    if the_step.id in STEPS:
+        check(package, the_step.id)
+    elif the_step.id in LATER_LEVEL:
+        from .framework import STEPS as ALL_STEPS
+        level = LATER_LEVEL[the_step.id]
+        between = [s for s in ALL_STEPS.values() if the_step.id < s.id <= level]
+        pieces = {(file, name) for file, name, _ in answer_pieces(level, after_step=the_step.id)}
+        pieces |= {piece for s in between for piece in s.rewritten()}
+        with answer_key_for(package, pieces):
+            check(package, level, on_trial=the_step.id)
+
+
+def check(package, step_id, examples=EXAMPLES, on_trial=None):
     """Run ``examples`` random programs of ``step_id``'s level on ``package`` and on mini_autograd.
 
-    Raises ``Wrong`` with the smallest differing program, both results and the piece at fault.
+    Raises ``Wrong`` with the smallest differing program, both results and the piece at fault,
+    looked for among the pieces of the steps up to ``on_trial`` (``step_id`` by default).
     """
     from hypothesis import HealthCheck, given, settings
 
@@ -485,8 +451,9 @@ def check(package, step_id, examples=EXAMPLES):
         agrees()
     except AssertionError:
         program, found, theirs = shrink(*failures[-1], package, features_for(step_id))
-        error = Wrong(message(program, found, package, step_id, theirs))
-        error.differential = True
+        piece = culprit(program, package, step_id, on_trial or step_id, theirs)
+        error = Wrong(message(program, found, piece))
+        error.differential, error.culprit = True, piece
         raise error from None
 
 
@@ -513,14 +480,13 @@ def shrink(program, found, theirs, package, features):
     return program, found, theirs
 
 
-def message(program, found, package, step_id, reference_result):
+def message(program, found, piece):
     shown = found[:3]
     lines = ["a random program gives a different result on your myautograd than on PyTorch "
              "(mini_autograd), and this is the smallest such program:", "",
              textwrap.indent(program.source(), "    "), ""]
     for what, yours, pytorch in shown:
         lines.append(f"    {what}: yours {yours}; PyTorch {pytorch}")
-    piece = culprit(program, package, step_id, reference_result)
     if piece is not None:
         name, step = piece
         lines += ["", f"The piece at fault: {name} (step {step}): with the answer key's {name} "

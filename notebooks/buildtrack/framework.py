@@ -12,9 +12,12 @@ the line of ``myautograd`` it came from. No verdict ever shows a traceback.
 """
 import ast
 import contextlib
+import dataclasses
+import functools
 import hashlib
 import importlib
 import inspect
+import json
 import os
 import pathlib
 import re
@@ -48,38 +51,60 @@ class Step:
     check: callable    # check(package) -> sentence, or raises
     rewrites: tuple = ()   # ("file.py", "Class.method"): pieces that ship working and this step rewrites
     uses: dict = None      # {"engine.run_backward": "release_saved"}: a rewrite of the learner's own code
+    after: str = None      # waits only for the steps up to this one, and for its own chapter's: "06.2"
 
     @property
     def chapter(self):
         return self.id[:2]
 
+    def needs(self):
+        """The earlier steps this one waits for: all of them, or those up to ``after`` and its chapter's."""
+        earlier = list(STEPS)[:list(STEPS).index(self.id)]
+        if self.after is None:
+            return earlier
+        return [s for s in earlier if s <= self.after or s[:2] == self.chapter]
+
+    def rewritten(self):
+        """``[(file, qualified name)]`` of the working code this step rewrites."""
+        from .swap import file_of
+        named = [qualified.removeprefix("engine.") for qualified in self.uses]
+        return list(self.rewrites) + [(file_of(name), name) for name in named]
+
 
 STEPS = {}
 
 
-def step(step_id, title, pieces, rewrites=(), uses=None):
+def step(step_id, title, pieces, rewrites=(), uses=None, after=None):
     """Register a check function as the check of one step.
 
     A step that asks the learner to rewrite code that already runs cannot see a
-    ``NotImplementedError``; it is "not done yet" while ``rewrites`` (shipped
-    pieces) are still as shipped, or while each function named in ``uses`` does not
-    yet mention its word (``"engine.run_backward": "release_saved"``).
+    ``NotImplementedError``. It is "not done yet" while ``rewrites`` (shipped
+    pieces) are still exactly as shipped. For ``uses`` (``"engine.run_backward":
+    "release_saved"``) the check decides: a rewrite that behaves right is done,
+    whatever it calls; one that fails and does not mention the word yet is
+    "not done yet" (not started), otherwise wrong.
     """
     def register(check):
-        STEPS[step_id] = Step(step_id, title, pieces, check, tuple(rewrites), uses or {})
+        STEPS[step_id] = Step(step_id, title, pieces, check, tuple(rewrites), uses or {}, after)
         return check
     return register
 
 
-def _not_started(the_step, package, directory):
-    """Why a rewrite step has not been started, or None."""
-    from .stubs import function_dumps, shipped_functions
+def _still_shipped(the_step, directory):
+    """Why a rewrite step has not been started (its pieces are as shipped), or None."""
+    from .stubs import function_dumps
+    from .swap import _answer_file
     for file, name in the_step.rewrites:
-        shipped = shipped_functions((ANSWER_KEY / file).read_text()).get(name)
+        shipped = _answer_file(file)[2].get(name)
         mine = function_dumps(ast.parse((pathlib.Path(directory) / file).read_text())).get(name)
         if shipped is not None and mine == shipped:
             return (f"not done yet: rewrite {name} in myautograd/{file} "
                     "(it is still the version it shipped with).")
+    return None
+
+
+def _word_missing(the_step, package):
+    """``(function, word)`` for the first ``uses`` word the learner's code does not mention yet, or None."""
     for qualified, word in the_step.uses.items():
         target = package
         for part in qualified.split("."):
@@ -88,8 +113,7 @@ def _not_started(the_step, package, directory):
         if ast.get_docstring(function):
             function.body = function.body[1:]
         if word not in ast.unparse(function):                # code only: no docstring, no comments
-            short = qualified.split(".", 1)[-1] if "." in qualified else qualified
-            return f"not done yet: {short} does not use {word} yet."
+            return qualified.split(".", 1)[-1], word
     return None
 
 
@@ -98,6 +122,7 @@ class Verdict:
     status: str        # "done", "todo" or "wrong"
     message: str
     differential: bool = False   # found by a random program (differential.py), not by a named scenario
+    culprit_step: str = None     # the step whose piece the failure comes from, when it is another one
 
     @property
     def mark(self):
@@ -172,8 +197,13 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _run_one(the_step, directory):
-    """The verdict of one step on the package in ``directory``, earlier steps not considered."""
+def _run_one(the_step, directory, ran=None):
+    """The verdict of one step on the package in ``directory``, earlier steps not considered.
+
+    Pieces of other steps that are still stubs run as the answer key's (``swap.unwritten``): a step
+    never waits for a later one, nor for an earlier one it does not need (``Step.after``).
+    """
+    from . import swap
     directory = pathlib.Path(directory).resolve()
     try:
         package = load(directory)
@@ -183,18 +213,36 @@ def _run_one(the_step, directory):
             where = f"{PACKAGE_NAME}/{pathlib.Path(error.filename or '?').name}, line {error.lineno}"
         return Verdict("wrong", f"myautograd does not import: {type(error).__name__}: {error}"
                        + (f" ({where})" if where else ""))
+    if ran is not None:
+        _note_calls(package, directory, ran)
+    shipped = _still_shipped(the_step, directory)
+    if shipped:
+        return Verdict("todo", shipped)
+    step_of = {(file, name): step for file, name, step in swap.answer_pieces()}
+    stand_ins = {piece for piece in swap.unwritten(directory, _fingerprint(directory))
+                 if step_of[piece] != the_step.id}
     try:
-        not_started = _not_started(the_step, package, directory)
-        if not_started:
-            return Verdict("todo", not_started)
-        with _time_limit(SECONDS_PER_STEP), warnings.catch_warnings():
+        with _time_limit(SECONDS_PER_STEP), warnings.catch_warnings(), \
+                swap.answer_key_for(package, stand_ins):
             warnings.simplefilter("ignore")
-            sentence = the_step.check(package)
-            from . import differential          # (it imports this module)
-            if the_step.id in differential.STEPS:
-                differential.check(package, the_step.id)
+            try:
+                sentence = _checks(the_step, package)
+            except Wrong as error:
+                if not getattr(error, "differential", False):
+                    error.culprit = _culprit_of_named(the_step, package, stand_ins)
+                raise
     except Wrong as error:
-        return Verdict("wrong", str(error), getattr(error, "differential", False))
+        missing = _word_missing(the_step, package)
+        if missing:
+            function, word = missing
+            return Verdict("todo", f"not done yet: {function} does not use {word} yet, and the check "
+                           f"says: {error}")
+        message, culprit = str(error), getattr(error, "culprit", None)
+        if culprit is not None and not getattr(error, "differential", False):
+            message += (f" The piece at fault: {culprit[0]} (step {culprit[1]}): with the answer key's "
+                        f"{culprit[0]} instead of yours, this check passes.")
+        return Verdict("wrong", message, getattr(error, "differential", False),
+                       culprit[1] if culprit else None)
     except RecursionError as error:
         where = _learner_frame(error.__traceback__, directory)
         return Verdict("wrong", f"RecursionError ({where}): Python ran out of nested calls. "
@@ -218,22 +266,211 @@ def _run_one(the_step, directory):
     return Verdict("done", sentence)
 
 
-_cache = {}
+def _checks(the_step, package):
+    """The step's named scenarios, then its random programs (``differential``)."""
+    sentence = the_step.check(package)
+    from . import differential          # (it imports this module)
+    differential.check_step(package, the_step)
+    return sentence
+
+
+def _culprit_of_named(the_step, package, stand_ins, seconds=4.0):
+    """``(piece, step)``: the earlier piece whose answer-key version makes the failing check pass, or None.
+
+    With every earlier piece swapped at once the check still fails: the mistake is this step's own
+    (the usual case, one extra run). Otherwise try them one at a time, newest first, for ``seconds``.
+    """
+    import time
+    from . import swap
+    earlier = [(file, name, step) for file, name, step in swap.answer_pieces(the_step.id)
+               if step < the_step.id and (file, name) not in stand_ins]
+    earlier += [(file, name, later.id) for later in STEPS.values() if later.id < the_step.id
+                for file, name in later.rewritten()]
+
+    def passes(pieces):
+        try:
+            with swap.answer_key_for(package, pieces):
+                the_step.check(package)
+            return True
+        except Exception:
+            return False
+
+    if not earlier or not passes({(file, name) for file, name, _ in earlier}):
+        return None
+    start = time.perf_counter()
+    for file, name, step in sorted(earlier, key=lambda piece: piece[2], reverse=True):
+        if time.perf_counter() - start > seconds:
+            break
+        if passes({(file, name)}):
+            return name, step
+    return None
+
+
+# ------------------------------------------------------------------ caching
+# A verdict depends on the code the check ran. While a step is checked, a tracer notes which of
+# your functions ran; the verdict is kept (in memory and in .buildtrack_cache/) with a hash of each
+# of them and of the files' other code (imports, classes, names). Edit a function no check of a
+# step ran, and that step's verdict comes back at once; edit one it ran, and it runs again.
+CACHE = NOTEBOOKS / ".buildtrack_cache"
+KEEP = 40                                  # cached verdicts per step
+_memory = {}
+
+
+@functools.cache
+def _checks_fingerprint():
+    """The checks, the answer key and mini_autograd: a verdict made by other versions of them is stale."""
+    digest = hashlib.sha256()
+    for folder in (pathlib.Path(__file__).parent, ANSWER_KEY, NOTEBOOKS.parent / "mini_autograd"):
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _hash(text):
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=8)
+def _package_index(directory, fingerprint):
+    """``{file: (hash of the code outside functions, {function: (first line, last line, hash)})}``."""
+    from .stubs import _functions
+    index = {}
+    for path in sorted(pathlib.Path(directory).glob("*.py")):
+        try:
+            tree = ast.parse(path.read_text())
+        except SyntaxError:
+            continue
+        functions = {}
+        for name, function, _ in _functions(tree):
+            body = function.body[1:] if ast.get_docstring(function) else function.body
+            first = min([function.lineno] + [d.lineno for d in function.decorator_list])
+            functions[name] = (first, function.end_lineno, _hash(ast.dump(ast.Module(body, []))))
+        for _, function, _ in _functions(tree):
+            function.body = []                      # what is left: imports, classes, names, signatures
+        index[path.name] = (_hash(ast.dump(tree)), functions)
+    return index
+
+
+def _note_calls(package, directory, ran):
+    """Make each function of the freshly loaded ``package`` add ``"file:Class.method"`` to ``ran`` the
+    first time it is called (then it puts the original back), so a verdict knows what it depends on."""
+    bindings = {}                                 # id(function) -> [(owner, name, how it was stored)]
+    originals = {}
+    for module_name, module in list(sys.modules.items()):
+        if module_name != package.__name__ and not module_name.startswith(package.__name__ + "."):
+            continue
+        for name, value in list(vars(module).items()):
+            owners = [(module, name, value)]
+            if inspect.isclass(value) and value.__module__ == module_name:
+                owners = [(value, attribute, stored) for attribute, stored in vars(value).items()]
+            for owner, attribute, stored in owners:
+                function = getattr(stored, "__func__", getattr(stored, "fget", stored))
+                code = getattr(function, "__code__", None)
+                if code is None or pathlib.Path(code.co_filename).parent != directory:
+                    continue
+                originals[id(function)] = function
+                bindings.setdefault(id(function), []).append((owner, attribute, stored))
+
+    def noted(function, key, places):
+        @functools.wraps(function)
+        def first_call(*args, **kwargs):
+            ran.add(key)
+            for owner, attribute, stored in places:          # from now on, the function itself
+                setattr(owner, attribute, stored)
+            return function(*args, **kwargs)
+        return first_call
+
+    for identity, places in bindings.items():
+        function = originals[identity]
+        file = pathlib.Path(function.__code__.co_filename).name
+        wrapper = noted(function, f"{file}:{function.__qualname__}", places)
+        for owner, attribute, stored in places:
+            if isinstance(stored, property):
+                replacement = property(wrapper, stored.fset, stored.fdel, stored.__doc__)
+            elif isinstance(stored, (staticmethod, classmethod)):
+                replacement = type(stored)(wrapper)
+            else:
+                replacement = wrapper
+            setattr(owner, attribute, replacement)
+
+
+def _dependencies(ran, index):
+    """``{"file" or "file:function": hash}`` of the functions that ran, and of each touched file's other
+    code (imports, classes, names)."""
+    found = {"__init__.py": index.get("__init__.py", ("", {}))[0]}
+    for key in ran:
+        file, _, name = key.partition(":")
+        if file in index:
+            skeleton, functions = index[file]
+            found[file] = skeleton
+            if name in functions:
+                found[key] = functions[name][2]
+    return found
+
+
+def _still_valid(entry, index, stand_ins):
+    if entry["checks"] != _checks_fingerprint() or entry["stand_ins"] != stand_ins:
+        return False
+    for key, digest in entry["dependencies"].items():
+        file, _, name = key.partition(":")
+        skeleton, functions = index.get(file, (None, {}))
+        now = functions.get(name, (0, 0, None))[2] if name else skeleton
+        if now != digest:
+            return False
+    return True
+
+
+def _entries(step_id):
+    if step_id not in _memory:
+        _memory[step_id] = []
+        path = CACHE / f"{step_id}.json"
+        if os.environ.get("BUILDTRACK_CACHE", "1") != "0" and path.exists():
+            with contextlib.suppress(ValueError, OSError):
+                _memory[step_id] = json.loads(path.read_text())
+    return _memory[step_id]
+
+
+def _remember(step_id, entry):
+    entries = _entries(step_id)
+    entries.insert(0, entry)
+    del entries[KEEP:]
+    if os.environ.get("BUILDTRACK_CACHE", "1") == "0":
+        return
+    with contextlib.suppress(OSError):                # a read-only checkout: memory only
+        CACHE.mkdir(exist_ok=True)
+        temporary = CACHE / f"{step_id}.json.{os.getpid()}"
+        temporary.write_text(json.dumps(entries))
+        os.replace(temporary, CACHE / f"{step_id}.json")
 
 
 def _cached(step_id, directory, fingerprint):
-    key = (step_id, str(directory), fingerprint)
-    if key not in _cache:
-        _cache[key] = _run_one(STEPS[step_id], directory)
-    return _cache[key]
+    """The step's verdict: remembered if the code its check ran is unchanged, else run now."""
+    from .swap import unwritten
+    directory = pathlib.Path(directory).resolve()
+    index = _package_index(directory, fingerprint)
+    stand_ins = sorted(f"{file}:{name}" for file, name in unwritten(directory, fingerprint))
+    for entry in _entries(step_id):
+        if _still_valid(entry, index, stand_ins):
+            return Verdict(**entry["verdict"])
+    from .swap import answer_pieces
+    the_step = STEPS[step_id]
+    # What ran, and what the step reads without running it (its pieces, whether rewritten yet).
+    ran = {f"{file}:{name}" for file, name, step in answer_pieces() if step == step_id}
+    ran |= {f"{file}:{name}" for file, name in the_step.rewritten()}
+    result = _run_one(the_step, directory, ran)
+    if result.message.startswith(("myautograd does not import", "the check took more than")):
+        return result                             # (nothing ran, or a slow machine: not kept)
+    _remember(step_id, {"checks": _checks_fingerprint(), "stand_ins": stand_ins,
+                        "dependencies": _dependencies(ran, index), "verdict": dataclasses.asdict(result)})
+    return result
 
 
 def verdict(step_id, directory):
-    """The step's verdict, with earlier steps first: a step after an unfinished one waits for it."""
+    """The step's verdict, with the earlier steps it needs first: a step after an unfinished one waits."""
     if step_id not in STEPS:
         raise KeyError(f"no step {step_id!r}; the steps are {', '.join(STEPS)}")
     fingerprint = _fingerprint(directory)
-    for earlier_id in list(STEPS)[:list(STEPS).index(step_id)]:
+    for earlier_id in STEPS[step_id].needs():
         result = _cached(earlier_id, directory, fingerprint)
         if result.status == "todo":
             return Verdict("todo",

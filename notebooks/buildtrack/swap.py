@@ -1,0 +1,133 @@
+"""Swapping one of your pieces for the answer key's, for a while.
+
+Two uses:
+
+- **Stand-ins.** A step's check runs your package with every piece you have not
+  written yet (still the stub it shipped as) replaced by the answer key's. A check
+  of step 05.2 that calls ``zero_()`` then works before step 07.1's ``_write``
+  exists, and no step waits for a later one.
+- **Culprits.** When a check fails, swapping your earlier pieces in one at a time
+  shows which one the failure comes from (``differential.culprit``, ``framework``).
+"""
+import ast
+import contextlib
+import functools
+import pathlib
+import sys
+import textwrap
+
+from . import stubs
+from .framework import ANSWER_KEY
+
+
+@functools.cache
+def _answer_source(file):
+    return (ANSWER_KEY / file).read_text()
+
+
+@functools.cache
+def _answer_file(file):
+    """The answer key's pieces in ``file`` as ``[(step, name)]``, its stubs' and shipped functions' dumps."""
+    source = _answer_source(file)
+    return (list(stubs._pieces(source).values()), stubs.function_dumps(ast.parse(stubs.make_stub(source))),
+            stubs.shipped_functions(source))
+
+
+@functools.cache
+def answer_pieces(up_to_step="99.9", after_step="00.0"):
+    """``[(file, qualified name, step)]`` of the pieces the learner writes, first asked for in
+    ``after_step < step <= up_to_step``."""
+    pieces = []
+    for path in sorted(ANSWER_KEY.glob("*.py")):
+        for step, name in _answer_file(path.name)[0]:
+            if after_step < step <= up_to_step:
+                pieces.append((path.name, name, step))
+    return tuple(pieces)
+
+
+def file_of(qualified):
+    """The answer-key file that holds the piece ``qualified`` (``"Tensor.backward"`` -> ``"tensor.py"``)."""
+    for file, name, _ in answer_pieces():
+        if name == qualified:
+            return file
+    raise KeyError(qualified)
+
+
+def _answer_function(file, qualified):
+    source = _answer_source(file)
+    for name, function, _ in stubs._functions(ast.parse(source)):
+        if name == qualified:
+            return textwrap.dedent(ast.get_source_segment(source, function))
+    raise KeyError(qualified)
+
+
+def unwritten(directory, fingerprint=None):
+    """``{(file, qualified name)}`` of the pieces in ``directory`` that are still exactly their stub.
+
+    ``fingerprint`` (of the directory's files) lets a second call with the same files answer at once.
+    """
+    return set(_unwritten(str(directory), fingerprint or object()))
+
+
+@functools.lru_cache(maxsize=16)
+def _unwritten(directory, fingerprint):
+    found = []
+    for path in sorted(ANSWER_KEY.glob("*.py")):
+        mine_path = pathlib.Path(directory) / path.name
+        if not mine_path.exists():
+            continue
+        try:
+            mine = stubs.function_dumps(ast.parse(mine_path.read_text()))
+        except SyntaxError:
+            continue
+        pieces, stub, shipped = _answer_file(path.name)
+        for _, name in pieces:
+            if name not in shipped and name in mine and mine[name] == stub.get(name):
+                found.append((path.name, name))
+    return tuple(found)
+
+
+@contextlib.contextmanager
+def swapped(package, file, qualified):
+    """``package`` with one piece replaced by the answer key's (put back afterwards)."""
+    module = sys.modules[f"{package.__name__}.{file.removesuffix('.py')}"]   # (package.gradcheck: a function)
+    new_functions = {}
+    # The module's own globals: the new function sees the module as it is now, other swaps included.
+    exec(_answer_function(file, qualified), vars(module), new_functions)
+    new = new_functions[qualified.rsplit(".", 1)[-1]]
+    restore = []
+    if "." in qualified:
+        owner = getattr(module, qualified.split(".")[0])
+        attribute = qualified.split(".")[1]
+        old = owner.__dict__[attribute]
+        if isinstance(old, property):
+            replacement = property(new, old.fset)
+        elif isinstance(old, staticmethod):
+            replacement = staticmethod(new)
+        elif isinstance(old, classmethod):
+            replacement = classmethod(new)
+        else:
+            replacement = new
+        setattr(owner, attribute, replacement)
+        restore.append((owner, attribute, old))
+    else:
+        old = getattr(module, qualified)
+        modules = [m for name, m in sys.modules.items() if name.startswith(package.__name__ + ".")]
+        for other in modules + [package]:
+            if getattr(other, qualified, None) is old:
+                setattr(other, qualified, new)
+                restore.append((other, qualified, old))
+    try:
+        yield
+    finally:
+        for owner, attribute, old in restore:
+            setattr(owner, attribute, old)
+
+
+@contextlib.contextmanager
+def answer_key_for(package, pieces):
+    """``package`` with each ``(file, qualified name)`` of ``pieces`` swapped for the answer key's."""
+    with contextlib.ExitStack() as stack:
+        for file, qualified in sorted(pieces):
+            stack.enter_context(swapped(package, file, qualified))
+        yield

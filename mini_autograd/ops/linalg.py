@@ -32,18 +32,18 @@ def mm_mat2_backward(grad, mat1, mat2_column_major):
 class Mm(Function):
     """A @ B for matrices.  dA = grad @ B.T, dB = A.T @ grad."""
     node_name = "MmBackward0"
-    saved_names = ("self", "mat2")
+    saved_names = ("mat2", "self")        # in PyTorch's order (saved_tensors_hooks see them in it)
 
     @staticmethod
     def forward(ctx, a, b):
         needs_a, needs_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
+        ctx.save_for_backward(b if needs_a else None, a if needs_b else None)
         ctx.self_column_major, ctx.mat2_column_major = is_column_major(a._data), is_column_major(b._data)
         return Tensor(a._data @ b._data)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (mm_mat1_backward(grad, b, ctx.self_column_major) if ctx.needs_input_grad[0] else None,
                 mm_mat2_backward(grad, a, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None)
 

@@ -92,17 +92,17 @@ class Rsub(Function):
 class Mul(Function):
     """a * b.  d/da = b, d/db = a: each input is saved only if the other needs its grad."""
     node_name = "MulBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")        # PyTorch's order, which saved_tensors_hooks see
 
     @staticmethod
     def forward(ctx, a, b):
         needs_a, needs_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
+        ctx.save_for_backward(b if needs_a else None, a if needs_b else None)
         return _binary(np.multiply, a, b)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad * b if ctx.needs_input_grad[0] else None,
                 grad * a if ctx.needs_input_grad[1] else None)
 
@@ -110,12 +110,12 @@ class Mul(Function):
 class Div(Function):
     """a / b (true division).  d/da = 1/b, d/db = -a/b**2."""
     node_name = "DivBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")        # PyTorch's order, which saved_tensors_hooks see
 
     @staticmethod
     def forward(ctx, a, b):
         needs_a, needs_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if needs_b else None, b if needs_a or needs_b else None)
+        ctx.save_for_backward(b if needs_a or needs_b else None, a if needs_b else None)
         dtype = result_dtype(a, b)
         if dtype.kind != "f":
             dtype = np.dtype(np.float32)     # integer division gives floats in PyTorch
@@ -128,7 +128,7 @@ class Div(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (grad / b if ctx.needs_input_grad[0] else None,
                 -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
 
@@ -136,16 +136,16 @@ class Div(Function):
 class Maximum(Function):
     """The larger of a and b, elementwise: the gradient goes to the larger (half each on ties)."""
     node_name = "MaximumBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")        # PyTorch's order
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return _binary(np.maximum, a, b)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return _tie_split(grad, a._data, b._data, ctx.needs_input_grad)
 
 
@@ -191,16 +191,16 @@ class MaskedFillTensor(Function):
 class Minimum(Function):
     """The smaller of a and b, elementwise: the gradient goes to the smaller (half each on ties)."""
     node_name = "MinimumBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")        # PyTorch's order
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return _binary(np.minimum, a, b)
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return _tie_split(grad, b._data, a._data, ctx.needs_input_grad)
 
 
@@ -285,7 +285,7 @@ class DivScalar(Function):
 class PowTensorTensor(Function):
     """x ** y for tensors.  d/dx = y * x**(y-1), d/dy = x**y * log(x)."""
     node_name = "PowBackward1"
-    saved_names = ("self", "exponent", "result")
+    saved_names = ("exponent", "self", "result")        # PyTorch's order
 
     @staticmethod
     def forward(ctx, x, y):
@@ -296,13 +296,13 @@ class PowTensorTensor(Function):
             except ValueError:
                 check_broadcast(x, y)
                 raise
-        ctx.save_for_backward(x, y, result)
+        ctx.save_for_backward(y, x, result)
         return result
 
     @staticmethod
     def backward(ctx, grad):
         """FunctionsManual.cpp: pow_backward_self and pow_backward_exponent."""
-        x, y, result = ctx.saved_tensors
+        y, x, result = ctx.saved_tensors
         zero = Tensor(np.zeros((), grad._data.dtype))
         grad_x = grad_y = None
         if ctx.needs_input_grad[0]:      # 0 where the exponent is 0 (not 0 * inf = nan)

@@ -184,6 +184,11 @@ def _same(answer, expected, atol):
     return got.shape == want.shape and bool(np.allclose(got, want, atol=atol))
 
 
+def agrees(answer, expected, atol=1e-4):
+    """True when ``answer`` holds the numbers (or words) of ``expected``; prints nothing."""
+    return answer is not None and _same(answer, expected, atol)
+
+
 def check(condition, right, hint):
     """Print a verdict: ``right`` when ``condition`` holds, else ``hint``."""
     if condition:
@@ -208,10 +213,25 @@ def check_answer(answer, expected, *, right="", hint="", atol=1e-4, none_hint=No
                                    f"{type(error).__name__}: {error})")
 
 
+def _near_miss(answer, expected):
+    """What is off in a string answer that names the right thing, or None: spaces, case, a missing 0."""
+    if answer.strip() == expected:
+        return f"Right name, but with spaces around it: write exactly {expected!r}."
+    if answer.strip().lower() == expected.lower():
+        return f"Right name, but the capitals differ: PyTorch prints {expected!r}."
+    if expected.endswith("0") and answer.strip() == expected[:-1]:
+        return (f"Right operation! PyTorch's node names end in a number (the formula's version): "
+                f"{expected[:-1]}0.")
+    return None
+
+
 def _compare(answer, expected, right, hint, atol, none_hint):
     if isinstance(expected, str):
         if not isinstance(answer, str):
             return _reject(f"The answer should be a string (in quotes), not {_describe(answer)}.", hint)
+        near = None if answer == expected else _near_miss(answer, expected)
+        if near:
+            return _reject(near, "")
         return check(answer == expected, right, f"{hint} (your answer: {answer!r})")
     if isinstance(expected, (bool, np.bool_)):
         if not isinstance(answer, (bool, np.bool_)):
@@ -249,6 +269,36 @@ def run_check(test, hint=""):
     except Exception as error:               # the learner's code failed: say how, no traceback
         first_line = (str(error).splitlines() or [""])[0]
         return _reject(f"Running your answer raised {type(error).__name__}: {first_line}", hint)
+
+
+def count_backward_calls(torch, run):
+    """``(run(), n)``: what ``run()`` returns, and how many times it started a backward pass.
+
+    Counts the outermost calls of ``Tensor.backward``, ``torch.autograd.backward`` and ``.grad`` (one may call
+    the other), so an exercise that asks for one backward can tell four from one.
+    """
+    calls, depth = [0], [0]
+
+    def counting(original):
+        @functools.wraps(original)
+        def counted(*args, **kwargs):
+            calls[0] += depth[0] == 0
+            depth[0] += 1
+            try:
+                return original(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+        return counted
+
+    places = [(torch.Tensor, "backward"), (torch.autograd, "backward"), (torch.autograd, "grad")]
+    originals = [(owner, name, getattr(owner, name)) for owner, name in places]
+    for owner, name, original in originals:
+        setattr(owner, name, counting(original))
+    try:
+        return run(), calls[0]
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
 
 
 # ---------------------------------------------------------------- set-up check (chapter 00)

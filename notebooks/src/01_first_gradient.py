@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer
+from coursetools import show_source, check_answer, check, can_check, run_check, count_backward_calls, agrees
 
 # %% [markdown]
 # ## The 30-second example
@@ -493,12 +493,13 @@ _ = check_answer(answer, (c.requires_grad, d.requires_grad, e.requires_grad, n.r
 # %% [markdown]
 # ### Exercise 1.3: many derivatives, one backward
 #
-# With a single call to `backward()`, compute the derivative of $h(x) = x^3 - x$ at the four points
-# $x = 0, 1, 2, 3$. Set `answer` to the tensor holding the four derivatives.
+# Write `derivatives(points)`: given a list of numbers, it returns a tensor holding the derivative
+# of $h(x) = x^3 - x$ at each of them, computed with a **single** call to `backward()`. The check
+# calls it on the four points $x = 0, 1, 2, 3$ and on points of its own, and counts the backward calls.
 #
 # <details><summary>Hint 1</summary>
 #
-# Put the four points into one tensor that requires grad.
+# Put the points into one tensor that requires grad.
 #
 # </details>
 #
@@ -510,31 +511,55 @@ _ = check_answer(answer, (c.requires_grad, d.requires_grad, e.requires_grad, n.r
 #
 # <details><summary>A sketch</summary>
 #
-# `x = torch.tensor([0.0, 1.0, 2.0, 3.0], requires_grad=True)`; `h = ___`; `h.___().backward()`; `answer = x.grad`.
+# `x = torch.tensor(points, requires_grad=True)`; `h = ___`; `h.___().backward()`; `return x.grad`.
 #
 # </details>
 
 # %%
 # Exercise 1.3
-answer = ...  # your answer here: a tensor of 4 derivatives
+def derivatives(points):
+    """h'(x) for h(x) = x³ - x at each of the points, with one call to backward()."""
+    return ...  # your answer here: a tensor with one derivative per point
+
+
+answer = derivatives([0.0, 1.0, 2.0, 3.0])
 
 # %%
-points = np.array([0.0, 1.0, 2.0, 3.0])
-_ = check_answer(answer, 3 * points**2 - 1,                 # h'(x) = 3x² - 1
-                 right="h'(x) = 3x² - 1 gives -1, 2, 11, 26: one backward on the sum computed all four.",
-                 hint="Put the four points in one tensor with requires_grad=True, compute h elementwise, "
-                      "call .sum().backward() and read x.grad.",
-                 none_hint="backward() returns None: run it, then set answer = x.grad.")
+hint = ("Put the points in one tensor with requires_grad=True, compute h elementwise, "
+        "call .sum().backward() once and return x.grad.")
+
+
+def check_derivatives():
+    others = [-1.5, 0.5, 4.0]
+    again, calls = count_backward_calls(torch, lambda: derivatives(others))
+    if calls != 1:
+        return check(False, "", f"derivatives() started {calls} backward passes; the exercise asks for one. "
+                                f"{hint}")
+    want = 3 * np.array(others) ** 2 - 1                       # h'(x) = 3x² - 1
+    if not agrees(again, want):
+        return check(False, "", f"derivatives({others}) gives {again!r}, expected {want.tolist()}. {hint}")
+    return check_answer(answer, 3 * np.array([0.0, 1.0, 2.0, 3.0]) ** 2 - 1,
+                        right="h'(x) = 3x² - 1 gives -1, 2, 11, 26: one backward on the sum computed "
+                              "all four.", hint=hint)
+
+
+if can_check(answer, hint, none_hint="backward() returns None: run it, then return x.grad."):
+    run_check(check_derivatives, hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 1.3
-# x = torch.tensor([0.0, 1.0, 2.0, 3.0], requires_grad=True)
-# h = x**3 - x
-# h.sum().backward()
-# answer = x.grad                 # tensor([-1.,  2., 11., 26.])
+# def derivatives(points):
+#     """h'(x) for h(x) = x³ - x at each of the points, with one call to backward()."""
+#     x = torch.tensor(points, requires_grad=True)
+#     h = x**3 - x
+#     h.sum().backward()
+#     return x.grad
+#
+#
+# answer = derivatives([0.0, 1.0, 2.0, 3.0])  # tensor([-1.,  2., 11., 26.])
 # ```
 #
 # Each $h(x_i)$ depends only on its own $x_i$, so the derivative of the sum with respect to $x_i$ is $h'(x_i) = 3x_i^2 - 1$.

@@ -443,14 +443,26 @@ answer = ...  # your answer here: train(), once the loop is fixed
 
 # %%
 hint = "Each step's backward adds to the gradients of all the earlier steps: clear w.grad in the loop."
-if can_check(answer, hint, kind=torch.Tensor, what="the tensor w that train() returns"):
-    if answer.numel() != 1:
+
+
+def check_train():
+    # With w.grad cleared, each step moves w by lr * 2(w - 3): w after n steps is 3 - 3(1 - 2 lr)^n.
+    for steps, lr in [(20, 0.25), (3, 0.1), (5, 0.3)]:
+        w = float(train(steps, lr))
+        want = 3 - 3 * (1 - 2 * lr) ** steps
+        if abs(w - want) > 1e-4:
+            return check(False, "", f"{hint} (train(steps={steps}, lr={lr}) ends at w = {w:.4f}, "
+                                    f"expected {want:.4f})")
+    return check(abs(float(answer) - 3.0) < 1e-3,
+                 right="With w.grad cleared every step, each update uses only the current gradient.",
+                 hint=f"{hint} (your answer: {float(answer):.4f}; set answer = train())")
+
+
+if can_check(answer, hint, kind=(torch.Tensor, float, int), what="w, the number that train() returns"):
+    if isinstance(answer, torch.Tensor) and answer.numel() != 1:
         check(False, "", f"{hint} (train() should return w, one number; your answer has shape {list(answer.shape)})")
     else:
-        final_w = float(answer)
-        check(abs(final_w - 3.0) < 1e-3,
-              right="With w.grad cleared every step, each update uses only the current gradient.",
-              hint=f"{hint} (w ended at {final_w:.4f})")
+        run_check(check_train, hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -527,7 +539,8 @@ def accumulate_with(factors):
                       f"the whole batch {np.round(whole, 3)})")
 
 
-if can_check(answer, hint, kind=(list, tuple), what="a list of three numbers", length=3):
+if can_check(answer, hint, kind=(list, tuple, np.ndarray, torch.Tensor), what="a list of three numbers",
+             length=3):
     try:
         factors = [None if isinstance(factor, str) else float(factor) for factor in answer]
     except (TypeError, ValueError, RuntimeError):

@@ -41,7 +41,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import nn, viz
-from coursetools import show_source, check_answer, check, can_check
+from coursetools import show_source, check_answer, check, can_check, run_check
 
 # %% [markdown]
 # ## 1. Four things that look alike
@@ -787,8 +787,9 @@ _ = check_answer(answer, expected,
 # %% [markdown]
 # **Exercise 6.2.** Someone added logging of the hidden layer's mean activation to the training
 # loop and, to keep the graph out of the log, put a `detach()` on the hidden layer. Since then
-# the loss ends higher. Fix `train_with_logging` so that the log still holds plain numbers but
-# the model trains as in the correct run of section 11, then set `answer = train_with_logging()`.
+# the loss ends higher. Fix `train_with_logging` so that the log still holds plain numbers (no
+# tensors, no graph) but the model trains as in the correct run of section 11, then set
+# `answer = train_with_logging()`: the final loss and the log.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -823,18 +824,36 @@ def train_with_logging(steps=200, lr=0.2):
         loss = loss_fn(layer2(hidden), Y)
         loss.backward()
         optimizer.step()
-    return loss.item()
+    return loss.item(), mean_activation
 
 
 answer = ...  # your answer here: train_with_logging(), once it is fixed
 
 # %%
-correct_final_loss = runs["correct"][0][-1]
 hint = "The detach() cuts layer1 out of the graph. Detach only the value that goes into the log."
-if can_check(answer, hint, kind=float, what="the final loss that train_with_logging() returns, a float"):
-    check(abs(answer - correct_final_loss) < 1e-4,
-          right=f"The final loss is back to {correct_final_loss:.4f}: layer1 learns again.",
-          hint=f"{hint} (your final loss: {answer:.4f}, the correct run's: {correct_final_loss:.4f})")
+
+
+def check_logging():
+    for steps, lr in [(30, 0.1), (200, 0.2)]:             # train() of section 11 is the reference
+        final_loss, log = train_with_logging(steps, lr)
+        want = train(steps=steps, lr=lr)[0][-1]
+        if any(isinstance(entry, torch.Tensor) for entry in log):
+            return check(False, "", "The log holds tensors, and each one keeps its graph alive: "
+                                    "log plain numbers (.item()).")
+        if len(log) != steps:
+            return check(False, "", f"The log has {len(log)} entries after {steps} steps, expected {steps}.")
+        if abs(final_loss - want) > 1e-4:
+            return check(False, "", f"{hint} (train_with_logging({steps}, {lr}) ends at loss "
+                                    f"{final_loss:.4f}, the correct run at {want:.4f})")
+    final_loss, _ = answer
+    return check(abs(final_loss - want) < 1e-4,
+                 right=f"The final loss is back to {want:.4f}: layer1 learns again, and the log "
+                       "holds plain numbers.",
+                 hint=f"{hint} (your answer's final loss: {final_loss:.4f}; set answer = train_with_logging())")
+
+
+if can_check(answer, hint, kind=tuple, what="what train_with_logging() returns: (final loss, log)", length=2):
+    run_check(check_logging, hint)
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -854,7 +873,7 @@ if can_check(answer, hint, kind=float, what="the final loss that train_with_logg
 #         loss = loss_fn(layer2(hidden), Y)
 #         loss.backward()
 #         optimizer.step()
-#     return loss.item()
+#     return loss.item(), mean_activation
 #
 #
 # answer = train_with_logging()

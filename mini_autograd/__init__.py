@@ -3,34 +3,43 @@
 ``import mini_autograd as torch`` and the course's PyTorch snippets run and
 print what PyTorch prints. This file only re-exports the public names.
 """
-from ._dtype import bool_ as bool, double, float, float32, float64, int64, long
+from ._dtype import (bool_ as bool, double, float, float32, float64, int, int8, int16, int32, int64, long,
+                     short, uint8)
 from ._device import device, get_default_device, set_default_device
-from ._tensor import Size, Tensor
+from ._tensor import Size, Tensor, _keepdim
 from ._printing import get_printoptions, set_printoptions
-from .creation import (BoolTensor, DoubleTensor, FloatTensor, LongTensor, arange, empty, empty_like, eye,
-                       from_numpy, full, full_like, linspace, manual_seed, ones, ones_like, rand, rand_like,
-                       randint, randn, randn_like, randperm, tensor, zeros, zeros_like)
+from .creation import (BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange,
+                       empty, empty_like, eye, from_numpy, full, full_like, linspace, ones, ones_like, rand,
+                       rand_like, randint, randn, randn_like, randperm, tensor, zeros, zeros_like)
+from .random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed,
+                         set_rng_state)
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from .ops import (abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clone, cos, div, dot, exp, flatten,
-                  log, matmul, max, maximum, mean, min, minimum, mm, mul, mv, neg, norm, pow, relu, reshape,
-                  sigmoid, sin, sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze, where)
+                  log, matmul, max, maximum, min, minimum, mm, mul, mv, neg, norm, pow, relu, reshape,
+                  sigmoid, sin, sqrt, squeeze, stack, sub, t, tanh, transpose, unsqueeze, where)
 from .ops import clamp as clip
-from . import autograd, accelerator, backends, cuda
+from . import ops as _ops
+from .ops.random import bernoulli, multinomial, normal
+from .ops.shape import meshgrid
+from . import autograd, accelerator, backends, cuda, random
 
 # The public API, re-exported above and defined below (`from mini_autograd import *`).
 __all__ = [
-    "BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "Size", "Tensor", "abs", "accelerator", "add",
-    "all", "allclose", "amax", "amin", "any", "arange", "argmax", "argmin", "as_tensor", "autograd",
-    "backends", "bmm", "bool", "cat", "clamp", "clip", "clone", "cos", "cuda", "device", "div", "dot",
-    "double", "empty", "empty_like", "enable_grad", "eq", "exp", "eye", "flatten", "float", "float32",
-    "float64", "from_numpy", "full", "full_like", "ge", "get_default_device", "get_printoptions", "gt",
-    "inference_mode", "int64", "is_floating_point", "is_grad_enabled", "is_inference_mode_enabled",
-    "is_tensor", "le", "linspace", "log", "logical_not", "long", "lt", "manual_seed", "matmul", "max",
-    "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "nn", "no_grad", "norm", "numel",
-    "ones", "ones_like", "optim", "pow", "rand", "rand_like", "randint", "randn", "randn_like", "randperm",
-    "relu", "reshape", "set_default_device", "set_grad_enabled", "set_printoptions", "sigmoid", "sin", "sqrt",
-    "squeeze", "stack", "sub", "sum", "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros",
+    "BoolTensor", "ByteTensor", "DoubleTensor", "FloatTensor", "Generator", "IntTensor", "LongTensor",
+    "Size", "Tensor", "abs", "accelerator", "add", "all", "allclose", "amax", "amin", "any", "arange",
+    "argmax", "argmin", "as_tensor", "autograd", "backends", "bernoulli", "bmm", "bool", "cat", "clamp",
+    "clip", "clone", "cos", "cuda", "default_generator", "device", "div", "dot", "double", "dropout",
+    "empty", "empty_like", "enable_grad", "eq", "equal", "exp", "eye", "flatten", "float", "float32",
+    "float64", "from_numpy", "full", "full_like", "ge", "get_default_device", "get_printoptions",
+    "get_rng_state", "gt", "inference_mode", "initial_seed", "int", "int16", "int32", "int64", "int8",
+    "is_floating_point", "is_grad_enabled", "is_inference_mode_enabled", "is_tensor", "le", "linspace",
+    "log", "logical_not", "long", "lt", "manual_seed", "matmul", "max", "maximum", "mean", "meshgrid",
+    "min", "minimum", "mm", "mul", "multinomial", "mv", "ne", "neg", "nn", "no_grad", "norm", "normal",
+    "numel", "ones", "ones_like", "optim", "pow", "rand", "rand_like", "randint", "randn", "randn_like",
+    "random", "randperm", "relu", "reshape", "seed", "set_default_device", "set_grad_enabled",
+    "set_printoptions", "set_rng_state", "short", "sigmoid", "sin", "sqrt", "squeeze", "stack", "sub",
+    "sum", "t", "tanh", "tensor", "transpose", "uint8", "unsqueeze", "utils", "where", "zeros",
     "zeros_like",
 ]
 
@@ -43,6 +52,28 @@ def is_tensor(obj):
 
 def numel(t):
     return t.numel()
+
+
+def equal(input, other):
+    """True if the two tensors have the same shape and the same values."""
+    from .ops._helpers import check_tensor
+    check_tensor(input, "equal"), check_tensor(other, "equal", "other", 2)
+    return input.equal(other)
+
+
+def dropout(input, p, train):
+    """``torch.dropout(input, p, train)``: ``nn.functional.dropout`` without defaults."""
+    return nn.functional.dropout(input, p, train)
+
+
+def sum(input, dim=None, keepdim=False, **kwargs):
+    """The sum of all elements, or along ``dim`` (``keepdims=`` is accepted too, as in PyTorch)."""
+    return _ops.sum(input, dim, _keepdim(keepdim, kwargs, "sum"))
+
+
+def mean(input, dim=None, keepdim=False, **kwargs):
+    """The mean of all elements, or along ``dim`` (``keepdims=`` is accepted too, as in PyTorch)."""
+    return _ops.mean(input, dim, _keepdim(keepdim, kwargs, "mean"))
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -87,4 +118,4 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     import numpy
     return numpy.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
-from . import nn, optim  # noqa: E402  (they build on everything above)
+from . import nn, optim, utils  # noqa: E402  (they build on everything above)

@@ -1,4 +1,5 @@
-"""The four dtypes of the subset (float32, float64, int64, bool), printed the way PyTorch prints them.
+"""The dtypes of the subset (float32, float64, the integers int8 to int64, uint8, bool), printed the way
+PyTorch prints them.
 
 PyTorch counterpart: ``torch.dtype`` (c10/core/ScalarType.h).
 """
@@ -33,13 +34,19 @@ class dtype:
 float32 = dtype("float32", np.float32, True, "Float", "float")
 float64 = dtype("float64", np.float64, True, "Double", "double")
 int64 = dtype("int64", np.int64, False, "Long", "long int")
+int32 = dtype("int32", np.int32, False, "Int", "int")
+int16 = dtype("int16", np.int16, False, "Short", "short int")
+int8 = dtype("int8", np.int8, False, "Char", "signed char")
+uint8 = dtype("uint8", np.uint8, False, "Byte", "unsigned char")
 bool_ = dtype("bool", np.bool_, False, "Bool", "bool")
 
 float = float32  # torch.float is an alias of torch.float32
 double = float64
 long = int64
+int = int32      # torch.int is int32, as in C
+short = int16
 
-_ALL = (float32, float64, int64, bool_)
+_ALL = (float32, float64, int64, int32, int16, int8, uint8, bool_)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_LEGACY_NAME = {d.legacy_name: d for d in _ALL}
@@ -55,7 +62,7 @@ def _from_name(name):
 
 
 def from_numpy_dtype(np_dtype):
-    """Map a numpy dtype onto the subset: other floats -> float32/64, other ints -> int64."""
+    """Map a numpy dtype onto the subset: other floats -> float32/64, other integers -> int64."""
     np_dtype = np.dtype(np_dtype)
     if np_dtype in _BY_NUMPY:
         return _BY_NUMPY[np_dtype]
@@ -66,4 +73,7 @@ def from_numpy_dtype(np_dtype):
     if np_dtype.kind == "b":
         return bool_
     raise TypeError(f"can't convert np.ndarray of type numpy.{np_dtype} to a tensor; "
-                    "the supported types are: float64, float32, int64 and bool.")
+                    f"the supported types are: {SUPPORTED_NUMPY_TYPES}.")
+
+
+SUPPORTED_NUMPY_TYPES = "float64, float32, int64, int32, int16, int8, uint8 and bool"

@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, random as _random
 from ._device import CPU, check_device
 from ._printing import tensor_repr
 from .grad_mode import _state as _grad_state, is_grad_enabled, is_inference_mode_enabled
@@ -117,6 +117,10 @@ class Tensor:
         return self._data.ndim
 
     def numel(self):
+        return self._data.size
+
+    def nelement(self):
+        """The number of elements: another name of ``numel()``."""
         return self._data.size
 
     def __len__(self):
@@ -421,10 +425,12 @@ class Tensor:
     def clamp(self, min=None, max=None): return ops.clamp(self, min, max)
     def clip(self, min=None, max=None): return ops.clamp(self, min, max)
     def clamp_(self, min=None, max=None): return ops.inplace_ops.run_inplace(self, ops.clamp, (min, max))
-    def sum(self, dim=None, keepdim=False): return ops.sum(self, dim, keepdim)
-    def mean(self, dim=None, keepdim=False): return ops.mean(self, dim, keepdim)
-    def max(self, dim=None, keepdim=False): return ops.max(self, dim, keepdim)
-    def argmax(self, dim=None, keepdim=False): return ops.argmax(self, dim, keepdim)
+    # ``keepdims=`` (numpy's spelling) is accepted as well, as PyTorch accepts it
+    def sum(self, dim=None, keepdim=False, **kw): return ops.sum(self, dim, _keepdim(keepdim, kw, "sum"))
+    def mean(self, dim=None, keepdim=False, **kw): return ops.mean(self, dim, _keepdim(keepdim, kw, "mean"))
+    def max(self, dim=None, keepdim=False, **kw): return ops.max(self, dim, _keepdim(keepdim, kw, "max"))
+    def argmax(self, dim=None, keepdim=False, **kw):
+        return ops.argmax(self, dim, _keepdim(keepdim, kw, "argmax"))
     def matmul(self, other): return ops.matmul(self, other)
     def mm(self, other): return ops.mm(self, other)
     def mv(self, other): return ops.mv(self, other)
@@ -472,7 +478,10 @@ class Tensor:
     def double(self): return ops.to_dtype(self, _dtype.float64)
     def long(self): return ops.to_dtype(self, _dtype.int64)
     def bool(self): return ops.to_dtype(self, _dtype.bool_)
-    def int(self): return ops.to_dtype(self, _dtype.int64)
+    def int(self): return ops.to_dtype(self, _dtype.int32)
+    def short(self): return ops.to_dtype(self, _dtype.int16)
+    def char(self): return ops.to_dtype(self, _dtype.int8)
+    def byte(self): return ops.to_dtype(self, _dtype.uint8)
 
     def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
         """``x.to(dtype)``, ``x.to(device)``, ``x.to(device, dtype)``, ``x.to(other_tensor)``.
@@ -513,10 +522,11 @@ class Tensor:
     # more maths, reductions and shapes (each defers to ops)
     def sin(self): return ops.sin(self)
     def cos(self): return ops.cos(self)
-    def min(self, dim=None, keepdim=False): return ops.min(self, dim, keepdim)
-    def amax(self, dim=(), keepdim=False): return ops.amax(self, dim, keepdim)
-    def amin(self, dim=(), keepdim=False): return ops.amin(self, dim, keepdim)
-    def argmin(self, dim=None, keepdim=False): return ops.argmin(self, dim, keepdim)
+    def min(self, dim=None, keepdim=False, **kw): return ops.min(self, dim, _keepdim(keepdim, kw, "min"))
+    def amax(self, dim=(), keepdim=False, **kw): return ops.amax(self, dim, _keepdim(keepdim, kw, "amax"))
+    def amin(self, dim=(), keepdim=False, **kw): return ops.amin(self, dim, _keepdim(keepdim, kw, "amin"))
+    def argmin(self, dim=None, keepdim=False, **kw):
+        return ops.argmin(self, dim, _keepdim(keepdim, kw, "argmin"))
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return ops.norm(self, p, dim, keepdim, dtype)
@@ -534,8 +544,17 @@ class Tensor:
     def le(self, other): return self <= other
     def gt(self, other): return self > other
     def ge(self, other): return self >= other
-    def all(self, dim=None, keepdim=False): return ops.logical_reduce(np.all, self, dim, keepdim)
-    def any(self, dim=None, keepdim=False): return ops.logical_reduce(np.any, self, dim, keepdim)
+    def all(self, dim=None, keepdim=False, **kw):
+        return ops.logical_reduce(np.all, self, dim, _keepdim(keepdim, kw, "all"))
+    def any(self, dim=None, keepdim=False, **kw):
+        return ops.logical_reduce(np.any, self, dim, _keepdim(keepdim, kw, "any"))
+
+    def equal(self, other):
+        """True if ``other`` has the same shape and the same values (``torch.equal``)."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"equal(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
     def logical_not(self): return ops.logical(np.logical_not, self)
     def __invert__(self): return ops.invert(self)
     def __and__(self, other): return ops.bitwise(np.bitwise_and, self, other, "&")
@@ -557,17 +576,33 @@ class Tensor:
     def cos_(self): return ops.inplace_ops.run_inplace(self, ops.cos, ())
     def pow_(self, exponent): return ops.inplace_ops.run_inplace(self, ops.pow, (exponent,))
 
-    def uniform_(self, a=0.0, b=1.0):
-        """Fill with values drawn from U(a, b), in place (from the generator ``manual_seed`` seeds)."""
-        from . import creation
-        return ops.inplace_ops.copy_(self, Tensor(creation._generator.uniform(a, b, self._data.shape)
+    # random fillers, in place: from ``generator``, by default the one ``manual_seed`` seeds
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+        """Fill with values drawn from U(a, b)."""
+        rng = _random.numpy_rng(generator, "uniform_")
+        return ops.inplace_ops.copy_(self, Tensor(rng.uniform(a, b, self._data.shape)
                                                   .astype(self._data.dtype)))
 
-    def normal_(self, mean=0.0, std=1.0):
-        """Fill with values drawn from N(mean, std**2), in place."""
-        from . import creation
-        return ops.inplace_ops.copy_(self, Tensor(creation._generator.normal(mean, std, self._data.shape)
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        """Fill with values drawn from N(mean, std**2)."""
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        rng = _random.numpy_rng(generator, "normal_")
+        return ops.inplace_ops.copy_(self, Tensor(rng.normal(mean, std, self._data.shape)
                                                   .astype(self._data.dtype)))
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 1 (probability ``p``) or 0."""
+        return ops.inplace_ops.copy_(self, Tensor(ops.random.bernoulli_draws(self, p, generator)))
+
+    def random_(self, from_=0, to=None, *, generator=None, **kwargs):
+        """Fill with integers drawn uniformly from [from, to) (``random_(to)``; ``random_()``: the dtype's
+        range)."""
+        from_ = kwargs.pop("from", from_)
+        return ops.inplace_ops.copy_(self, Tensor(ops.random.random_draws(self, from_, to, generator)))
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return ops.random.multinomial(self, num_samples, replacement, generator=generator)
 
     def add_(self, other): return ops.inplace(ops.add, self, other)
     def sub_(self, other): return ops.inplace(ops.sub, self, other)
@@ -584,6 +619,17 @@ class Tensor:
     def copy_(self, src):
         """Copy ``src``'s values (broadcast, converted to this dtype) into this tensor, in place."""
         return ops.inplace_ops.copy_(self, src)
+
+
+def _keepdim(keepdim, kwargs, name):
+    """``keepdim``, or its alias ``keepdims``; any other keyword is an error, as in PyTorch."""
+    if kwargs:
+        keepdims = kwargs.pop("keepdims", None)
+        if kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if keepdims is not None:
+            return keepdims
+    return keepdim
 
 
 def _is_operand(value):

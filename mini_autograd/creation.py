@@ -10,16 +10,8 @@ import numpy as np
 
 from . import _dtype
 from ._device import check_device
+from .random import manual_seed, numpy_rng  # noqa: F401  (manual_seed: kept importable from here)
 from ._tensor import Tensor
-
-_generator = np.random.default_rng(0)
-
-
-def manual_seed(seed):
-    """Seed ``rand``/``randn``: the same seed gives the same numbers (not PyTorch's numbers)."""
-    global _generator
-    _generator = np.random.default_rng(int(seed))
-    return _generator
 
 
 def _resolve_dtype(dtype, default):
@@ -59,7 +51,7 @@ def _infer_dtype(data, path=()):
                 dim = next(d for d, (a, b) in enumerate(zip(shapes[0], shape, strict=True)) if a != b)
                 raise ValueError(f"expected sequence of length {shapes[0][dim]} at dim "
                                  f"{len(path) + 1 + dim} (got {shape[dim]})")
-        order = ["bool", "int64", "float32", "float64", "float"]
+        order = ["bool", "uint8", "int8", "int16", "int32", "int64", "float32", "float64", "float"]
         return max(kinds, key=order.index), (len(data),) + tuple(shapes[0])
     if isinstance(data, str):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
@@ -70,8 +62,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array or a Tensor)."""
     check_device(device)
     kind, _ = _infer_dtype(data)
-    default = {"bool": _dtype.bool_, "int64": _dtype.int64, "float": _dtype.float32,
-               "float32": _dtype.float32, "float64": _dtype.float64}[kind]
+    default = _dtype.float32 if kind == "float" else _dtype._BY_NAME[kind]
     if isinstance(data, np.ndarray):
         default = _dtype.from_numpy_dtype(data.dtype)
     dtype = _resolve_dtype(dtype, default)
@@ -94,11 +85,11 @@ def _unwrap(data):
 
 
 def from_numpy(array):
-    """A tensor sharing memory with ``array`` (float32, float64, int64 or bool)."""
+    """A tensor sharing memory with ``array`` (float32, float64, an integer dtype or bool)."""
     _dtype.from_numpy_dtype(array.dtype)
     if array.dtype not in _dtype._BY_NUMPY:
         raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype}; the supported types "
-                        "are: float64, float32, int64 and bool.")
+                        f"are: {_dtype.SUPPORTED_NUMPY_TYPES}.")
     return Tensor(array)
 
 
@@ -191,12 +182,18 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
     return Tensor(np.full(t._data.shape, fill_value, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
 
 
-def rand_like(t, dtype=None, device=None, requires_grad=False):
-    return rand(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
+    dtype = dtype or t.dtype
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{dtype.scalar_name}\'')
+    return rand(*t.shape, dtype=dtype, device=device, requires_grad=requires_grad, generator=generator)
 
 
-def randn_like(t, dtype=None, device=None, requires_grad=False):
-    return randn(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad)
+def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
+    dtype = dtype or t.dtype
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{dtype.scalar_name}\'')
+    return randn(*t.shape, dtype=dtype, device=device, requires_grad=requires_grad, generator=generator)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
@@ -232,30 +229,50 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
-    """Uniform on [0, 1), from the generator seeded by ``manual_seed``."""
+    """Uniform on [0, 1), from ``generator`` (by default the one ``manual_seed`` seeds)."""
     shape = _factory_shape("rand", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
-    return Tensor(_generator.random(shape).astype(dtype.numpy), requires_grad)
+    return Tensor(numpy_rng(generator, "rand").random(shape).astype(dtype.numpy), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
-    """Standard normal, from the generator seeded by ``manual_seed``."""
+    """Standard normal, from ``generator`` (by default the one ``manual_seed`` seeds)."""
     shape = _factory_shape("randn", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
-    return Tensor(_generator.standard_normal(shape).astype(dtype.numpy), requires_grad)
+    return Tensor(numpy_rng(generator, "randn").standard_normal(shape).astype(dtype.numpy), requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None, device=None, requires_grad=False):
+def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False, low=None,
+            high=None):
+    """Integers drawn uniformly from [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
     check_device(device)
-    if high is None:
-        low, high = 0, low
-    return Tensor(_generator.integers(low, high, size=_shape((size,))).astype(
-        _resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
+    args = list(args)
+    if size is None and args and isinstance(args[-1], (tuple, list)):
+        size = args.pop()
+    if len(args) == 2:
+        low, high = args
+    elif len(args) == 1:
+        if high is None:
+            high = args[0]
+        else:
+            low = args[0]
+    elif args:
+        raise TypeError("randint() received an invalid combination of arguments")
+    if size is None or high is None:
+        raise TypeError("randint() missing required arguments: 'high' and 'size'")
+    low = 0 if low is None else int(low)
+    high = int(high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    values = numpy_rng(generator, "randint").integers(low, high, size=_shape((size,), "randint"))
+    return Tensor(values.astype(_resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
 
 
-def randperm(n, dtype=None, device=None, requires_grad=False):
+def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of 0, ..., n - 1."""
     check_device(device)
-    return Tensor(_generator.permutation(n).astype(_resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
+    values = numpy_rng(generator, "randperm").permutation(int(n))
+    return Tensor(values.astype(_resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
 
 
 def legacy_new(args, dtype):
@@ -296,4 +313,6 @@ def _legacy_class(name, dtype):
 FloatTensor = _legacy_class("FloatTensor", _dtype.float32)
 DoubleTensor = _legacy_class("DoubleTensor", _dtype.float64)
 LongTensor = _legacy_class("LongTensor", _dtype.int64)
+IntTensor = _legacy_class("IntTensor", _dtype.int32)
+ByteTensor = _legacy_class("ByteTensor", _dtype.uint8)
 BoolTensor = _legacy_class("BoolTensor", _dtype.bool_)

@@ -132,8 +132,8 @@ class BackwardFunction(Node, FunctionCtx):
         return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor, strict=True) if is_tensor)
 
     def __dir__(self):
-        saved = [f"_saved_{n}" for n in getattr(self._forward_cls, "saved_names", ())]
-        return sorted(set(super().__dir__()) | set(saved))
+        names = self._forward_cls.saved_names + self._forward_cls.saved_fields
+        return sorted((set(super().__dir__()) - {"_saved"}) | {f"_saved_{n}" for n in names})
 
     def __getattr__(self, name):
         # ``grad_fn._saved_self`` and friends: read what forward saved, as PyTorch exposes it.
@@ -182,6 +182,7 @@ class Function:
     _is_builtin = False  # set by mark_builtin, for the ops of mini_autograd.ops; never inherited
     saved_names = ()  # names under which saved tensors show as ``grad_fn._saved_<name>``
     saved_attributes = ()  # ctx attributes freed after backward, like saved tensors
+    saved_fields = ()  # other ctx attributes PyTorch's node shows as ``_saved_<name>`` (listed by dir())
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

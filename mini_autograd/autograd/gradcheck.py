@@ -90,13 +90,13 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     (made here when not given), it gradchecks the function
     ``(inputs, grad_outputs) -> autograd.grad(func(inputs), inputs, grad_outputs, create_graph=True)``.
     """
-    from .. import creation
+    from ..random import numpy_rng
     from . import grad as autograd_grad
     inputs = _as_tuple(inputs)
     outputs = _as_tuple(func(*inputs))
     if grad_outputs is None:
         grad_outputs = tuple(
-            Tensor(creation._generator.standard_normal(o._data.shape).astype(o._data.dtype),
+            Tensor(numpy_rng(None).standard_normal(o._data.shape).astype(o._data.dtype),
                    requires_grad=True)
             for o in outputs if isinstance(o, Tensor) and o.requires_grad)
     grad_outputs = _as_tuple(grad_outputs)

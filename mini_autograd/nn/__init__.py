@@ -4,13 +4,18 @@ PyTorch counterpart: torch/nn/.
 """
 from . import functional, init
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
+from .dropout import Dropout
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss,
+                   SmoothL1Loss)
 from .module import Module
 from .parameter import Parameter
+from .sparse import Embedding
 
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
-           "Flatten", "Unflatten", "Identity", "functional", "init"]
+           "SmoothL1Loss", "HuberLoss", "Flatten", "Unflatten", "Identity", "Dropout", "BatchNorm1d",
+           "BatchNorm2d", "Embedding", "functional", "init"]

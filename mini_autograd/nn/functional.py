@@ -19,7 +19,8 @@ from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntr
                           LogSoftmax, MseLoss, NllLoss, Softmax)
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
-           "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss"]
+           "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
+           "batch_norm", "embedding", "one_hot", "smooth_l1_loss", "huber_loss"]
 
 def _type_name(tensor):
     return tensor.dtype.scalar_name
@@ -273,3 +274,166 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if reduction == "none":
         return loss
     return loss.mean() if reduction == "mean" else loss.sum()
+
+
+# ------------------------------------------------- dropout, batch norm, lookups, smooth L1
+# (their Functions are in mini_autograd/ops/nn_layers.py)
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p), in training only.
+
+    As PyTorch does on the CPU (aten/src/ATen/native/Dropout.cpp: _dropout_impl), it is a
+    multiplication by a random mask (``MulBackward0``, the mask saved as ``other``). With
+    ``p == 0``, ``training=False`` or an empty input, the input itself comes back.
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_tensor(input, "dropout", "input", 1)
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = _zero_of(input)                  # PyTorch multiplies by a 0-d zero
+        return input.mul_(zero) if inplace else input * zero
+    from ..creation import empty_like
+    noise = empty_like(input).bernoulli_(1 - p)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _zero_of(input):
+    from .._tensor import Tensor
+    return Tensor(np.zeros((), input._data.dtype))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+               eps=1e-5):
+    """Normalise each channel (dimension 1) to mean 0 and variance 1, then scale by ``weight`` and shift
+    by ``bias`` (``NativeBatchNormBackward0``).
+
+    Training uses the batch's statistics and moves ``running_mean`` / ``running_var`` (when given)
+    towards them by ``momentum``; evaluation uses the running ones.
+    """
+    from ..ops.nn_layers import ABSENT, NativeBatchNorm, RunningStats
+    _check_tensor(input, "batch_norm", "input", 1)
+    if training:
+        size = list(input.shape)
+        if size[0] * math.prod(size[2:]) == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{input.shape}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if input.ndim < 2:
+        raise RuntimeError(f"batch_norm: expected at least a 2-D input (batch, channels); got "
+                           f"{input.ndim}-D")
+    channels = input.shape[1]
+    for name, value in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                        ("bias", bias)):
+        if value is not None and value.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {value.numel()}")
+        if value is not None and value.dtype is not input.dtype:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    weight = ABSENT if weight is None else weight
+    bias = ABSENT if bias is None else bias
+    return NativeBatchNorm.apply(input, weight, bias, RunningStats(running_mean, running_var), bool(training),
+                                 momentum, eps)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    """The rows of ``weight`` at the integer indices ``input``: a lookup table (``EmbeddingBackward0``).
+
+    The ``padding_idx`` row gets no gradient; with ``max_norm``, the rows looked up are first
+    rescaled in place (without recording) so that their norm is at most ``max_norm``.
+    """
+    from ..ops.nn_layers import Embedding, Indices
+    _check_tensor(input, "embedding", "indices", 2)
+    _check_tensor(weight, "embedding", "weight", 1)
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if input.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar "
+                           f"types: Long, Int; but got {input.dtype.legacy_name} instead (while checking "
+                           "arguments for embedding)")
+    values = input._data
+    if values.size and ((values < 0) | (values >= weight.shape[0])).any():
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        with grad_mode.no_grad():
+            rows = np.unique(values)
+            norms = np.linalg.norm(weight._data[rows].astype(np.float64), ord=norm_type, axis=1)
+            scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+            weight._data[rows] = (weight._data[rows] * scale[:, None]).astype(weight._data.dtype)
+            weight._bump_version()
+    return Embedding.apply(weight, Indices(input), padding_idx, scale_grad_by_freq, sparse)
+
+
+def one_hot(tensor, num_classes=-1):
+    """Class indices as rows of 0s with a 1 at the index: shape ``tensor.shape + (num_classes,)``, int64.
+
+    ``num_classes=-1`` takes one more than the largest index.
+    """
+    from .._tensor import Tensor
+    _check_tensor(tensor, "one_hot", "self", 1)
+    if tensor.dtype.name != "int64":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    values = tensor._data
+    if num_classes == -1:
+        if values.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(values.max()) + 1
+    if values.size:
+        if values.min() < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if values.max() >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor((values[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """Squared error where ``|input - target| < beta`` (halved, over beta), absolute error beyond:
+    less swayed by outliers than ``mse_loss`` (``SmoothL1LossBackward0``; ``beta=0`` is ``l1_loss``)."""
+    from ..ops.nn_layers import SmoothL1Loss
+    _check_tensor(input, "smooth_l1_loss", "input", 1)
+    _check_tensor(target, "smooth_l1_loss", "target", 2)
+    if target.shape != input.shape:
+        _warn_target_size(input, target)
+    _check_reduction(reduction)
+    check_broadcast(input, target)
+    input, target = _broadcast_tensors(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        loss = (input - target).abs()
+        return loss if reduction == "none" else (loss.mean() if reduction == "mean" else loss.sum())
+    return SmoothL1Loss.apply(input, target, reduction, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """Squared error (halved) where ``|input - target| < delta``, ``delta`` times the absolute error
+    (less delta / 2) beyond (``HuberLossBackward0``)."""
+    from ..ops.nn_layers import HuberLoss
+    _check_tensor(input, "huber_loss", "input", 1)
+    _check_tensor(target, "huber_loss", "target", 2)
+    if weight is not None:
+        raise NotImplementedError("mini_autograd's huber_loss has no weight")
+    if target.shape != input.shape:
+        _warn_target_size(input, target)
+    _check_reduction(reduction)
+    check_broadcast(input, target)
+    input, target = _broadcast_tensors(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    return HuberLoss.apply(input, target, reduction, delta)

@@ -1,4 +1,4 @@
-"""Initialising parameters in place, from the generator ``manual_seed`` seeds.
+"""Initialising parameters in place, from ``generator`` (by default the one ``manual_seed`` seeds).
 
 The values differ from PyTorch's for the same seed (a different random number
 generator) but follow the same distributions. Each function fills the tensor
@@ -11,7 +11,8 @@ import warnings
 
 import numpy as np
 
-from .. import creation, grad_mode
+from .. import grad_mode
+from ..random import numpy_rng
 from .._tensor import Tensor
 
 
@@ -21,14 +22,14 @@ def _fill(tensor, values):
     return tensor
 
 
-def uniform_(tensor, a=0.0, b=1.0):
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
     """Fill with values drawn from U(a, b)."""
-    return _fill(tensor, creation._generator.uniform(a, b, tensor.shape))
+    return _fill(tensor, numpy_rng(generator, "uniform_").uniform(a, b, tensor.shape))
 
 
-def normal_(tensor, mean=0.0, std=1.0):
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
     """Fill with values drawn from N(mean, std**2)."""
-    return _fill(tensor, creation._generator.normal(mean, std, tensor.shape))
+    return _fill(tensor, numpy_rng(generator, "normal_").normal(mean, std, tensor.shape))
 
 
 def constant_(tensor, val):
@@ -64,7 +65,7 @@ def _calculate_fan_in_and_fan_out(tensor):
     return tensor.shape[1] * receptive_field, tensor.shape[0] * receptive_field
 
 
-def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al., 2015).
 
     ``nn.Linear`` uses ``a=sqrt(5)``, which makes the bound exactly ``1/sqrt(in_features)``.
@@ -75,11 +76,27 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     fan = fan_in if mode == "fan_in" else fan_out
     bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_uniform_(tensor, gain=1.0):
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """N(0, std**2) with std = gain / sqrt(fan) (He et al., 2015)."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    fan = fan_in if mode == "fan_in" else fan_out
+    return normal_(tensor, 0, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
+
+
+def xavier_uniform_(tensor, gain=1.0, generator=None):
     """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    """N(0, std**2) with std = gain * sqrt(2 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)

@@ -78,3 +78,25 @@ class BCELoss(_WeightedLoss):
 
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """Squared error (halved, over ``beta``) below ``beta``, absolute error above: robust to outliers."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Squared error (halved) below ``delta``, ``delta`` times the absolute error above."""
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)

@@ -11,7 +11,8 @@ import collections
 import collections.abc
 import itertools
 
-from .. import grad_mode
+from .. import _dtype, grad_mode
+from .._device import check_device
 from .._tensor import Tensor, type_name
 from .parameter import Parameter
 
@@ -245,6 +246,64 @@ class Module:
     def eval(self):
         """Evaluation mode: ``train(False)``. It does not turn off autograd (``no_grad`` does)."""
         return self.train(False)
+
+    # ------------------------------------------------------ dtype and device
+    def _apply(self, fn):
+        """Convert every parameter, gradient and buffer with ``fn``, here and in every submodule.
+
+        A parameter stays the same object (its ``.data`` is replaced), so an optimizer made
+        before still holds it, as in PyTorch (torch/nn/modules/module.py: Module._apply).
+        """
+        for module in self.children():
+            module._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with grad_mode.no_grad():
+                param.data = fn(param)
+            if param._grad is not None:
+                with grad_mode.no_grad():
+                    param._grad.data = fn(param._grad)
+        for key, buffer in self._buffers.items():
+            if buffer is not None:
+                self._buffers[key] = fn(buffer)
+        return self
+
+    def to(self, *args, **kwargs):
+        """``model.to(torch.float64)``, ``model.to("cpu")``, ``model.to(device, dtype)``: converts the
+        floating-point parameters and buffers in place and returns the module."""
+        dtype = kwargs.pop("dtype", None)
+        device = kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise TypeError(f"to() received an invalid combination of arguments - got an unexpected "
+                            f"keyword argument '{next(iter(kwargs))}'")
+        for arg in args:
+            if isinstance(arg, _dtype.dtype):
+                dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif not isinstance(arg, bool):
+                device = arg
+        check_device(device)
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={dtype}")
+        if dtype is None:
+            return self
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self):
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self):
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        check_device("cuda")
 
     def requires_grad_(self, requires_grad=True):
         for param in self.parameters():

@@ -8,7 +8,8 @@ from .._tensor import Tensor
 from .views import has_internal_overlap
 
 # Category of each dtype for type promotion: bool < integer < floating point.
-_CATEGORY = {np.dtype(np.bool_): 0, np.dtype(np.int64): 1, np.dtype(np.float32): 2, np.dtype(np.float64): 2}
+_CATEGORY = {np.dtype(np.bool_): 0, np.dtype(np.int64): 1, np.dtype(np.float32): 2, np.dtype(np.float64): 2,
+             np.dtype(np.int32): 1, np.dtype(np.int16): 1, np.dtype(np.int8): 1, np.dtype(np.uint8): 1}
 _DEFAULT_FOR_CATEGORY = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
 
 
@@ -61,7 +62,17 @@ def result_dtype(*tensors):
     top = max(_priority(t) for t in same_category)
     if top == 0:
         return _DEFAULT_FOR_CATEGORY[category]
-    return max((t._data.dtype for t in same_category if _priority(t) == top), key=lambda d: d.itemsize)
+    return _widest([t._data.dtype for t in same_category if _priority(t) == top])
+
+
+def _widest(dtypes):
+    """The dtype that holds all of these (one category): the widest; uint8 and a signed integer make
+    a signed integer of at least 16 bits, as in PyTorch (c10/core/ScalarType.cpp: promoteTypes)."""
+    signed = [d for d in dtypes if d.kind == "i"]
+    if signed and any(d.kind == "u" for d in dtypes):
+        widest_signed = max(signed, key=lambda d: d.itemsize)
+        return widest_signed if widest_signed.itemsize > 1 else np.dtype(np.int16)
+    return max(dtypes, key=lambda d: d.itemsize)
 
 
 def cast(array, dtype):

@@ -257,7 +257,7 @@ def _apply_slicing(x, index):
         elif isinstance(item, slice):
             result = _slice(result, dim, item, optimize=True)
             dim += 1
-        elif isinstance(item, (list, tuple, np.ndarray, Tensor)):
+        elif isinstance(item, (list, tuple, range, np.ndarray, Tensor)):   # range(...): as a list
             advanced.append((dim, item))
             dim += _as_index_array(item).ndim if _is_mask(item) else 1
         else:

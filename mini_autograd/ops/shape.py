@@ -7,6 +7,8 @@ Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` s
 what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
 may be symbolic, for torch.compile; here they are plain ints).
 """
+import warnings
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -310,3 +312,46 @@ def expand(x, sizes):
                                f"{list(sizes)}.  Tensor sizes: {list(x.shape)}")
         target.append(int(size))
     return Expand.apply(x, tuple(target))
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D tensors: ``meshgrid(x, y, indexing="ij")`` gives two tensors of shape
+    (len(x), len(y)); ``indexing="xy"`` gives (len(y), len(x)), the layout of an image.
+
+    Each grid is a view: the input reshaped (``ViewBackward0``) and expanded (``ExpandBackward0``).
+    Without ``indexing`` it is "ij", with PyTorch's warning (which PyTorch gives once a process, and
+    every time under ``torch.set_warn_always(True)``; here, every time).
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                      "argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"meshgrid(): argument 'tensors' must be tuple of Tensors, not "
+                            f"{type(t).__name__}")
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    tensors = list(tensors)
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        tensors[0], tensors[1] = tensors[1], tensors[0]
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
+                               f"{t.dtype.legacy_name}{{{','.join(map(str, t.shape))}}}")
+    shape = tuple(t.numel() for t in tensors)
+    grids = []
+    for i, t in enumerate(tensors):
+        view_shape = [1] * len(tensors)
+        view_shape[i] = -1
+        grids.append(t.view(*view_shape).expand(*shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)

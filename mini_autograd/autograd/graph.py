@@ -14,7 +14,7 @@ import re
 
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor
-from ..grad_mode import is_grad_enabled
+from ..grad_mode import is_grad_enabled, no_grad
 
 _sequence_numbers = itertools.count()
 
@@ -195,7 +195,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "is_output", "saved_version", "version_counter",
-                 "requires_grad", "freed", "grad_fn_name", "output_nr", "was_leaf")
+                 "requires_grad", "freed", "grad_fn_name", "output_nr", "was_leaf", "hooks")
 
     def __init__(self, tensor, is_output):
         if tensor._is_inference:
@@ -214,10 +214,16 @@ class SavedTensor:
         self.grad_fn_name = None
         self.was_leaf = tensor._grad_fn is None
         self.freed = False
+        self.hooks = None
+        if _hooks_stack and not tensor._wrapped_number:
+            self.hooks = PackedTensor(tensor, *_hooks_stack[-1])    # saved_tensors_hooks: see below
+            self.tensor = self.data = None
 
     def unpack(self, node):
         if self.freed:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        if self.hooks is not None:
+            return self.hooks.unpack(None if self.is_output else self.hooks.grad_fn, node, self)
         current = self.version_counter.value
         if current != self.saved_version:
             grad_fn = node if self.is_output else self.tensor.grad_fn
@@ -245,7 +251,102 @@ class SavedTensor:
     def release(self):
         self.tensor = None
         self.data = None
+        self.hooks = None
         self.freed = True
+
+
+# ----------------------------------------------------------------------------- saved tensors hooks
+_hooks_stack = []        # (pack_hook, unpack_hook) of each open saved_tensors_hooks block, innermost last
+_hooks_disabled = []     # the messages of the open disable_saved_tensors_hooks blocks
+
+
+class saved_tensors_hooks:
+    """``with saved_tensors_hooks(pack_hook, unpack_hook):`` every tensor saved for backward inside the
+    block is kept as ``pack_hook(tensor)``, whatever that returns, and given back to backward as
+    ``unpack_hook(packed)``, which must return a tensor with the same values.
+
+    The innermost block's hooks apply. ``pack_hook`` runs once, at the save, with grad mode off;
+    ``unpack_hook`` runs at each use of the saved tensor (in backward, or ``grad_fn._saved_self``).
+    PyTorch counterpart: torch/autograd/graph.py: saved_tensors_hooks.
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _hooks_disabled:
+            raise RuntimeError(_hooks_disabled[-1])
+        _hooks_stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc_info):
+        _hooks_stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors go to the CPU and come back to their device for backward (all are on the CPU here)."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack_to_cpu(tensor):
+            return (tensor.device, tensor.cpu())
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class disable_saved_tensors_hooks:
+    """Inside the block, opening ``saved_tensors_hooks`` raises ``RuntimeError(error_message)``."""
+
+    def __init__(self, error_message):
+        self.error_message = error_message
+
+    def __enter__(self):
+        _hooks_disabled.append(self.error_message)
+
+    def __exit__(self, *exc_info):
+        _hooks_disabled.pop()
+
+
+class PackedTensor:
+    """What a SavedTensor keeps under saved_tensors_hooks: ``pack_hook``'s result (not the tensor), the
+    unpack hook, and the autograd metadata that the unpacked tensor gets back
+    (saved_variable.cpp: SavedVariable::set_hooks_and_pack_data and unpack)."""
+
+    __slots__ = ("packed", "unpack_hook", "grad_fn", "grad_accumulator")
+
+    def __init__(self, tensor, pack_hook, unpack_hook):
+        self.unpack_hook = unpack_hook
+        self.grad_fn = tensor._grad_fn                    # kept by inputs made by an op (outputs: the node)
+        self.grad_accumulator = tensor._grad_accumulator   # a leaf's, held weakly as the leaf holds it
+        version = tensor._version_counter.value
+        with no_grad():
+            self.packed = pack_hook(tensor)
+        if tensor._version_counter.value != version:
+            raise RuntimeError("A saved tensor pack hook is modifying its input in place. Tensors provided "
+                               "as input to pack hook cannot be modified by in-place operations as this can "
+                               "lead to unexpected side-effects. Please open an issue if you need to perform "
+                               "in-place operations on the input to a pack hook.")
+
+    def unpack(self, grad_fn, node, saved):
+        """A new tensor over ``unpack_hook``'s result, with the saved tensor's history."""
+        data = self.unpack_hook(self.packed)
+        if not isinstance(data, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                            f"type {type(data).__name__}")
+        out = Tensor(data._data)
+        out._version_counter = data._version_counter
+        if saved.is_output and saved.requires_grad:
+            out._grad_fn, out._output_nr = node, saved.output_nr
+        elif grad_fn is not None:
+            out._grad_fn, out._output_nr = grad_fn, saved.output_nr
+        elif saved.requires_grad:
+            out._requires_grad = True
+            out._grad_accumulator = self.grad_accumulator
+        return out
 
 
 def _op_name(node):

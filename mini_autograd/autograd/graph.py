@@ -195,7 +195,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "is_output", "saved_version", "version_counter",
-                 "requires_grad", "freed", "grad_fn_name", "output_nr", "was_leaf", "hooks")
+                 "requires_grad", "freed", "grad_fn_name", "output_nr", "was_leaf", "packed")
 
     def __init__(self, tensor, is_output):
         if tensor._is_inference:
@@ -214,16 +214,16 @@ class SavedTensor:
         self.grad_fn_name = None
         self.was_leaf = tensor._grad_fn is None
         self.freed = False
-        self.hooks = None
-        if _hooks_stack and not tensor._wrapped_number:
-            self.hooks = PackedTensor(tensor, *_hooks_stack[-1])    # saved_tensors_hooks: see below
+        self.packed = None
+        if _hooks_stack and not tensor._wrapped_number:    # under saved_tensors_hooks: keep only what
+            self.packed = PackedTensor(tensor, *_hooks_stack[-1])    # pack_hook returns
             self.tensor = self.data = None
 
     def unpack(self, node):
         if self.freed:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
-        if self.hooks is not None:
-            return self.hooks.unpack(None if self.is_output else self.hooks.grad_fn, node, self)
+        if self.packed is not None:
+            return self.packed.unpack(self, node)
         current = self.version_counter.value
         if current != self.saved_version:
             grad_fn = node if self.is_output else self.tensor.grad_fn
@@ -251,7 +251,7 @@ class SavedTensor:
     def release(self):
         self.tensor = None
         self.data = None
-        self.hooks = None
+        self.packed = None
         self.freed = True
 
 
@@ -316,7 +316,7 @@ class PackedTensor:
     unpack hook, and the autograd metadata that the unpacked tensor gets back
     (saved_variable.cpp: SavedVariable::set_hooks_and_pack_data and unpack)."""
 
-    __slots__ = ("packed", "unpack_hook", "grad_fn", "grad_accumulator")
+    __slots__ = ("value", "unpack_hook", "grad_fn", "grad_accumulator")
 
     def __init__(self, tensor, pack_hook, unpack_hook):
         self.unpack_hook = unpack_hook
@@ -324,16 +324,17 @@ class PackedTensor:
         self.grad_accumulator = tensor._grad_accumulator   # a leaf's, held weakly as the leaf holds it
         version = tensor._version_counter.value
         with no_grad():
-            self.packed = pack_hook(tensor)
+            self.value = pack_hook(tensor)
         if tensor._version_counter.value != version:
             raise RuntimeError("A saved tensor pack hook is modifying its input in place. Tensors provided "
                                "as input to pack hook cannot be modified by in-place operations as this can "
                                "lead to unexpected side-effects. Please open an issue if you need to perform "
                                "in-place operations on the input to a pack hook.")
 
-    def unpack(self, grad_fn, node, saved):
-        """A new tensor over ``unpack_hook``'s result, with the saved tensor's history."""
-        data = self.unpack_hook(self.packed)
+    def unpack(self, saved, node):
+        """A new tensor over ``unpack_hook``'s result, with the saved tensor's history: ``node`` for the
+        node's own output, the saved input's ``grad_fn``, or the leaf's gradient accumulator."""
+        data = self.unpack_hook(self.value)
         if not isinstance(data, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of "
                             f"type {type(data).__name__}")
@@ -341,8 +342,8 @@ class PackedTensor:
         out._version_counter = data._version_counter
         if saved.is_output and saved.requires_grad:
             out._grad_fn, out._output_nr = node, saved.output_nr
-        elif grad_fn is not None:
-            out._grad_fn, out._output_nr = grad_fn, saved.output_nr
+        elif not saved.is_output and self.grad_fn is not None:
+            out._grad_fn, out._output_nr = self.grad_fn, saved.output_nr
         elif saved.requires_grad:
             out._requires_grad = True
             out._grad_accumulator = self.grad_accumulator

@@ -100,7 +100,7 @@ def _diamond(torch):
     b = x.exp()                    # made second
     c = b * 3                      # made third, on b's path
     out = (a + c).sum()            # AddBackward0's first edge goes to a, made before c
-    return x, out
+    return x, out, {"a = x * 2": a, "b = x.exp()": b, "c = b * 3": c}
 
 
 def _exp_then_tanh(torch):
@@ -108,12 +108,12 @@ def _exp_then_tanh(torch):
     x = torch.tensor([0.5, 1.0], requires_grad=True)
     p = x.exp()
     q = x.tanh()
-    return x, (q * p).sum()
+    return x, (q * p).sum(), {"p = x.exp()": p, "q = x.tanh()": q}
 
 
 @step("08.1", "dependency counts", "compute_dependencies in engine.py", after="06.2")
 def check_dependencies(m):
-    x, out = _diamond(m)
+    x, out, _ = _diamond(m)
     nodes = walk_nodes(out.grad_fn)
     counts = m.engine.compute_dependencies(out.grad_fn)
     expect(isinstance(counts, dict), f"compute_dependencies returned a {type(counts).__name__}, "
@@ -157,11 +157,12 @@ def check_dependencies(m):
     return "Each node waits for one gradient per edge pointing at it; a 100,000-op chain is counted too."
 
 
-def record_order(out, prehook):
-    """Hooks on every node of ``out``'s graph; the list they fill with node names as the engine runs them."""
+def record_order(out, prehook, label=None):
+    """Hooks on every node of ``out``'s graph; the list they fill with node names (or ``label(node)``)
+    as the engine runs them."""
     names = []
     for node in walk_nodes(out.grad_fn):
-        name = node.name()
+        name = node.name() if label is None else label(node)
         prehook(node, lambda *args, name=name: names.append(name))
     return names
 
@@ -178,8 +179,20 @@ def reference_prehook(node, record):
         node.register_prehook(lambda grads: record())
 
 
-def _mine_order(m, out):
-    names = record_order(out, learner_prehook)
+def _labels(lines):
+    """``label(node)`` for record_order: a node named with the line of ``lines`` ({line: tensor}) that made it
+    (two nodes can share a name: "MulBackward0 of `a = x * 2`")."""
+    def label(node):
+        name = node.name().rsplit("::", 1)[-1]
+        for line, tensor in lines.items():
+            if tensor.grad_fn is node:
+                return f"{name} of `{line}`"
+        return name
+    return label
+
+
+def _mine_order(m, out, lines=None):
+    names = record_order(out, learner_prehook, label=_labels(lines or {}))
     out.backward()
     return names
 
@@ -191,25 +204,25 @@ def reference_order(build):
 
 def engine_order(torch, build):
     """The order in which ``torch`` (mini_autograd or PyTorch) runs the nodes of ``build(torch)``'s graph."""
-    _, out = build(torch)
-    names = record_order(out, reference_prehook)
+    _, out, lines = build(torch)
+    names = record_order(out, reference_prehook, label=_labels(lines))
     out.backward()
-    return [name.rsplit("::", 1)[-1] for name in names]
+    return names
 
 
 @step("08.2", "PyTorch's engine: ready queue and input buffers", "run_backward in engine.py",
       uses={"engine.run_backward": "compute_dependencies"})
 def check_ready_queue(m):
-    x, out = _diamond(m)
-    order = [name.rsplit("::", 1)[-1] for name in _mine_order(m, out)]
+    x, out, lines = _diamond(m)
+    order = _mine_order(m, out, lines)
     want = reference_order(_diamond)
     if order != want:
         fifo = ["SumBackward0", "AddBackward0", "MulBackward0", "MulBackward0", "ExpBackward0",
-                "AccumulateGrad"]
+                "AccumulateGrad"]                        # (a's, then c's MulBackward0)
         if len(order) > len(want):
             hint = (" Some node ran more than once: a node joins the ready queue only when its dependency "
                     "count reaches 0.")
-        elif order[:len(fifo)] == fifo[:len(order)] and len(order) == len(want):
+        elif [name.split(" of ")[0] for name in order] == fifo:
             hint = (" That is first-in-first-out (or oldest-first) order: "
                     "the ready queue must pop the newest node first, the highest sequence_nr "
                     "(heapq with -sequence_nr).")
@@ -223,8 +236,8 @@ def check_ready_queue(m):
                     f"mini_autograd and PyTorch run {want}.{hint}")
     expect_close(grad_of(x), 2 + 3 * np.exp([1.0, 2.0]),
                  "on the diamond graph x.grad is {got}, expected {want}.")
-    _, out = _exp_then_tanh(m)
-    order = [name.rsplit("::", 1)[-1] for name in _mine_order(m, out)]
+    _, out, lines = _exp_then_tanh(m)
+    order = _mine_order(m, out, lines)
     want = reference_order(_exp_then_tanh)
     expect(order == want, f"for p = x.exp(); q = x.tanh(); out = (q * p).sum() your engine ran {order}; "
            f"mini_autograd and PyTorch run {want}: of the ready nodes the newest (highest sequence_nr) "

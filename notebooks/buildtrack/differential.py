@@ -17,6 +17,7 @@ the piece whose swap removes the difference is named, with its step.
 """
 import contextlib
 import dataclasses
+import re
 import textwrap
 import warnings
 
@@ -268,11 +269,23 @@ def programs(step_id):
 
 
 # --------------------------------------------------------------- running them
-def run_order_helper(torch):
-    """``run_order(out)``: hooks that record the order the engine runs out's nodes in (chapter 08's check)."""
+def run_order_helper(torch, namespace, made_by):
+    """``run_order(out)``: hooks that record the order the engine runs out's nodes in (chapter 08's check),
+    each node named with the line that made it: two nodes can share a name."""
     from .ch07_08 import learner_prehook, record_order, reference_prehook
     prehook = reference_prehook if torch is mini_autograd else learner_prehook
-    return lambda out: record_order(out, prehook)
+    return lambda out: record_order(out, prehook, label=lambda node: node_label(node, namespace, made_by))
+
+
+def node_label(node, namespace, made_by):
+    """``MulBackward0 of `t2 = a * b```, ``AccumulateGrad of a``, or the bare name of an unnamed node."""
+    name = node.name().rsplit("::", 1)[-1]
+    for variable, value in namespace.items():
+        if getattr(value, "grad_fn", None) is node and variable in made_by:
+            return f"{name} of `{made_by[variable]}`"
+        if value is getattr(node, "variable", None):
+            return f"{name} of {variable}"
+    return name
 
 
 IN_PLACE_REFUSAL = "myautograd records no in-place operations: use them under no_grad"
@@ -291,7 +304,9 @@ def _refused_in_place(namespace, statement):
 def run(program, torch, features=frozenset()):
     """Everything ``program`` shows when ``torch`` is the package: a dict, comparable between packages."""
     name = "mini_autograd" if torch is mini_autograd else "myautograd"
-    namespace = {"torch": torch, "seen": [], "run_order": run_order_helper(torch)}
+    made_by = {}                                       # t2 -> "t2 = a * b": names for the nodes
+    namespace = {"torch": torch, "seen": []}
+    namespace["run_order"] = run_order_helper(torch, namespace, made_by)
     with _fresh_grad_mode(torch), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for helper, used in ((BACKWARD_HELPER, program.uses_backward_helper),
@@ -303,6 +318,9 @@ def run(program, torch, features=frozenset()):
             if torch is mini_autograd and _refused_in_place(namespace, statement):
                 seen[f"line {index + 1}"] = f"RuntimeError: {_words(RuntimeError(IN_PLACE_REFUSAL))}"
                 continue
+            assignment = re.match(r"\s*(\w+) = (.+)$", statement.split("\n")[-1])
+            if assignment:
+                made_by[assignment.group(1)] = assignment.group(0).strip()
             try:
                 exec(statement, namespace)
             except NotImplementedError:

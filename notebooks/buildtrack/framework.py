@@ -282,10 +282,14 @@ def _culprit_of_named(the_step, package, stand_ins, seconds=4.0):
     """
     import time
     from . import swap
+    own = set(the_step.rewritten()) | {(file, name) for file, name, step in swap.answer_pieces()
+                                       if step == the_step.id}
     earlier = [(file, name, step) for file, name, step in swap.answer_pieces(the_step.id)
-               if step < the_step.id and (file, name) not in stand_ins]
-    earlier += [(file, name, later.id) for later in STEPS.values() if later.id < the_step.id
-                for file, name in later.rewritten()]
+               if step < the_step.id]
+    earlier += [(file, name, before.id) for before in STEPS.values() if before.id < the_step.id
+                for file, name in before.rewritten()]
+    earlier = [(file, name, step) for file, name, step in earlier
+               if (file, name) not in own and (file, name) not in stand_ins]
 
     def passes(pieces):
         try:

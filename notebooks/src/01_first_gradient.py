@@ -301,6 +301,33 @@ plt.show()
 # - `self._grad`, where backward will leave the gradient: `None` until then (you read it as `.grad`);
 # - `self.grad_fn`, the node that made the tensor: `None` for a tensor you create.
 #
+# <details><summary>Hint 1</summary>
+#
+# A tensor you create is a leaf with no history. PyTorch's `AutogradMeta` starts with the `requires_grad` you asked
+# for, no gradient yet and no node that made it. So: three fields to set, and one request to refuse.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The refusal is for an integer tensor that *asks* to require grad: `tensor(2, requires_grad=True)` raises, but
+# plain `tensor(2)` must still work. So the test needs two conditions, not only the dtype. And "no gradient yet" is
+# `None`, not `0`: nothing has been computed.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# if ___:                                  # two conditions: what is asked, and the dtype
+#     raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+# self.requires_grad = ___
+# self._grad = ___
+# self.grad_fn = ___
+# ```
+#
+# </details>
+#
 # Then run the check:
 
 # %%
@@ -350,6 +377,34 @@ show_source(torch.Tensor.requires_grad.fget)
 # Inputs can be plain numbers (`x * 3`), which never require grad; `is_grad_enabled()` tells whether recording is
 # on (chapter 06 writes the `no_grad` switch that turns it off). PyTorch has a C++ function of the same name in
 # `torch/csrc/autograd/functions/utils.h`.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch's rule has two parts: recording must be on (`is_grad_enabled()`), and *at least one* input must require
+# grad. One such input is enough.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Inputs can be plain numbers (`x * 3`), which have no `.requires_grad`: ask whether an input is a `Tensor` before
+# reading its flag. And return `True` or `False` itself: an expression like `enabled and [list of inputs]` returns
+# the list, which would end up in the result's `requires_grad`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# if not ___:                              # recording off: nothing is recorded
+#     return False
+# for t in inputs:
+#     if ___:                              # a Tensor that requires grad
+#         return True
+# return ___
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("01.2")

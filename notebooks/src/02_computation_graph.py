@@ -277,6 +277,34 @@ print(first.grad_fn is second.grad_fn)
 # returning a pair `(node, input_nr)`. The `input_nr` is 0 everywhere in this course (it matters for operations
 # with several outputs). For now, make a new `AccumulateGrad(tensor)` each time one is asked for; chapter 04
 # comes back to this line.
+#
+# <details><summary>Hint 1</summary>
+#
+# An edge says where the gradient for this tensor goes next. Ask two questions, in this order: did an operation make
+# the tensor (it has a `grad_fn`)? If not, is it a leaf that requires grad? Every answer is a pair `(node, 0)`.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The order matters: a tensor made by an operation also requires grad, so asking about `requires_grad` first would
+# give it an `AccumulateGrad`, and its gradient would stop there instead of flowing on. The `AccumulateGrad` node is
+# made around the leaf itself, which it keeps as `.variable`. A tensor that needs no gradient gets the pair
+# `(None, 0)`, not a bare `None`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# if tensor.grad_fn is not None:
+#     return (___, 0)
+# if ___:
+#     return (AccumulateGrad(___), 0)
+# return ___
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -291,6 +319,37 @@ buildtrack.check("02.1")
 # node, for backward), and, if the result requires grad by your rule of step 01.2, give the node one edge per
 # Tensor input and make it the result's `grad_fn`. The check builds the scratch-paper example and compares your
 # graph with PyTorch's node by node.
+#
+# <details><summary>Hint 1</summary>
+#
+# In PyTorch the node *is* the `ctx`: `apply` makes the node first (a `BackwardFunction(cls)`), runs `cls.forward`
+# with it, and only then decides, with your rule of step 01.2, whether to wire that node into the graph as the
+# result's `grad_fn`.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Recording changes the result, never the inputs: after `x * c`, `c.requires_grad` must still be False. Edges and
+# shapes are for the Tensor inputs only, in input order: the exponent `2` of `x ** 2` gets no edge. Each edge comes
+# from your `gradient_edge`. When the rule says no, the result keeps `grad_fn` None.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# ctx = BackwardFunction(cls)
+# result = cls.forward(___, *inputs)
+# if ___:                                  # your rule of step 01.2
+#     tensors = [t for t in inputs if ___]
+#     ctx.next_functions = tuple(___ for t in tensors)
+#     ctx.input_shapes = tuple(___ for t in tensors)
+#     ___                                  # the result's two autograd fields
+# return result
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("02.2")

@@ -293,6 +293,40 @@ x.register_hook(print_call_chain)
 # back (chapter 07 is about these saved tensors). `Sub` and `Neg` are written
 # for you, as examples. The check calls each formula with an upstream gradient that is not all ones, and
 # compares with finite differences: nudging each input by a little and watching the output.
+#
+# <details><summary>Hint 1</summary>
+#
+# Each backward is the chain rule at one node: the gradient arriving from upstream, `grad`, times the local
+# derivative of the output with respect to each input. Return one Tensor per Tensor input (a tuple when there are
+# two), computed with Tensor operations, in the order of `forward`'s inputs.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The mistakes the check names: forgetting to multiply by `grad`; a power that does not go down by one; a mean that
+# does not divide by the number of entries. `Sum` and `Mean` must return a gradient shaped like their input
+# (`ctx.shape`), and any array you make needs `grad`'s dtype, or a float32 leaf gets a float64 gradient. Never change
+# `grad` itself (`grad *= ...`): `Add` hands one and the same gradient to both of its inputs. For `MatMul`, let the
+# shapes guide you: `a` is `[n, k]`, `b` is `[k, m]`, `grad` is `[n, m]`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# # Pow: ctx.exponent is the number c
+# a, = ctx.saved_tensors
+# return grad * ___ * a ** ___
+# # Sum: every entry of a gets grad
+# return grad * Tensor(np.ones(___, dtype=___))
+# # Mean: the same, but each entry gets 1/n of it, n = the number of entries of a
+# # MatMul: [n, k] and [k, m] from grad [n, m]
+# a, b = ctx.saved_tensors
+# return grad @ ___, ___ @ grad
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -362,6 +396,68 @@ except RecursionError as error:
 # [myautograd/function.py](myautograd/function.py): for now it stores a copy of the gradient in the leaf's
 # `.grad` (chapter 05 changes what happens when there is one already). The check runs your engine on the seed
 # example, on broadcasting, on hooks (chapter 04 uses them) and on a chain of 10,000 operations.
+#
+# <details><summary>Hint 1</summary>
+#
+# A node may run only when every node that sends it a gradient has run; then its gradient is complete. A depth-first
+# walk that lists each node *after* everything below it (post-order), reversed, gives such an order. The pass then
+# keeps a dict `{node: gradient arrived so far}`: take the node's gradient, run the hooks, `node.apply`, and add each
+# result into the dict entry of the node it goes to.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Four mistakes the check names:
+#
+# - Listing a node when it is first popped (pre-order) can run it before all its gradients arrived: on
+#   `y = x * 2; z = y * 3; out = z + y`, x.grad comes out 2 instead of 8. Push a node twice: once to push its
+#   children, once, marked, to list it after them.
+# - Add arriving gradients as a new tensor (`old + new`), not into `old._data`: the old tensor may be one a node
+#   handed to two places (`Add` passes the same gradient to both inputs).
+# - A hook that returns None only observes: `grad = hook(grad)` would turn the gradient into None.
+# - Remember the grad mode before switching it off and put back *that* value in a `finally`: a hook may raise, and
+#   backward may run inside `no_grad`.
+#
+# In `AccumulateGrad.apply`, store a copy of `grad`, for the same reason as the second point.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# def topological_order(root):
+#     order, visited, stack = [], set(), [(root, False)]   # (node, "its children are listed")
+#     while stack:
+#         node, children_listed = stack.pop()
+#         if children_listed:
+#             ___                          # list it now
+#         elif node not in visited:
+#             visited.add(node)
+#             stack.append((node, ___))    # come back to it after its children
+#             ___                          # push each child: skip None and nodes already visited
+#     return ___                           # the root first
+#
+#
+# def run_backward(tensor, gradient, retain_graph=False):
+#     root, _ = gradient_edge(tensor)
+#     arrived = {root: gradient}
+#     previous = ___
+#     grad_mode._state.grad_enabled = False
+#     try:
+#         for node in topological_order(root):
+#             grad = arrived.pop(node)
+#             ___                          # each hook in node.pre_hooks: a result that is not None replaces grad
+#             for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, node.apply(grad))):
+#                 if ___:                  # no node there, or no gradient
+#                     continue
+#                 next_grad = sum_to(next_grad, ___)
+#                 arrived[next_node] = ___ # added to what is there, as a new tensor
+#     finally:
+#         ___
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("03.2")
@@ -382,6 +478,37 @@ show_source(torch.autograd.engine.sum_to)
 # [myautograd/tensor.py](myautograd/tensor.py), with the scalar-only rule of section 5 and the same error
 # messages as PyTorch, then hand over to your `run_backward`. Compare with `Tensor.backward` and
 # `autograd._make_grads` of section 6.
+#
+# <details><summary>Hint 1</summary>
+#
+# `backward()` is a thin front door. PyTorch's `_make_grads` makes the starting gradient when none is given (ones,
+# shaped like the tensor) and refuses what cannot start a backward; then the engine does the work.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Ones are only implied for a result with one element: the rule counts elements (`numel()`), not dimensions, so a
+# tensor of shape `[1]` is fine. With `gradient=` given, any shape can start. A tensor that does not require grad
+# (a constant, or a result made under `no_grad`) cannot start at all. A leaf can: your engine starts at
+# `gradient_edge(tensor)`, its `AccumulateGrad`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# from .creation import ones_like
+# if ___:
+#     raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+# if gradient is None:
+#     if ___:
+#         raise RuntimeError("grad can be implicitly created only for scalar outputs")
+#     gradient = ___
+# engine.run_backward(self, gradient)
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("03.3")

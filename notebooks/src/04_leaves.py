@@ -292,6 +292,41 @@ show_source(torch.Tensor.grad.fget)
 # tensor as `tensor._grad_accumulator`, through `weakref.ref`, since the node already holds the tensor (if the
 # tensor held the node too, neither could be freed by reference counting alone). While in
 # [myautograd/tensor.py](myautograd/tensor.py), write the `is_leaf` property of section 1.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch's `AutogradMeta` keeps a *weak* pointer to the leaf's `AccumulateGrad`. `gradient_edge` asks: is there a
+# node for this leaf that is still alive? If so it reuses it; if not it makes one and remembers it, weakly. And
+# `is_leaf` is about history, not about `requires_grad`.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# `weakref.ref(node)` is a callable: calling it gives the node, or None once the node is gone (when no graph uses it
+# any more). So "there is a `_grad_accumulator`" is not enough: call it and test the result. A tensor that never had
+# one has no such attribute yet (`getattr` with a default helps). Storing the node itself would keep it alive as
+# long as the leaf lives. For `is_leaf`: a constant is a leaf too; only a tensor made by a recorded operation is
+# not.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# # in gradient_edge, for a leaf that requires grad:
+# ref = getattr(tensor, "_grad_accumulator", None)
+# node = ___                               # the live node, or None
+# if node is None:
+#     node = AccumulateGrad(tensor)
+#     tensor._grad_accumulator = ___
+# return (node, 0)
+#
+# # is_leaf
+# return ___                               # one test, on the history
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -308,6 +343,44 @@ buildtrack.check("04.1")
 # `Tensor.retain_grad` in [myautograd/tensor.py](myautograd/tensor.py), with PyTorch's behaviour for the
 # corner cases: a tensor that does not require grad raises, a leaf needs nothing, and a second call changes
 # nothing.
+#
+# <details><summary>Hint 1</summary>
+#
+# In PyTorch `retain_grad()` installs a hook on the tensor's `grad_fn`. The engine calls the functions in
+# `grad_fn.pre_hooks` with the gradient arriving at that node, which is exactly this tensor's gradient. The hook
+# keeps it in `self._grad`, the way `AccumulateGrad` keeps a leaf's.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The corner cases: no `requires_grad` raises; a leaf needs nothing; a second call must not add a second hook
+# (`retains_grad` is already True). The hook keeps the gradient like a leaf does: the first time a copy of its own
+# (the engine may share that tensor), later the sum, so that two backwards with `retain_graph=True` give twice the
+# gradient. And the hook returns None: anything else would replace the gradient that flows on.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# if not self.requires_grad:
+#     raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+# if ___:                                  # nothing to do: which two cases?
+#     return
+# self.retains_grad = True
+#
+# def keep(grad):
+#     if self._grad is None:
+#         self._grad = ___                 # a copy
+#     else:
+#         self._grad = ___                 # the sum
+#     # no return: the gradient flows on unchanged
+#
+# self.grad_fn.pre_hooks.append(keep)
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("04.2")

@@ -319,6 +319,35 @@ print("the same step:", np.allclose(one_step(True), one_step(False), atol=1e-6))
 # gradient *into* it, in place, so that `.grad` stays the same tensor, as `mini_autograd`'s `AccumulateGrad.apply`
 # does (section 2). Keep the copy for the first gradient: `a + b` hands one and the same gradient tensor to both
 # leaves, and adding into it in place would then change both `.grad`s at once.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch's `AccumulateGrad` adds a new gradient *into* the leaf's existing `.grad`, in place, so the tensor you read
+# as `x.grad` before a second backward shows the sum afterwards.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Two cases. No `.grad` yet: keep the copy of step 03.2. A `.grad` already: add into its numbers (`_data`), in place;
+# `x._grad = x._grad + grad` gives the right numbers but a new tensor, and the check tests that `.grad` is the same
+# object. The copy matters: `a + b` hands one gradient tensor to both leaves, so adding in place into a shared
+# first gradient would change `a.grad` and `b.grad` together.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# variable = self.variable
+# if variable._grad is None:
+#     variable._grad = ___                 # a tensor of its own
+# else:
+#     ___                                  # grad's numbers added into variable._grad's, in place
+# return ()
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -331,6 +360,35 @@ buildtrack.check("05.1")
 # Write `zero_grad(parameters, set_to_none=True)` in [myautograd/optim.py](myautograd/optim.py), with both
 # behaviours of section 3: `None` by default, or zeros written into the existing tensors. Chapter 10's optimizer
 # will call it. Compare with `Optimizer.zero_grad` in section 3.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch's `Optimizer.zero_grad` has two modes. By default it drops each gradient (`.grad` becomes None: the next
+# backward starts afresh). With `set_to_none=False` it keeps each gradient tensor and writes zeros into it.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# "The same tensor object" rules out `p.grad = zeros_like(p)`: that is a new object. Write zeros into the numbers
+# the gradient already has. A parameter whose `.grad` is None stays None in both modes: skip it (it has no numbers
+# to zero).
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# for p in parameters:
+#     if p.grad is None:
+#         ___
+#     if set_to_none:
+#         ___
+#     else:
+#         ___                              # zeros written into p.grad's own numbers
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("05.2")

@@ -683,6 +683,36 @@ except RuntimeError as error:
 # `with` block. Write its `__enter__` and `__exit__` in [myautograd/grad_mode.py](myautograd/grad_mode.py).
 # Section 6 showed `mini_autograd`'s; mind the two cases the check tries: a `no_grad` block inside another one,
 # and an exception raised inside the block.
+#
+# <details><summary>Hint 1</summary>
+#
+# `torch.no_grad` is a context manager: the switch moves in `__enter__`, not when the object is made
+# (`torch.no_grad()` on its own changes nothing), and `__exit__` puts back the state from *before* the block. It is
+# the save-and-restore your engine already does around backward.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Three wrong versions the check catches: switching off in `__init__`; toggling (`not enabled`), which turns
+# recording back *on* in a nested block; putting back `True` instead of the saved value, which ends an inner block
+# with recording on inside the outer one. And `__exit__` must return nothing (or False), so that an exception raised
+# inside the block goes on.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# def __enter__(self):
+#     self.previous = ___
+#     _state.grad_enabled = ___
+#
+# def __exit__(self, *exc_info):
+#     _state.grad_enabled = ___
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -694,6 +724,41 @@ buildtrack.check("06.1")
 #
 # Write `Tensor.detach` (section 7: the same numbers, shared, not copied; no history) and
 # `Tensor.requires_grad_` (chapter 04, section 4: leaves only) in [myautograd/tensor.py](myautograd/tensor.py).
+#
+# <details><summary>Hint 1</summary>
+#
+# In PyTorch `detach()` returns a new tensor on the *same* memory, with no `grad_fn` and `requires_grad` False.
+# `requires_grad_` flips the switch where it is a choice, on a leaf; a non-leaf's `requires_grad` comes from its
+# history.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# No copy: hand the same numpy array to the new `Tensor` (`np.asarray` keeps an array as it is; `.copy()` and
+# `np.array` copy it). For `requires_grad_`, the cases in order: a non-leaf asking for True changes nothing and asking
+# for False raises; an integer tensor asking for True raises; anything else sets the flag. Both return `self`.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# def detach(self):
+#     return Tensor(___)                   # the same array object
+#
+# def requires_grad_(self, requires_grad=True):
+#     if not self.is_leaf:
+#         if ___:
+#             return self
+#         raise RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)
+#     if ___:
+#         raise RuntimeError("only Tensors of floating point dtype can require gradients")
+#     ___
+#     return ___
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("06.2")

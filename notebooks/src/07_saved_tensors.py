@@ -813,6 +813,49 @@ plt.show()
 # add one to `_version`, and refuse what its docstring lists: a leaf that requires grad while recording is on,
 # as PyTorch does, and a non-leaf that requires grad while recording, which PyTorch would record and your
 # package does not.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch's `SavedVariable` keeps, beside the tensor, the version the tensor had when it was saved; `unpack` compares
+# it with the version the tensor has now. Every in-place operation moves the version on. So: save pairs, check them
+# on the way out, and bump the version in `_write`.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Save the version the tensor has *at that moment*, not 0: a tensor changed before it was saved is fine. In
+# `saved_tensors`, freed comes first (`self.saved is None`), then each pair; return the tensors only, not the pairs.
+# In `_write`, refuse only while recording is on and the tensor requires grad: a leaf gets PyTorch's error, a
+# non-leaf myautograd's (letting it through gives silently wrong gradients). Under `no_grad` the change is allowed,
+# and it still bumps the version.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# def save_for_backward(self, *tensors):
+#     self.saved = tuple(___ for t in tensors)
+#
+# @property
+# def saved_tensors(self):
+#     if ___:
+#         raise RuntimeError(SECOND_BACKWARD_ERROR)
+#     for tensor, version in self.saved:
+#         if ___:
+#             raise RuntimeError(modified_error(tensor, version))
+#     return ___
+#
+# def _write(self, data):
+#     if ___:                              # requires grad, and recording is on
+#         ___                              # one error for a leaf, another for a non-leaf
+#     self._data[...] = data
+#     ___
+#     return self
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -842,6 +885,40 @@ buildtrack.check("07.1")
 # run, unless `retain_graph`; and let `Tensor.backward` in [myautograd/tensor.py](myautograd/tensor.py) pass its
 # `retain_graph` argument on to `run_backward`. Free *after* the node ran, not before: its formula still needs
 # what it saved.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch frees a node's saved tensors right after the node ran, in `call_function`, unless the graph is kept
+# (`retain_graph=True`). The check judges what your engine does, not how it is written (the given
+# `release_saved()` or a line of your own are both fine): after a backward without `retain_graph`, the nodes hold
+# nothing saved and a second backward raises the second-backward error; with `retain_graph=True` a second backward
+# runs and the gradients add up.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Two places to change. `Tensor.backward` must pass `retain_graph` on: if it does not, `retain_graph=True` is quietly
+# ignored and the second backward fails. In `run_backward`, free *after* `node.apply(grad)`: freed before, the
+# formula cannot read what it saved, and even the first backward fails. Free every node that ran, not only the
+# root.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# # in run_backward, for each node:
+# next_grads = node.apply(grad)
+# if ___:
+#     ___                                  # free what this node saved
+# # ... then deliver next_grads as before
+#
+# # in Tensor.backward:
+# engine.run_backward(self, gradient, ___)
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("07.2")

@@ -533,6 +533,37 @@ plt.show()
 # with the given `transpose`. The bias of shape `(out_features,)` is broadcast over the `n` rows; its gradient
 # arrives shaped `(n, out_features)`, and your engine's `sum_to` (step 03.2) sums it back over the rows, the
 # same sum the hand computation of section 2 wrote as $\sum_i 2r_i/N$.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch's `nn.Linear` holds two `Parameter`s, drawn uniformly from $[-k, k]$ with `k = 1 / sqrt(in_features)`,
+# and its forward is one expression of tensor operations on them. Because it is built from recorded operations, the
+# parameters get gradients with no extra code.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The weight's shape is `(out_features, in_features)`, so the batch is multiplied by its transpose. Draw from the
+# whole interval, `-k` to `k` (the weight first, then the bias, as PyTorch draws them). In `__call__` use the
+# `Parameter`s themselves, not their `_data`: numpy arithmetic records nothing, and the layer would never get a
+# gradient.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# def __init__(self, in_features, out_features):
+#     k = ___
+#     self.weight = Parameter(creation.uniform(___, ___, (___, ___)))
+#     self.bias = Parameter(creation.uniform(___, ___, (___,)))
+#
+# def __call__(self, x):
+#     return x @ ___ + ___
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -564,6 +595,35 @@ show_source(torch.nn.Linear.reset_parameters)
 #   places $c$ appears would cancel anyway.
 # - To pick the right class of each row, multiply by the given `one_hot(targets, classes)`, a constant of 0s
 #   and 1s, and sum.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch computes the loss as `log_softmax` followed by `nll_loss`: per row, the log-probability of each class, then
+# minus the one of the right class, averaged over the batch. Your package has every piece: a row's maximum (a
+# constant), subtraction with broadcasting, `exp`, `sum(dim=1, keepdim=True)`, `log`, and the one-hot constant.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# A row's sum must keep its dimension (`[n, 1]`) to be subtracted from the row (`[n, classes]`). Shift every row by
+# its largest logit before `exp`, or $e^{1000}$ overflows. Take `shifted - log(sum(exp(shifted)))`; `log(softmax)`
+# would take the log of a probability that rounds to 0. Average over the `n` rows only: a mean over every entry of
+# the `[n, classes]` product divides by `n * classes`. And mind the sign.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# n, classes = logits.shape
+# shifted = logits - ___
+# log_probs = shifted - ___                # log of each row's sum of exp(shifted), kept as a column
+# picked = (one_hot(targets, classes) * log_probs).___
+# return ___                               # minus, averaged over the n rows
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("10.2")
@@ -618,6 +678,36 @@ buildtrack.compare_graphs(linear_and_loss, "10.2", show_values=False)
 # The check then trains section 5's spiral classifier on your engine: three of your `Linear` layers with `tanh`
 # between, your `cross_entropy`, plain SGD with learning rate 0.3, 1000 full-batch steps in float64, from the
 # weights your `Linear` drew after `manual_seed(0)`; and `mini_autograd` runs the same from the same weights.
+#
+# <details><summary>Hint 1</summary>
+#
+# PyTorch's `SGD.step` updates each parameter in place with recording off (`param.add_(grad, alpha=-lr)` under
+# `no_grad`). The model and the optimizer hold the same tensor objects, so the step must change those objects, not
+# make new ones.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Four ways to get it wrong: `p = p - lr * p.grad` rebinds a name and the model never sees it; writing into
+# `p._data` directly skips the version bump, so chapter 07's "step between forward and backward" gives a wrong
+# gradient instead of an error; `p.grad.mul_(lr)` then `p.sub_(p.grad)` changes the gradient itself; without
+# `no_grad`, the in-place change of a leaf that requires grad is refused. A parameter whose `.grad` is None is left
+# alone.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# with ___:
+#     for p in self.parameters:
+#         if ___:
+#             continue
+#         p.___(___)                       # in place, through _write: the version goes up
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("10.3")

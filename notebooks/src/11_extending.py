@@ -506,6 +506,45 @@ plt.show()
 # The check runs your `gradcheck` on every operation you wrote in step 03.1 and on three given ones (`log`,
 # `tanh`, a product with broadcasting), where it must return `True`, and on an `exp` whose backward is wrong,
 # where it must raise.
+#
+# <details><summary>Hint 1</summary>
+#
+# Two Jacobians of the same function at the same point, compared entry by entry. Numerical: nudge one input entry,
+# watch the whole output, which fills one row. Analytical: start backward from a gradient that is 1 at one output
+# entry, read the whole input's `.grad`, which fills one column. Then the same for every input.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# The mistakes to avoid: checking `inputs[0]` only (loop over every input; the error names the one that fails);
+# reading `.grad` without clearing every input's `.grad` before each backward (they accumulate); nudging a copy
+# (`flatten()`) instead of the numbers (`_data.reshape(-1)`), or leaving an entry nudged; forgetting to divide by
+# `2 * eps`. Run the function again before each backward: a backward frees the graph it ran. A `.grad` that stays
+# None means that input does not reach the output: a column of zeros.
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# for i, x in enumerate(inputs):
+#     flat = x._data.reshape(-1)
+#     numerical = np.zeros((x.numel(), ___))
+#     for j in range(x.numel()):
+#         ___                              # flat[j] + eps: run; flat[j] - eps: run; put flat[j] back
+#         numerical[j] = ___
+#     analytical = np.zeros_like(numerical)
+#     for k in range(___):
+#         ___                              # every input's .grad to None; a seed of zeros with 1 at entry k
+#         function(*inputs).backward(seed)
+#         analytical[:, k] = ___
+#     if not np.allclose(___):
+#         raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\n...")
+# return True
+# ```
+#
+# </details>
 
 # %%
 import buildtrack
@@ -587,6 +626,39 @@ if mine:
 # PyTorch names a custom Function's node. The derivative is $\sigma'(a) = \sigma(a)\,(1 - \sigma(a))$, a
 # function of the result alone: save the result with `ctx.save_for_backward`, as `MyExp` saved $e^x$, and
 # multiply by the `grad` arriving from upstream.
+#
+# <details><summary>Hint 1</summary>
+#
+# A custom `Function` in PyTorch: `forward` computes the value and saves on `ctx` what `backward` will need;
+# `backward` returns `grad` times the local derivative. The sigmoid's derivative is made from its own result.
+#
+# </details>
+#
+# <details><summary>Hint 2</summary>
+#
+# Save the result `s`, not the input `a`: `a * (1 - a)` is a different function. Return a `Tensor` from `forward`
+# (wrap the numpy result). In `backward`, multiply by `grad` into a new tensor: changing `grad` in place changes it
+# for every other node the engine handed it to (in `Sigmoid.apply(a) + a`, the `+` passes one gradient to both
+# sides).
+#
+# </details>
+#
+# <details><summary>A sketch</summary>
+#
+# ```python
+# @staticmethod
+# def forward(ctx, a):
+#     s = Tensor(___)                      # numpy, on a._data
+#     ctx.save_for_backward(___)
+#     return s
+#
+# @staticmethod
+# def backward(ctx, grad):
+#     s, = ctx.saved_tensors
+#     return ___
+# ```
+#
+# </details>
 
 # %%
 buildtrack.check("11.2")

@@ -254,8 +254,10 @@ MODULE_MAP = [
      "`autograd.grad` calls", "none (built on 11's `create_graph`)", "`torch/autograd/functional.py`"),
     (["mini_autograd.ops", "mini_autograd.ops.pointwise", "mini_autograd.ops.reduction",
       "mini_autograd.ops.linalg", "mini_autograd.ops.shape", "mini_autograd.ops.indexing",
-      "mini_autograd.ops.join", "mini_autograd.ops.nn_ops", "mini_autograd.ops._helpers"],
-     "one `Function` per operation (`AddBackward0`, `MmBackward0`, ...), broadcasting and type promotion",
+      "mini_autograd.ops.join", "mini_autograd.ops.nn_ops", "mini_autograd.ops.nn_layers",
+      "mini_autograd.ops.random", "mini_autograd.ops._helpers"],
+     "one `Function` per operation (`AddBackward0`, `MmBackward0`, ...), broadcasting and type promotion; "
+     "random draws (`normal`, `multinomial`, `bernoulli_`)",
      "02, 07, 11", "`tools/autograd/derivatives.yaml`; `torch/csrc/autograd/generated/Functions.cpp`"),
     (["mini_autograd.ops.inplace", "mini_autograd.ops.views"],
      "in-place operations (`add_`, `x[i] = v`, ...): the version counter and the rewritten history; views "
@@ -263,9 +265,14 @@ MODULE_MAP = [
      "`torch/csrc/autograd/VariableTypeUtils.h` (`rebase_history`); `variable.cpp`; `functions/tensor.h` (`CopySlices`)"),
     (["mini_autograd.nn", "mini_autograd.nn.module", "mini_autograd.nn.parameter", "mini_autograd.nn.linear",
       "mini_autograd.nn.container", "mini_autograd.nn.activation", "mini_autograd.nn.flatten",
-      "mini_autograd.nn.loss", "mini_autograd.nn.functional", "mini_autograd.nn.init"],
-     "`Module`, `Parameter`, `Linear`, `Sequential`, activations, `Flatten`, losses, `functional`, `init`", "10",
+      "mini_autograd.nn.loss", "mini_autograd.nn.functional", "mini_autograd.nn.init",
+      "mini_autograd.nn.dropout", "mini_autograd.nn.batchnorm", "mini_autograd.nn.sparse"],
+     "`Module`, `Parameter`, `Linear`, `Sequential`, activations, `Flatten`, losses, `functional`, `init`; "
+     "`Dropout`, `BatchNorm1d`, `Embedding`", "10",
      "`torch/nn/modules/`; `torch/nn/parameter.py`; `torch/nn/functional.py`; `torch/nn/init.py`"),
+    (["mini_autograd.random", "mini_autograd.utils", "mini_autograd.utils.data"],
+     "`Generator` and `manual_seed`; `utils.data`: `Dataset`, `TensorDataset`, `DataLoader`, `random_split`",
+     "none (for the programs after the course)", "`torch/random.py`; `torch/utils/data/`"),
     (["mini_autograd.optim", "mini_autograd.optim.optimizer", "mini_autograd.optim.sgd",
       "mini_autograd.optim.adam", "mini_autograd.optim.rmsprop"], "`Optimizer` (`zero_grad`), `SGD`, `Adam`, "
      "`RMSprop`", "05, 10", "`torch/optim/optimizer.py`; `sgd.py`; `adam.py`; `rmsprop.py`"),

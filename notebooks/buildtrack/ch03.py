@@ -29,7 +29,7 @@ MISTAKES = {   # what a formula's numbers look like for a typical mistake -> wha
     "upstream": "it ignores grad, the gradient arriving from upstream: multiply by it (the chain rule).",
     "zeros": "it gives all zeros.",
     "Mean": "it is off by a factor of n = 6: divide by the number of entries.",
-    "Pow": "it looks like c * a ** c: the power goes down by one, c * a ** (c - 1).",
+    "Pow": "it looks like c * a ** c: in the derivative of a ** c, the power goes down by one.",
 }
 
 

@@ -61,7 +61,7 @@ class Tensor:
 
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_version_counter",
                  "_grad_accumulator", "_hooks", "_retains_grad", "_is_inference", "_base",
-                 "_view_version", "_view_no_grad", "_wrapped_number", "__weakref__")
+                 "_view_version", "_creation_meta", "_wrapped_number", "__weakref__")
 
     def __init__(self, data=_NO_DATA, requires_grad=False, *sizes):
         """Prefer ``mini_autograd.tensor(...)``; this takes a numpy array as it is.
@@ -170,9 +170,13 @@ class Tensor:
         return self.numpy() if dtype is None else self.numpy().astype(dtype)
 
     def __repr__(self):
-        grad_fn = self.grad_fn
+        try:
+            grad_fn = self.grad_fn
+            grad_fn_name = None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1]
+        except RuntimeError:        # a view whose grad_fn cannot be made (torch/_tensor_str.py does the same)
+            grad_fn_name = "Invalid"
         return tensor_repr(self._data, self.dtype, requires_grad=self.requires_grad,
-                           grad_fn_name=None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1],
+                           grad_fn_name=grad_fn_name,
                            is_inference=self._is_inference)
 
     def __format__(self, spec):
@@ -247,7 +251,9 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains_grad:
+        # Leaf or not by the grad_fn as it is set, without making a view's new one: PyTorch's
+        # C++ grad() asks is_leaf(), which reads the field (TensorBody.h: TensorBase::grad).
+        if self._grad_fn is not None and not self._retains_grad:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -277,6 +283,10 @@ class Tensor:
     @property
     def retains_grad(self):
         return self._retains_grad
+
+    def _is_view(self):
+        """Whether this tensor is a view of another for autograd (its ``_base``)."""
+        return self._base is not None
 
     def is_inference(self):
         return self._is_inference
@@ -329,8 +339,11 @@ class Tensor:
     def detach_(self):
         """Cut this tensor from the graph in place: it becomes a leaf.
 
-        ``retains_grad`` is kept, as in PyTorch.
+        ``retains_grad`` is kept, as in PyTorch. Under ``inference_mode`` it changes nothing:
+        autograd is off there, and PyTorch's autograd kernel of detach_ does not run.
         """
+        if is_inference_mode_enabled():
+            return self
         if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
                                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
@@ -344,29 +357,31 @@ class Tensor:
         return self
 
     # ----------------------------------------------------- in-place helpers
-    def _check_inplace(self, check_overlap=True):
-        """The checks PyTorch makes before any in-place operation."""
+    def _check_inplace(self, check_overlap=True, requires_grad=None):
+        """The checks PyTorch makes before any in-place operation.
+
+        ``requires_grad``: whether any input of the operation requires grad (this tensor's own
+        flag if not given); only then are the autograd rules checked, as in PyTorch
+        (torch/csrc/autograd/VariableTypeUtils.h: check_inplace, can_mutate_inplace).
+        """
         if self._is_inference and not is_inference_mode_enabled():
             raise RuntimeError(
                 "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
                 "make a clone to get a normal tensor before doing inplace update.See "
                 "https://github.com/pytorch/rfcs/pull/17 for more details.")
-        if is_grad_enabled():
-            if self._grad_fn is None and self._requires_grad:
-                raise RuntimeError("a leaf Variable that requires grad is being used "
-                                   "in an in-place operation.")
+        if requires_grad is None:
+            requires_grad = self.requires_grad
+        if requires_grad and is_grad_enabled():
             base = self._base
             if base is not None:
+                if self._creation_meta != "DEFAULT":
+                    raise RuntimeError(ops.views.view_rebase_message(self, indirect=False))
                 if base._grad_fn is None and self.requires_grad:
                     raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                                        "in-place operation.")
-                if self._view_no_grad and base.requires_grad:
-                    raise RuntimeError(
-                        "A view was created in no_grad mode and is being modified inplace with grad mode "
-                        "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
-                        "You can clarify your code by moving both the view and the inplace either both "
-                        "inside the no_grad block (if you don't want the inplace to be tracked) or both "
-                        "outside (if you want the inplace to be tracked).")
+            if self._grad_fn is None and self._requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad is being used "
+                                   "in an in-place operation.")
         if check_overlap and ops.views.has_internal_overlap(self._data):
             raise RuntimeError(ops.views.OVERLAP_MESSAGE)
 

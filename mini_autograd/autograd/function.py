@@ -224,6 +224,7 @@ class Function:
         record = grad_enabled and any(needs_input_grad) and not grad_mode.is_inference_mode_enabled()
         ctx = cls._backward_cls() if record else FunctionCtx()
         ctx.needs_input_grad = needs_input_grad
+        ctx._grad_enabled = grad_enabled            # for the views forward makes (ops/_helpers.py: view_of)
 
         grad_mode._set_grad_enabled(False)          # forward itself is never recorded
         try:

@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, grad_mode
 from .._tensor import Tensor
 from .views import has_internal_overlap
 
@@ -113,16 +113,29 @@ def view_of(base, array, ctx):
     """A tensor over ``array``, a view into ``base``'s data: it shares base's version counter.
 
     Its ``_base`` is the tensor that owns the memory (a view of a view has the same base).
-    ``ctx`` is the forward's ctx: a recorded node when the view is made with grad mode on,
-    which is how a view made under ``no_grad`` of a tensor that requires grad is told apart.
+    It remembers how it was made (``_creation_meta``, as PyTorch's views do): ``"DEFAULT"``
+    with grad mode on, ``"NO_GRAD_MODE"`` under ``no_grad``, ``"INFERENCE_MODE"`` under
+    ``inference_mode``; a view of such a view keeps its mark (variable.h:
+    propagate_creation_meta). ``ctx`` is the forward's ctx, which knows the grad mode the op
+    was called in. A view of an inference tensor is not a view for autograd: no ``_base``.
     """
     out = Tensor(array)
     out._version_counter = base._version_counter
     out._is_inference = base._is_inference
+    if base._is_inference:
+        return out
     root = base if base._base is None else base._base
     out._base = root
     out._view_version = base._version_counter.value
-    out._view_no_grad = root.requires_grad and not hasattr(ctx, "next_functions")
+    if grad_mode.is_inference_mode_enabled():
+        creation_meta = "INFERENCE_MODE"
+    else:
+        creation_meta = "DEFAULT" if ctx._grad_enabled else "NO_GRAD_MODE"
+    if base._base is not None:            # a view of a view
+        previous = base._creation_meta
+        if creation_meta == "DEFAULT" or previous == "INFERENCE_MODE":
+            creation_meta = previous
+    out._creation_meta = creation_meta
     return out
 
 

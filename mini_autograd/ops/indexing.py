@@ -331,7 +331,8 @@ def _value_as_tensor(x, value):
 def _put_advanced(sliced, advanced, value):
     """``sliced[advanced] = value`` by index_put_, after PyTorch's checks, in PyTorch's order."""
     from .inplace import index_put_
-    sliced._check_inplace(check_overlap=False)    # as in PyTorch, before the indices are checked
+    # PyTorch's in-place checks come before the indices are checked
+    sliced._check_inplace(False, sliced.requires_grad or value.requires_grad)
     if np.may_share_memory(sliced._data, value._data) and np.shares_memory(sliced._data, value._data):
         raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
     value = _without_leading_ones(value)

@@ -27,13 +27,13 @@ def run_inplace(tensor, compute, args, write=None, check_overlap=True, check_par
     ``write(array, *args)``: writes the result straight into the array, for when nothing
     is recorded (without it, the result is computed out of place and copied in).
     """
-    tensor._check_inplace(check_overlap)
+    requires_grad = tensor.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    tensor._check_inplace(check_overlap, requires_grad)
     if check_partial:             # (fill_ reads its one value first: it may share memory with the target)
         for arg in args:
             if isinstance(arg, Tensor):
                 check_no_partial_overlap(tensor._data, arg._data)
-    recording = grad_mode._state.grad_enabled and (
-        tensor.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
+    recording = grad_mode._state.grad_enabled and requires_grad
     if not recording:
         if write is None:
             _write_result(tensor, compute(tensor, *args))

@@ -19,7 +19,7 @@ works that out from the two numpy arrays' memory layout.
 import numpy as np
 
 from ..autograd.function import Function
-from ..autograd.graph import SECOND_BACKWARD_MESSAGE, Node, gradient_edge
+from ..autograd.graph import SECOND_BACKWARD_MESSAGE, Node, _op_name, gradient_edge
 from .._tensor import Tensor
 
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a "
@@ -187,13 +187,8 @@ def refresh_view_grad_fn(view):
     version = view._version_counter.value
     if view._grad_fn is None and not base.requires_grad:
         return None
-    if view._view_no_grad:
-        raise RuntimeError(
-            "A view was created in no_grad mode and its base or another view of its base has been "
-            "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
-            "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-            "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
-            "or both outside (if you want the inplace to be tracked).")
+    if view._creation_meta != "DEFAULT":
+        raise RuntimeError(view_rebase_message(view, indirect=True))
     node = AsStrided._backward_cls()
     node.needs_input_grad = (True,)
     node._arg_is_tensor = (True,)
@@ -204,6 +199,25 @@ def refresh_view_grad_fn(view):
     set_history(view, node)
     view._view_version = version
     return node
+
+
+def view_rebase_message(view, indirect):
+    """PyTorch's error for an in-place change that involves a view made under no_grad or
+    inference_mode (or a view of one): of the view itself, or (``indirect``) of its base or
+    another view of it (variable.cpp: handle_view_on_rebase)."""
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    if view._creation_meta == "INFERENCE_MODE":
+        made, mode, block = "inference mode", "in normal mode", "inference_mode"
+    else:
+        made, mode, block = "no_grad mode", "with grad mode enabled", "no_grad"
+    if view._grad_fn is None:
+        who = "A view was created"
+    else:                        # a view (made with grad mode on) of such a view
+        who = f"Output {view._output_nr} of {_op_name(view._grad_fn)} is a view of a view which was created"
+    return (f"{who} in {made} and {modified} modified inplace {mode}. Given that this use "
+            "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+            f"the view and the inplace either both inside the {block} block (if you don't want the inplace "
+            "to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 class CopySlices(Node):

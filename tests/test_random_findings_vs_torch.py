@@ -101,6 +101,36 @@ case("views_made_under_inference_mode", _VIEW_PROBE + """
     print(u.mul_(2))
 """)
 # -------------------------------------------------------------------- errors PyTorch does not raise
+case("backward_with_float32_gradient_for_float64_output", """
+    a = torch.tensor([[1., 2., 3.], [4., 5., 6.]], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([[1., 0.], [2., 1.], [0., 3.]], dtype=torch.float64, requires_grad=True)
+    c = torch.tensor([1., 2., 3.], dtype=torch.float64, requires_grad=True)
+    outputs = {"mm": lambda: a @ b, "mv": lambda: a @ c, "vm": lambda: c @ b, "dot": lambda: c @ c,
+               "bmm": lambda: a.unsqueeze(0) @ b.unsqueeze(0), "view": lambda: (a @ b).view(4),
+               "t": lambda: (a @ b).t(), "linear": lambda: torch.nn.functional.linear(a, b.t(), c[:2]),
+               "inplace": lambda: (a @ b).mul_(2), "cat": lambda: torch.cat([a @ b, a @ b])}
+    for name, make in outputs.items():
+        for dtype in (torch.float32, torch.int64):
+            a.grad = b.grad = c.grad = None
+            v = make()
+            v.backward(torch.ones(v.shape, dtype=dtype))
+            print(name, dtype, [None if t.grad is None else t.grad.dtype for t in (a, b, c)])
+    (g,) = torch.autograd.grad(a @ b, [a], torch.ones(2, 2))
+    print(g.dtype)
+""")
+case("double_backward_through_max_of_0d_tensor", """
+    c = torch.tensor(2., requires_grad=True)
+    y = c.max() * c
+    (g,) = torch.autograd.grad(y, c, create_graph=True)
+    walk(g)
+    g.backward()
+    print(c.grad)
+    a = torch.tensor([[1., 3.], [3., 2.]], requires_grad=True)
+    (g,) = torch.autograd.grad(a.max() * a.sum(), a, create_graph=True)
+    walk(g)
+    g.sum().backward()
+    print(a.grad)
+""")
 case("fill_under_no_grad_of_a_view_made_under_no_grad", """
     a = torch.tensor([1., 2., 3., 4.], requires_grad=True)
     x = a * 2
@@ -141,6 +171,44 @@ case("detach_in_place_of_a_view_under_inference_mode", """
     except RuntimeError as err:
         print(err)
 """)
+case("cat_skips_1d_empty_tensors", """
+    a = torch.ones(2, 3, requires_grad=True)
+    e = torch.tensor([])
+    for tensors, dim in [([a, e], 0), ([e, a], 0), ([e, a], 1), ([a, e], -1), ([e, e], 0),
+                         ([a, torch.tensor([], dtype=torch.int64)], 0),
+                         ([a, torch.tensor([], dtype=torch.float64)], 0),
+                         ([a, torch.zeros(0, requires_grad=True)], 0), ([a, torch.zeros(0, 3)], 0),
+                         ([e, torch.ones(2, 2, 2)], 2)]:
+        y = torch.cat(tensors, dim)
+        print(y.shape, y.dtype, node(y))
+    b = torch.zeros(0, requires_grad=True)
+    torch.cat([a, b, a]).sum().backward()
+    print(a.grad, b.grad)
+    (g,) = torch.autograd.grad(torch.cat([a]).sum(), a, create_graph=True)
+    print(g)
+    for bad in ([a, torch.zeros(0, 2)], [torch.tensor(1.), e]):
+        try:
+            torch.cat(bad)
+        except RuntimeError as err:
+            print(err)
+    try:
+        torch.cat([a, e], 5)
+    except IndexError as err:
+        print(err)
+""")
+
+# ------------------------------------------------------------------ an error PyTorch raises
+case("backward_twice_through_a_node_with_no_edges", """
+    a = torch.tensor(3., requires_grad=True)
+    with torch.no_grad():
+        b = a.t()
+    c = b.max()
+    print(node(c))
+    c.backward()
+    print(a.grad)
+    c.backward()
+""", "RuntimeError")
+
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):
     assert_same(code, error=error, message=message)

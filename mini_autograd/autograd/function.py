@@ -84,6 +84,7 @@ class BackwardFunction(Node, FunctionCtx):
     def apply(self, grad_outputs):
         """Run ``backward`` for the gradients that arrived; one gradient per tensor input."""
         if self._forward_cls._is_builtin and self._nothing_to_do(grad_outputs):
+            _ = self.saved_tensors      # unpacked anyway, as PyTorch's nodes do: a second backward fails
             return (None,) * len(self.next_functions)      # pass "no gradient" on, as PyTorch's C++ nodes do
         if self.materialize_grads and any(g is None for g in grad_outputs):
             grad_outputs = self._materialize_missing_grads(grad_outputs)

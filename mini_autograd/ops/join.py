@@ -12,18 +12,34 @@ class Cat(Function):
 
     @staticmethod
     def forward(ctx, dim, *tensors):
+        """Skipped tensors (see ``_is_skipped``) add nothing but still take part in the dtype."""
         ctx.dim = dim
-        ctx.sizes = [t.shape[dim] if t.ndim else 0 for t in tensors]
+        ctx.sizes = [None if _is_skipped(t) else t.shape[dim] for t in tensors]
         dtype = result_dtype(*tensors)
-        return Tensor(np.concatenate([cast(t._data, dtype) for t in tensors], axis=dim))
+        kept = [cast(t._data, dtype) for t in tensors if not _is_skipped(t)]
+        if not kept:
+            return Tensor(np.zeros(0, dtype))
+        return Tensor(np.concatenate(kept, axis=dim))
 
     @staticmethod
     def backward(ctx, grad):
+        """FunctionsManual.cpp, cat_tensors_backward: a narrow (slice) of the gradient for each input,
+        an empty gradient for a skipped one."""
+        from .indexing import Slice
         grads, start = [], 0
         for size in ctx.sizes:
-            grads.append(grad[(slice(None),) * ctx.dim + (slice(start, start + size),)])
+            if size is None:
+                grads.append(Tensor(np.zeros(0, grad._data.dtype)))
+                continue
+            grads.append(Slice.apply(grad, ctx.dim, slice(start, start + size)))
             start += size
         return (None, *grads)
+
+
+def _is_skipped(tensor):
+    """A 1-D tensor with no elements: torch.cat leaves it out of every shape check (a legacy rule,
+    aten/src/ATen/WrapDimUtils.h: legacy_cat_wrap_dim)."""
+    return tensor.ndim == 1 and tensor.shape[0] == 0
 
 
 class Stack(Function):
@@ -57,15 +73,18 @@ def _check_list(tensors, name):
 
 def cat(tensors, dim=0):
     _check_list(tensors, "cat")
-    first = tensors[0]
     for i, t in enumerate(tensors):
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    for t in tensors[1:]:
+    kept = [(n, t) for n, t in enumerate(tensors) if not _is_skipped(t)]
+    if not kept:                              # nothing but 1-D empty tensors: an empty result
+        return Cat.apply(dim, *tensors)
+    first = kept[0][1]
+    for _, t in kept[1:]:
         if t.ndim != first.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t.ndim}")
     dim = wrap_dim(dim, first.ndim)
-    for n, t in enumerate(tensors[1:], start=1):
+    for n, t in kept[1:]:
         for d in range(first.ndim):
             if d != dim and t.shape[d] != first.shape[d]:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size "

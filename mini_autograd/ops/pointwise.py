@@ -182,10 +182,55 @@ class MaskedFillTensor(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .indexing import Index
+        """derivatives.yaml, masked_fill.Tensor; the value's is masked_fill_backward:
+        ``grad.masked_select(mask).sum()``."""
         grad_x = MaskedFill.apply(grad, ctx.mask, 0.0) if ctx.needs_input_grad[0] else None
-        grad_value = Index.apply(grad, np.nonzero(ctx.mask)).sum() if ctx.needs_input_grad[1] else None
+        grad_value = MaskedSelect.apply(grad, ctx.mask).sum() if ctx.needs_input_grad[1] else None
         return grad_x, grad_value, None
+
+
+class MaskedSelect(Function):
+    """The elements of x where ``mask`` holds, in a 1-D tensor (torch.masked_select)."""
+    node_name = "MaskedSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask):
+        ctx.mask = mask
+        return Tensor(np.broadcast_to(x._data, mask.shape)[mask].reshape(-1))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """TensorAdvancedIndexing.cpp, masked_select_backward: ``zeros.masked_scatter_(mask, grad)``
+        (the engine sums it back to x's shape if the mask broadcast x)."""
+        zeros = Tensor(np.zeros(ctx.mask.shape, grad._data.dtype))
+        return MaskedScatter.apply(zeros, ctx.mask, grad), None
+
+
+class MaskedScatter(Function):
+    """x with the elements where ``mask`` holds replaced, in order, by those of ``source``."""
+    node_name = "MaskedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask, source):
+        ctx.mask, ctx.source_sizes = mask, tuple(source.shape)
+        out = x._data.copy()
+        out[mask] = source._data.reshape(-1)[:int(mask.sum())]
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, masked_scatter; the source's is masked_scatter_backward: the selected
+        gradient, padded with zeros to the source's size, viewed in its shape."""
+        grad_x = MaskedFill.apply(grad, ctx.mask, 0.0) if ctx.needs_input_grad[0] else None
+        grad_source = None
+        if ctx.needs_input_grad[2]:
+            selected = MaskedSelect.apply(grad, ctx.mask)
+            missing = int(np.prod(ctx.source_sizes, dtype=np.int64)) - selected.numel()
+            if missing > 0:
+                from .join import cat
+                selected = cat([selected, Tensor(np.zeros(missing, grad._data.dtype))])
+            grad_source = selected.view(ctx.source_sizes)
+        return grad_x, None, grad_source
 
 
 class Minimum(Function):

@@ -110,7 +110,8 @@ class Max(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        """evenly_distribute_backward: zeros, with grad / (number of maxima) at every maximum."""
+        """FunctionsManual.cpp, evenly_distribute_backward (its CPU branch): zeros, filled in place
+        with grad / (number of maxima) at every maximum."""
         x, result = ctx.saved_tensors
         is_max = x._data == result._data
         share = grad / Tensor(np.asarray(is_max.sum(), dtype=np.int64))
@@ -151,32 +152,41 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx, grad, grad_indices):
+        """value_selecting_reduction_backward: ``zeros(sizes).scatter_(dim, indices, grad)``."""
         (indices,) = ctx.saved_tensors
+        zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
         if not ctx.self_sym_sizes:
-            return Scatter.apply(grad, (), ctx.dim, None), None, None
+            return Scatter.apply(zeros, grad, ctx.dim, None), None, None
         index = indices._data if ctx.keepdim else np.expand_dims(indices._data, ctx.dim)
         grad = _unsqueeze_dims(grad, (ctx.dim,), ctx.keepdim)
-        return Scatter.apply(grad, ctx.self_sym_sizes, ctx.dim, index), None, None
+        return Scatter.apply(zeros, grad, ctx.dim, index), None, None
+
+
+def _positions(index, dim):
+    """The numpy index that addresses, along ``dim``, the elements ``index`` names (as torch.gather)."""
+    where = list(np.indices(index.shape, sparse=True))
+    where[dim] = index
+    return tuple(where)
 
 
 class Scatter(Function):
-    """zeros(sizes) with ``grad`` put at ``index`` along ``dim``: how max(dim) sends its gradient back."""
+    """``zeros.scatter_(dim, index, src)``: src put at ``index`` along ``dim`` (how max(dim) sends its
+    gradient back). ``zeros`` is a fresh tensor, never differentiated; ``index`` None: a 0-d tensor."""
     node_name = "ScatterBackward0"
 
     @staticmethod
-    def forward(ctx, grad, sizes, dim, index):
+    def forward(ctx, zeros, src, dim, index):
         ctx.dim, ctx.index = dim, index
         if index is None:                  # a 0-d input: its only element was the one selected
-            return Tensor(grad._data.copy())
-        out = np.zeros(sizes, dtype=grad._data.dtype)
-        np.put_along_axis(out, index, grad._data, axis=dim)
+            return Tensor(src._data.copy())
+        out = zeros._data.copy()
+        out[_positions(index, dim)] = src._data
         return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
-        if ctx.index is None:
-            return Scatter.apply(grad, (), ctx.dim, None), None, None, None
-        return Gather.apply(grad, ctx.dim, ctx.index), None, None, None
+        """derivatives.yaml, scatter.src: src: grad.gather(dim, index)."""
+        return None, Gather.apply(grad, ctx.dim, ctx.index), None, None
 
 
 class Gather(Function):
@@ -186,11 +196,35 @@ class Gather(Function):
     @staticmethod
     def forward(ctx, x, dim, index):
         ctx.self_sym_sizes, ctx.dim, ctx.index = tuple(x.shape), dim, index
-        return Tensor(np.take_along_axis(x._data, index, axis=dim))
+        if index is None:
+            return Tensor(x._data.copy())
+        return Tensor(x._data[_positions(index, dim)])
 
     @staticmethod
     def backward(ctx, grad):
-        return Scatter.apply(grad, ctx.self_sym_sizes, ctx.dim, ctx.index), None, None
+        """FunctionsManual.cpp, gather_backward: ``zeros(self.sizes()).scatter_add(dim, index, grad)``."""
+        zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
+        return ScatterAdd.apply(zeros, grad, ctx.dim, ctx.index), None, None
+
+
+class ScatterAdd(Function):
+    """``zeros.scatter_add(dim, index, src)``: src added at ``index`` along ``dim`` (gather's backward)."""
+    node_name = "ScatterAddBackward0"
+
+    @staticmethod
+    def forward(ctx, zeros, src, dim, index):
+        ctx.dim, ctx.index = dim, index
+        if index is None:
+            return Tensor(zeros._data + src._data)
+        out = zeros._data.copy()
+        np.add.at(out, _positions(index, dim), src._data)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, scatter_add: self: grad; src: grad.gather(dim, index)."""
+        return (grad if ctx.needs_input_grad[0] else None, Gather.apply(grad, ctx.dim, ctx.index),
+                None, None)
 
 
 class MinDim(MaxDim):

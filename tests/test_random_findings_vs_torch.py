@@ -2,11 +2,18 @@
 
 Random programs run under PyTorch and mini_autograd found a few wrong gradients, errors
 PyTorch does not raise (and one it raises), and node names that differ in the graphs
-``create_graph=True`` builds. Each case replays a finding, and its neighbours,
+``create_graph=True`` builds. The first part replays each finding, and its neighbours,
 under both libraries (``crosscheck.assert_same``: printed output, warnings, errors).
+
+The second part is a sweep: for every differentiable op mini_autograd has, it builds the
+gradient with ``create_graph=True``, then the gradient of that gradient, and compares the
+two graphs node by node (names and ``next_functions``, walked depth first) with PyTorch's.
+The few graphs left different are listed in ``LEFT_DIFFERENT``, each with the reason.
 """
 import textwrap
+import warnings
 
+import numpy as np
 import pytest
 
 try:
@@ -16,6 +23,8 @@ except ImportError:  # tests/ made a package
 
 torch = pytest.importorskip("torch")
 
+import mini_autograd  # noqa: E402  (after the skip: without torch there is nothing to compare with)
+
 CASES = []
 
 
@@ -24,6 +33,42 @@ def case(id, code, error=None, message=full):
 
 
 # ------------------------------------------------------------------------------ wrong gradients
+case("nll_loss_every_target_ignored_then_tanh", """
+    import torch.nn.functional as F
+    a = torch.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+    y = F.nll_loss(F.log_softmax(a, 1), torch.tensor([-100]))
+    print(y)
+    y.tanh().backward()          # tanh's backward sends nan; an ignored target's gradient stays 0
+    print(a.grad)
+""")
+case("nll_loss_ignored_samples_get_zero_whatever_arrives", """
+    import torch.nn.functional as F
+    a = torch.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -2.0]], requires_grad=True)
+    y = F.nll_loss(a, torch.tensor([0, -100]), reduction="none")
+    y.backward(torch.tensor([float("nan"), float("nan")]))
+    print(a.grad)
+    a.grad = None
+    (F.nll_loss(a, torch.tensor([1, -100])) * float("nan")).backward()
+    print(a.grad)
+    a.grad = None
+    F.nll_loss(a[0], torch.tensor(-100), reduction="sum").backward(torch.tensor(float("inf")))
+    print(a.grad)
+    a.grad = None
+    y = F.nll_loss(F.log_softmax(a, 1), torch.tensor([-100, -100]))
+    y.tanh().backward()
+    print(y, a.grad)
+""")
+case("nll_loss_zero_weights_mean_is_nan_as_in_torch", """
+    import torch.nn.functional as F
+    a = torch.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -2.0]], requires_grad=True)
+    y = F.nll_loss(F.log_softmax(a, 1), torch.tensor([0, 0]), weight=torch.tensor([0., 1., 1.]))
+    y.backward()
+    print(y, a.grad)
+    b = torch.tensor([[0.5, -float("inf"), 2.0]], requires_grad=True)
+    print(F.nll_loss(b, torch.tensor([-100]), reduction="none"))
+    print(F.nll_loss(b, torch.tensor([1]), weight=torch.tensor([1., 0., 1.]), reduction="none"))
+""")
+
 _VIEW_PROBE = """
     def probe(v):
         out = []
@@ -209,6 +254,61 @@ case("backward_twice_through_a_node_with_no_edges", """
     c.backward()
 """, "RuntimeError")
 
+# ------------------------------------------------------------------- node names in create_graph
+case("create_graph_node_names_of_the_issue", """
+    import torch.nn.functional as F
+    a = torch.tensor([0.5, 1.5, 2.0], requires_grad=True)
+    b = torch.tensor([1.0, -2.0, 0.25], requires_grad=True)
+    for name, f in [("reciprocal", lambda: a.reciprocal().sum()), ("div", lambda: (a / b).sum()),
+                    ("sigmoid", lambda: a.sigmoid().sum()), ("mse_loss", lambda: F.mse_loss(a, b))]:
+        grads = torch.autograd.grad(f(), [a, b], create_graph=True, allow_unused=True)
+        for g in grads:
+            print(name, None if g is None else edges(g.grad_fn))
+        second = torch.autograd.grad(sum(g.sum() for g in grads if g is not None and g.requires_grad),
+                                     [a, b], create_graph=True, allow_unused=True)
+        for g in second:
+            if g is not None and g.grad_fn is not None:
+                walk(g)
+""")
+
+# ------------------------------------------------------------------ found on the way, same kind
+case("binary_cross_entropy_target_gradient_at_0_and_1", """
+    import torch.nn.functional as F
+    p = torch.tensor([0., 1., 0.5], requires_grad=True)
+    t = torch.tensor([0., 1., 0.3], requires_grad=True)
+    print(torch.autograd.grad(F.binary_cross_entropy(p, t), [p, t]))
+    print(torch.autograd.grad(F.binary_cross_entropy(p, t, reduction="none").sum(), [p, t]))
+    w = torch.tensor([1., 2., 3.])
+    print(node(F.binary_cross_entropy(p, t, weight=w)))
+    print(node(F.binary_cross_entropy_with_logits(p, t, weight=w, pos_weight=w)))
+""")
+case("binary_cross_entropy_weight_requiring_grad", """
+    import torch.nn.functional as F
+    p = torch.tensor([0.2, 0.7], requires_grad=True)
+    F.binary_cross_entropy(p, torch.tensor([0., 1.]), weight=torch.ones(2, requires_grad=True))
+""", "RuntimeError")
+case("binary_cross_entropy_with_logits_pos_weight_requiring_grad", """
+    import torch.nn.functional as F
+    p = torch.tensor([0.2, 0.7], requires_grad=True)
+    pos_weight = torch.ones(2, requires_grad=True)
+    F.binary_cross_entropy_with_logits(p, torch.tensor([0., 1.]), pos_weight=pos_weight)
+""", "RuntimeError")
+case("sum_and_mean_with_dim_none_and_keepdim", """
+    x = torch.ones(2, 3, requires_grad=True)
+    for y in [x.sum(dim=None, keepdim=True), x.mean(dim=None, keepdim=True), x.sum((), keepdim=True)]:
+        print(y.shape, y.grad_fn.name())
+        y.sum().backward()
+    print(x.grad)
+""")
+case("norm_p0_has_no_gradient", """
+    x = torch.tensor([1., 0., 2.], requires_grad=True)
+    print(torch.autograd.grad(x.norm(p=0), x, allow_unused=True))
+    x.norm(p=0).backward()
+    print(x.grad)
+    print(torch.autograd.grad(x.norm(p=0) + x.sum(), x))
+""")
+
+
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):
     assert_same(code, error=error, message=message)
@@ -217,3 +317,271 @@ def test_same_as_torch(code, error, message):
 def test_case_ids_unique():
     ids = [c.id for c in CASES]
     assert len(ids) == len(set(ids))
+
+
+# =============================================================================== the node-name sweep
+def _values(shape, seed, low=-2.0, high=2.0):
+    """Random values kept away from 0 (the kinks of abs, relu, clamp bounds)."""
+    values = np.random.default_rng(seed).uniform(low, high, size=shape)
+    return np.where(np.abs(values) < 0.2, values + np.sign(values + 1e-9) * 0.3, values)
+
+
+def _positive(shape, seed):
+    return np.random.default_rng(seed).uniform(0.3, 2.0, size=shape)
+
+
+def _probabilities(shape, seed):
+    return np.random.default_rng(seed).uniform(0.1, 0.9, size=shape)
+
+
+def _F(T):
+    return T.nn.functional
+
+
+def _through_view_inplace(T, x, y):
+    z = x * 1
+    z[1:].mul_(y)
+    z.t()[0].sigmoid_()
+    return z
+
+
+def _view_after_base_change(T, x):
+    z = x * 1
+    view = z[1:]
+    z.add_(x * x)
+    return view * view
+
+
+def _setitem(T, x, y):
+    z = x * 2
+    z[0] = y[0]
+    z[[1, 2], 0] = y[1:2]
+    return z * z
+
+
+# (id, f(T, *inputs) with T the library, the inputs' values): every differentiable op of
+# tests/test_vs_torch.py and tests/test_second_order.py, and their variants (scalars, dims, reductions)
+OPS = [
+    ("add", lambda T, x, y: x + y, [_values((2, 3), 1), _values((3,), 2)]),
+    ("sub", lambda T, x, y: x - y, [_values((2, 3), 1), _values((3,), 2)]),
+    ("rsub", lambda T, x: 2 - x, [_values((3,), 1)]),
+    ("mul", lambda T, x, y: x * y, [_values((2, 3), 1), _values((3,), 2)]),
+    ("mul_scalar", lambda T, x: x * 3, [_values((3,), 1)]),
+    ("div", lambda T, x, y: x / y, [_values((2, 3), 1), _values((3,), 2)]),
+    ("div_scalar", lambda T, x: x / 3, [_values((3,), 1)]),
+    ("rdiv", lambda T, x: 2 / x, [_values((3,), 1)]),
+    ("neg", lambda T, x: -x, [_values((3,), 1)]),
+    ("abs", lambda T, x: x.abs(), [_values((3,), 1)]),
+    ("exp", lambda T, x: x.exp(), [_values((3,), 1)]),
+    ("log", lambda T, x: x.log(), [_positive((3,), 1)]),
+    ("sqrt", lambda T, x: x.sqrt(), [_positive((3,), 1)]),
+    ("sin", lambda T, x: x.sin(), [_values((3,), 1)]),
+    ("cos", lambda T, x: x.cos(), [_values((3,), 1)]),
+    ("tanh", lambda T, x: x.tanh(), [_values((3,), 1)]),
+    ("sigmoid", lambda T, x: x.sigmoid(), [_values((3,), 1)]),
+    ("relu", lambda T, x: x.relu(), [_values((3,), 1)]),
+    ("reciprocal", lambda T, x: x.reciprocal(), [_positive((3,), 1)]),
+    ("pow_scalar", lambda T, x: x ** 3, [_values((3,), 1)]),
+    ("pow_half", lambda T, x: x ** 0.5, [_positive((3,), 1)]),
+    ("pow_zero", lambda T, x: x ** 0 + x, [_values((3,), 1)]),
+    ("pow_tensor", lambda T, x, y: x ** y, [_positive((3,), 1), _values((3,), 2)]),
+    ("rpow", lambda T, x: 2 ** x, [_values((3,), 1)]),
+    ("clamp", lambda T, x: x.clamp(-0.5, 1.0), [_values((2, 3), 18)]),
+    ("clamp_min", lambda T, x: x.clamp(min=-0.5), [_values((2, 3), 18)]),
+    ("clamp_tensor", lambda T, x, lo: x.clamp(min=lo), [_values((2, 3), 19), _values((3,), 20)]),
+    ("clamp_tensor_both", lambda T, x, lo, hi: x.clamp(lo, hi),
+     [_values((2, 3), 19), _values((3,), 20) - 1, _values((3,), 21) + 1]),
+    ("maximum", lambda T, x, y: T.maximum(x, y), [_values((2, 3), 12), _values((3,), 13)]),
+    ("minimum", lambda T, x, y: T.minimum(x, y), [_values((2, 3), 14), _values((2, 3), 15)]),
+    ("where", lambda T, x, y: T.where(x > 0, x, y), [_values((2, 3), 16), _values((3,), 17)]),
+    ("sum", lambda T, x: x.sum(), [_values((2, 3), 1)]),
+    ("sum_dim", lambda T, x: x.sum(1), [_values((2, 3), 1)]),
+    ("sum_keepdim", lambda T, x: x.sum(0, keepdim=True), [_values((2, 3), 1)]),
+    ("mean", lambda T, x: x.mean(), [_values((2, 3), 1)]),
+    ("mean_dim", lambda T, x: x.mean(1), [_values((2, 3), 1)]),
+    ("max", lambda T, x: x.max(), [_values((2, 3), 7)]),
+    ("max_0d", lambda T, x: x.max(), [np.array(1.5)]),
+    ("min", lambda T, x: x.min(), [_values((2, 3), 7)]),
+    ("max_dim", lambda T, x: x.max(0, keepdim=True).values, [_values((2, 3), 9)]),
+    ("min_dim", lambda T, x: x.min(1)[0], [_values((2, 3), 8)]),
+    ("max_dim_0d", lambda T, x: x.max(0)[0], [np.array(1.5)]),
+    ("amax", lambda T, x: x.amax(1), [_values((2, 3), 10)]),
+    ("amin", lambda T, x: x.amin((0, 1)), [_values((2, 3), 11)]),
+    ("norm", lambda T, x: x.norm(), [_values((2, 3), 3)]),
+    ("norm_dim", lambda T, x: x.norm(dim=1, keepdim=True), [_values((2, 3), 4)]),
+    ("norm_p1", lambda T, x: x.norm(p=1), [_values((4,), 5)]),
+    ("norm_p3", lambda T, x: x.norm(p=3, dim=0), [_values((2, 3), 6)]),
+    ("norm_p1_5", lambda T, x: x.norm(p=1.5), [_values((2, 3), 6)]),
+    ("norm_p0_5", lambda T, x: x.norm(p=0.5, dim=1), [_values((2, 3), 6)]),
+    ("norm_inf", lambda T, x: x.norm(p=float("inf")), [_values((2, 3), 6)]),
+    ("mm", lambda T, a, b: a @ b, [_values((2, 3), 30), _values((3, 2), 31)]),
+    ("mm_t", lambda T, a, b: a @ b.t(), [_values((2, 3), 30), _values((2, 3), 31)]),
+    ("mv", lambda T, a, b: a @ b, [_values((2, 3), 30), _values((3,), 31)]),
+    ("vm", lambda T, a, b: a @ b, [_values((3,), 30), _values((3, 2), 31)]),
+    ("dot", lambda T, a, b: a @ b, [_values((3,), 30), _values((3,), 31)]),
+    ("bmm", lambda T, a, b: T.bmm(a, b), [_values((2, 2, 3), 30), _values((2, 3, 2), 31)]),
+    ("matmul_batched", lambda T, a, b: a @ b, [_values((2, 1, 2, 3), 32), _values((3, 3, 2), 33)]),
+    ("matmul_folded", lambda T, a, b: a @ b, [_values((2, 2, 3), 34), _values((3, 2), 35)]),
+    ("matmul_vector", lambda T, a, b: a @ b, [_values((3,), 36), _values((2, 3, 2), 37)]),
+    ("linear", lambda T, x, w, b: _F(T).linear(x, w, b), [_values((2, 3), 38), _values((4, 3), 39),
+                                                          _values((4,), 40)]),
+    ("linear_1d", lambda T, x, w: _F(T).linear(x, w), [_values((3,), 38), _values((4, 3), 39)]),
+    ("linear_3d", lambda T, x, w, b: _F(T).linear(x, w, b), [_values((2, 2, 3), 38), _values((4, 3), 39),
+                                                             _values((4,), 40)]),
+    ("view", lambda T, x: x.view(3, 2), [_values((2, 3), 1)]),
+    ("reshape_copy", lambda T, x: x.t().reshape(6), [_values((2, 3), 1)]),
+    ("transpose", lambda T, x: x.transpose(0, 1), [_values((2, 3), 1)]),
+    ("t", lambda T, x: x.t(), [_values((2, 3), 1)]),
+    ("T", lambda T, x: x.T, [_values((2, 3), 1)]),
+    ("permute", lambda T, x: x.permute(2, 0, 1), [_values((2, 3, 2), 1)]),
+    ("unsqueeze", lambda T, x: x.unsqueeze(1), [_values((2, 3), 1)]),
+    ("squeeze", lambda T, x: x.squeeze(), [_values((2, 1, 3), 1)]),
+    ("squeeze_dim", lambda T, x: x.squeeze(1), [_values((2, 1, 3), 1)]),
+    ("expand", lambda T, x: x.expand(2, 3), [_values((3,), 1)]),
+    ("flatten", lambda T, x: x.t().flatten(), [_values((2, 3), 29)]),
+    ("clone", lambda T, x: x.clone(), [_values((2, 3), 1)]),
+    ("to_float32", lambda T, x: x.float(), [_values((2, 3), 1)]),
+    ("select", lambda T, x: x[1], [_values((2, 3), 1)]),
+    ("slice", lambda T, x: x[:, 1:], [_values((2, 3), 1)]),
+    ("select_slice", lambda T, x: x[1, ::2] + x[0, 0], [_values((2, 3), 64)]),
+    ("index", lambda T, x: x[[0, 0, 1], 1:], [_values((2, 3), 62)]),
+    ("mask", lambda T, x: x[x > 0], [_values((2, 3), 63)]),
+    ("cat", lambda T, x, y: T.cat([x, y], 0), [_values((2, 3), 65), _values((1, 3), 66)]),
+    ("cat_one", lambda T, x: T.cat([x], 1), [_values((2, 3), 65)]),
+    ("stack", lambda T, x, y: T.stack([x, y], 1), [_values((2, 3), 65), _values((2, 3), 66)]),
+    ("softmax", lambda T, x: _F(T).softmax(x, 1), [_values((2, 3), 44)]),
+    ("log_softmax", lambda T, x: _F(T).log_softmax(x, 0), [_values((2, 3), 45)]),
+    ("cross_entropy", lambda T, x: _F(T).cross_entropy(x, T.tensor([0, 2])), [_values((2, 3), 46)]),
+    ("nll", lambda T, x: _F(T).nll_loss(x, T.tensor([1, 0])), [_values((2, 3), 47)]),
+    ("nll_sum", lambda T, x: _F(T).nll_loss(x, T.tensor([1, 0]), reduction="sum"), [_values((2, 3), 47)]),
+    ("nll_none", lambda T, x: _F(T).nll_loss(x, T.tensor([1, 0]), reduction="none"), [_values((2, 3), 47)]),
+    ("nll_1d", lambda T, x: _F(T).nll_loss(x, T.tensor(1)), [_values((3,), 47)]),
+    ("nll_ignored", lambda T, x: _F(T).nll_loss(x, T.tensor([1, -100])), [_values((2, 3), 47)]),
+    ("mse", lambda T, x, y: _F(T).mse_loss(x, y), [_values((2, 3), 48), _values((2, 3), 49)]),
+    ("mse_sum", lambda T, x, y: _F(T).mse_loss(x, y, reduction="sum"), [_values((2, 3), 48),
+                                                                        _values((2, 3), 49)]),
+    ("mse_none", lambda T, x, y: _F(T).mse_loss(x, y, reduction="none"), [_values((2, 3), 48),
+                                                                          _values((2, 3), 49)]),
+    ("mse_broadcast", lambda T, x, y: _F(T).mse_loss(x, y), [_values((2, 3), 50), _values((3,), 51)]),
+    ("l1", lambda T, x, y: _F(T).l1_loss(x, y), [_values((3,), 52), _values((3,), 53) + 5]),
+    ("bce", lambda T, p, t: _F(T).binary_cross_entropy(p, t), [_probabilities((3,), 54),
+                                                               _probabilities((3,), 55)]),
+    ("bce_none", lambda T, p, t: _F(T).binary_cross_entropy(p, t, reduction="none"),
+     [_probabilities((2, 2), 56), _probabilities((2, 2), 57)]),
+    ("bce_weight", lambda T, p, t: _F(T).binary_cross_entropy(p, t, T.tensor([1., 2., 3.], dtype=T.float64)),
+     [_probabilities((3,), 54), _probabilities((3,), 55)]),
+    ("bce_logits", lambda T, x, t: _F(T).binary_cross_entropy_with_logits(x, t), [_values((3,), 58),
+                                                                                  _probabilities((3,), 59)]),
+    ("bce_logits_weights", lambda T, x, t: _F(T).binary_cross_entropy_with_logits(
+        x, t, weight=T.tensor([1., 2., 3.], dtype=T.float64),
+        pos_weight=T.tensor([2., 0.5, 1.], dtype=T.float64), reduction="sum"),
+     [_values((3,), 60), _probabilities((3,), 61)]),
+    ("inplace_through_views", _through_view_inplace, [_values((3, 3), 67), _values((2, 3), 68)]),
+    ("view_after_base_change", _view_after_base_change, [_values((3, 2), 69)]),
+    ("setitem", _setitem, [_values((3, 2), 70), _values((3,), 71)]),
+    ("inplace_chain", lambda T, x: (x * 2).add_(x).mul_(x).clamp_(max=5).exp_(), [_positive((3,), 72)]),
+    ("inplace_unary", lambda T, x: (x * 1).tanh_().sigmoid_().relu_(), [_values((3,), 73)]),
+    ("inplace_div_sub", lambda T, x, y: (x * 1).div_(y).sub_(y), [_values((3,), 74), _values((3,), 75)]),
+    ("inplace_pow", lambda T, x: (x * 1).pow_(3), [_values((3,), 74)]),
+    ("fill_tensor", lambda T, x, v: (x * 1).fill_(v), [_values((3,), 76), np.array(0.5)]),
+    ("copy_", lambda T, x, y: (x * 1).copy_(y), [_values((2, 3), 77), _values((3,), 78)]),
+    ("zero_", lambda T, x: (x * 1).zero_() + x, [_values((3,), 79)]),
+]
+
+# The graphs left different, and why. (PyTorch builds them from its strided-memory machinery,
+# which mini_autograd represents differently; the gradients' values are the same, tested in
+# tests/test_second_order.py and tests/test_views_inplace_vs_torch.py.)
+_COPY_SLICES = ("an in-place change through a view: the gradient graph of PyTorch's CopySlices::apply "
+                "(new_empty_strided + copy_ + as_strided + clone + a second CopySlices, "
+                "torch/csrc/autograd/functions/tensor.cpp) is recorded by mini_autograd as gather/"
+                "scatter nodes over element positions (ops/views.py)")
+_AS_STRIDED = ("a view whose base changed in place: PyTorch's as_strided_backward (FunctionsManual.cpp) "
+               "records zeros.as_strided(...).copy_(grad) (a CopySlices) then an as_strided view; "
+               "mini_autograd records one AsStridedBackward0 node over element positions")
+LEFT_DIFFERENT = {"inplace_through_views": _COPY_SLICES, "setitem": _COPY_SLICES,
+                  "view_after_base_change": _AS_STRIDED}
+
+
+def _leaves(T, arrays):
+    return [T.tensor(a.tolist(), dtype=T.float64, requires_grad=True) for a in arrays]
+
+
+def _walk(node, depth, lines, names):
+    """The graph under ``node``, depth first, one node a line: its name, or the leaf it writes."""
+    if node is None:
+        lines.append("  " * depth + "None")
+        return
+    line = "  " * depth + node.name()
+    if hasattr(node, "variable"):
+        line += " " + names.get(id(node.variable), "?")
+    lines.append(line)
+    for child, _ in node.next_functions:
+        _walk(child, depth + 1, lines, names)
+
+
+def _describe(gradients, names):
+    lines = []
+    for i, g in enumerate(gradients):
+        lines.append(f"[{i}] " + ("None" if g is None else f"requires_grad={g.requires_grad}"))
+        if g is not None:
+            _walk(g.grad_fn, 1, lines, names)
+    return lines
+
+
+def gradient_graphs(T, fn, arrays, upstream):
+    """The graphs of the gradients of ``fn``'s output (made with create_graph=True), then of the
+    gradients of the sum of their squares. ``upstream``: "sum" backpropagates from ``out.sum()``,
+    "leaf" from ``out`` with a gradient that is itself a leaf requiring grad (so its path shows)."""
+    inputs = _leaves(T, arrays)
+    names = {id(t): f"input{i}" for i, t in enumerate(inputs)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # mse_loss's broadcast warning
+        out = fn(T, *inputs)
+        if upstream == "sum":
+            root, grad_output = out.sum(), None
+        else:
+            values = np.random.default_rng(5).uniform(0.5, 1.5, size=tuple(out.shape))
+            grad_output = T.tensor(values.tolist(), dtype=out.dtype, requires_grad=True)
+            names[id(grad_output)] = "grad_output"
+            root = out
+        first = T.autograd.grad(root, inputs, grad_output, create_graph=True, allow_unused=True)
+        lines = ["first:"] + _describe(first, names)
+        squares = [(g * g).sum() for g in first if g is not None and g.requires_grad]
+        if squares:
+            wrt = inputs + ([grad_output] if grad_output is not None else [])
+            second = T.autograd.grad(sum(squares), wrt, create_graph=True, allow_unused=True)
+            lines += ["second:"] + _describe(second, names)
+    return lines
+
+
+def _sweep_params():
+    for op_id, fn, arrays in OPS:
+        for upstream in ("sum", "leaf"):
+            marks = []
+            if op_id in LEFT_DIFFERENT:
+                marks = [pytest.mark.xfail(strict=True, reason=LEFT_DIFFERENT[op_id])]
+            yield pytest.param(fn, arrays, upstream, id=f"{op_id}-{upstream}", marks=marks)
+
+
+def _outcome(T, fn, arrays, upstream):
+    """The graphs, or the error that stopped them (compared the same way)."""
+    try:
+        return gradient_graphs(T, fn, arrays, upstream)
+    except RuntimeError as error:
+        return [f"RuntimeError: {error}"]
+
+
+@pytest.mark.parametrize("fn, arrays, upstream", list(_sweep_params()))
+def test_create_graph_gradient_graph_like_torch(fn, arrays, upstream):
+    expected = _outcome(torch, fn, arrays, upstream)
+    got = _outcome(mini_autograd, fn, arrays, upstream)
+    if got != expected:
+        import difflib
+        diff = "\n".join(difflib.unified_diff(expected, got, "torch", "mini_autograd", lineterm="", n=3))
+        raise AssertionError("the gradient graphs differ from PyTorch's:\n" + diff)
+
+
+def test_sweep_ids_unique():
+    ids = [op[0] for op in OPS]
+    assert len(ids) == len(set(ids))
+    assert set(LEFT_DIFFERENT) <= set(ids)

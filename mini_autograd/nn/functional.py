@@ -16,7 +16,7 @@ import numpy as np
 from .. import grad_mode, ops
 from ..ops._helpers import check_broadcast, check_tensor as _check_tensor, wrap_dim
 from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntropyWithLogits, ClassTargets,
-                          LogSoftmax, MseLoss, NllLoss, Softmax)
+                          LogSoftmax, LossWeights, MseLoss, NllLoss, Softmax)
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
@@ -247,7 +247,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         if extra is not None:
             _check_tensor(extra, "binary_cross_entropy_with_logits", name, 3)
             check_broadcast(input, extra)
-    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+            _check_not_differentiable(extra, "binary_cross_entropy_with_logits", name)
+    return BinaryCrossEntropyWithLogits.apply(input, target, LossWeights(weight, pos_weight), reduction)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
@@ -260,7 +261,16 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     values = input._data
     if values.size and ((values < 0) | (values > 1) | np.isnan(values)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
-    return BinaryCrossEntropy.apply(input, target, weight, reduction)
+    if weight is not None:
+        _check_not_differentiable(weight, "binary_cross_entropy", "weight")
+    return BinaryCrossEntropy.apply(input, target, LossWeights(weight), reduction)
+
+
+def _check_not_differentiable(tensor, function, argument):
+    """PyTorch refuses an input it has no derivative for when that input requires grad."""
+    if tensor.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument "
+                           f"'{argument}'. This input cannot have requires_grad True.")
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):

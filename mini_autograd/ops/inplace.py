@@ -15,6 +15,7 @@ from .. import grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import SavedTensor, gradient_edge
 from .._tensor import Tensor
+from .shape import Clone
 from .views import CopySlices, check_no_partial_overlap, element_positions, set_history
 
 
@@ -101,14 +102,18 @@ class InplaceViewSavedTensor(SavedTensor):
 
 
 def _keep_old_values(node, old):
-    """Give what ``node`` saved of ``old`` a copy of its values: ``old`` shares the memory about to change."""
+    """Give what ``node`` saved of ``old`` a copy of its values: ``old`` shares the memory about to change.
+
+    The copy is ``old.clone()``, recorded (CloneBackward0), made after the node: PyTorch's generated
+    in-place ops save ``original_self = self.clone()`` that way (a second backward goes through it).
+    """
     for saved in node._saved:
         if saved is not None and not saved.is_output and saved.tensor is old:
-            clone = Tensor(old._data.copy())
-            clone._grad_fn, clone._output_nr, clone._requires_grad = old._grad_fn, old._output_nr, \
-                old._requires_grad
+            clone = Clone.apply(old)
             saved.tensor, saved.data = clone, clone._data
-            saved.version_counter, saved.saved_version = clone._version_counter, 0
+            saved.version_counter = clone._version_counter
+            saved.saved_version = clone._version_counter.value
+            saved.was_leaf = clone._grad_fn is None
 
 
 def _write_result(tensor, result):

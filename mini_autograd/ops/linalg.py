@@ -44,8 +44,10 @@ class Mm(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (mm_mat1_backward(grad, b, ctx.self_column_major) if ctx.needs_input_grad[0] else None,
-                mm_mat2_backward(grad, a, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None)
+        # ``mat2`` first, then ``self``: the order of PyTorch's MmBackward0 (see pointwise.py's docstring)
+        grad_b = mm_mat2_backward(grad, a, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None
+        grad_a = mm_mat1_backward(grad, b, ctx.self_column_major) if ctx.needs_input_grad[0] else None
+        return grad_a, grad_b
 
 
 class Mv(Function):
@@ -98,8 +100,9 @@ class Bmm(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (bmm(grad, b.transpose(1, 2)) if ctx.needs_input_grad[0] else None,
-                bmm(a.transpose(1, 2), grad) if ctx.needs_input_grad[1] else None)
+        grad_b = bmm(a.transpose(1, 2), grad) if ctx.needs_input_grad[1] else None     # ``mat2`` first
+        grad_a = bmm(grad, b.transpose(1, 2)) if ctx.needs_input_grad[0] else None
+        return grad_a, grad_b
 
 
 def bmm(a, b):

@@ -10,12 +10,14 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import cast, quiet_mean, result_dtype
+from .. import grad_mode
+from ._helpers import as_tensor_operand, cast, quiet_mean, result_dtype
 from .linalg import is_column_major, mm_mat1_backward, mm_mat2_backward
-from .pointwise import DivScalar
+from .pointwise import AddScalar, DivScalar, MulScalar, Sub, SubScalar, Where
 
 # PyTorch's loss reductions as the integers its nodes keep (aten/src/ATen/core/Reduction.h).
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+REDUCTION_NAMES = {number: name for name, number in REDUCTIONS.items()}
 
 
 class Addmm(Function):
@@ -108,9 +110,10 @@ class SoftmaxBackwardData(Function):
             return Tensor(np.zeros_like(gg._data)), Tensor(np.zeros_like(gg._data)), None
         grad_grad = SoftmaxBackwardData.apply(gg, result, ctx.dim) if ctx.needs_input_grad[0] else None
         grad_result = None
-        if ctx.needs_input_grad[1]:
-            grad_result = (gg * (grad - (grad * result).sum(ctx.dim, keepdim=True))
-                           - grad * (gg * result).sum(ctx.dim, keepdim=True))
+        if ctx.needs_input_grad[1]:     # FunctionsManual.cpp: softmax_double_backward
+            dim = ctx.dim
+            grad_result = (grad * gg - (result * grad).sum(dim, keepdim=True) * gg
+                           - grad * (result * gg).sum(dim, keepdim=True))
         return grad_grad, grad_result, None
 
 
@@ -155,9 +158,9 @@ class LogSoftmaxBackwardData(Function):
         grad, result = ctx.saved_tensors
         if result.ndim == 0:
             return Tensor(np.zeros_like(gg._data)), Tensor(np.zeros_like(gg._data)), None
-        probs = result.exp()
-        grad_grad = gg - (gg * probs).sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None
-        grad_result = -gg * probs * grad.sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[1] else None
+        dim = ctx.dim          # derivatives.yaml, _log_softmax_backward_data
+        grad_grad = gg - (gg * result.exp()).sum(dim, keepdim=True) if ctx.needs_input_grad[0] else None
+        grad_result = -grad.sum(dim, keepdim=True) * result.exp() * gg if ctx.needs_input_grad[1] else None
         return grad_grad, grad_result, None
 
 
@@ -190,7 +193,10 @@ class NllLoss(Function):
         ctx.save_for_backward(log_probs)
         data = log_probs._data.reshape(-1, log_probs.shape[-1])   # (N, C), also for a single sample
         classes, picked_weight = _picked(ctx.target._data.reshape(-1), ctx.weight, ignore_index, data.dtype)
-        losses = -data[np.arange(len(classes)), classes] * picked_weight
+        kept = ctx.target._data.reshape(-1) != ignore_index
+        with np.errstate(invalid="ignore"):       # an ignored sample adds 0, whatever its input
+            picked = -data[np.arange(len(classes)), classes] * picked_weight
+        losses = np.where(kept, picked, 0).astype(data.dtype)
         ctx.total_weight = Tensor(np.asarray(picked_weight.sum(), dtype=data.dtype))
         if reduction == "none":
             return Tensor(losses.reshape(ctx.target.shape))
@@ -202,36 +208,46 @@ class NllLoss(Function):
     @staticmethod
     def backward(ctx, grad):
         (log_probs,) = ctx.saved_tensors
-        dtype = grad._data.dtype
-        classes, picked_weight = _picked(ctx.target._data.reshape(-1), ctx.weight, ctx.ignore_index, dtype)
-        scale = np.zeros((len(classes), log_probs.shape[-1]), dtype=dtype)
-        scale[np.arange(len(classes)), classes] = 0.0 - picked_weight   # (0 - 0 is 0, not -0)
-        if ctx.reduction == REDUCTIONS["mean"] and ctx.total_weight._data != 0:
-            scale /= ctx.total_weight._data      # every target ignored: the gradient stays 0, as in PyTorch
-        scale = scale.reshape(log_probs.shape)
-        per_sample = ctx.reduction == REDUCTIONS["none"] and log_probs.ndim == 2
-        return NllLossBackward.apply(grad, log_probs, scale, per_sample), None, None, None
+        reduction = REDUCTION_NAMES[ctx.reduction]
+        return (NllLossBackward.apply(grad, log_probs, ClassTargets(ctx.target, ctx.weight), reduction,
+                                      ctx.ignore_index, ctx.total_weight._data), None, None, None)
 
 
 class NllLossBackward(Function):
-    """grad times the fixed weights of the picked classes: nll_loss's backward, differentiable again.
+    """nll_loss's backward as one op, differentiable again (``NllLossBackwardBackward0``).
 
-    It is linear in ``grad``: differentiated again it gives nll_loss's own weighting back.
+    As PyTorch's kernel (aten/src/ATen/native/LossNLL.cpp: nll_loss_backward_out_frame): zeros,
+    with ``-weight[t] * grad`` (divided by the total weight for the mean) written at each
+    sample's class t, and nothing written for an ignored sample: its gradient is 0 even when
+    the incoming gradient is nan or inf. It is linear in ``grad``: differentiated again, it
+    gives ``nll_loss`` of the incoming gradient (derivatives.yaml: nll_loss_backward).
     """
     node_name = "NllLossBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, log_probs, scale, per_sample):
+    def forward(ctx, grad, log_probs, targets, reduction, ignore_index, total_weight):
         """``log_probs`` is an input only as PyTorch's is: the result does not depend on it."""
-        ctx.scale, ctx.per_sample = scale, per_sample
-        g = grad._data[:, None] if per_sample else grad._data
-        return Tensor((g * scale).astype(scale.dtype, copy=False))
+        ctx.targets, ctx.reduction, ctx.ignore_index = targets, reduction, ignore_index
+        dtype = grad._data.dtype
+        target = targets.target._data.reshape(-1)
+        classes, picked_weight = _picked(target, targets.weight, ignore_index, dtype)
+        kept = np.nonzero(target != ignore_index)[0]
+        g = grad._data
+        if reduction == "mean":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                g = g / total_weight                          # a total weight of 0 gives inf, as in PyTorch
+        per_sample = g.reshape(-1)[kept] if g.ndim else g     # "none": one gradient per sample
+        out = np.zeros((len(classes), log_probs.shape[-1]), dtype)
+        with np.errstate(invalid="ignore"):
+            out[kept, classes[kept]] = -(picked_weight[kept] * per_sample)
+        return Tensor(out.reshape(log_probs.shape))
 
     @staticmethod
     def backward(ctx, gg):
-        weighted = gg * Tensor(ctx.scale)
-        grad_grad = weighted.sum(1) if ctx.per_sample else weighted.sum()
-        return grad_grad, Tensor(np.zeros_like(gg._data)), None, None
+        grad_grad = None
+        if ctx.needs_input_grad[0]:
+            grad_grad = NllLoss.apply(gg, ctx.targets, ctx.reduction, ctx.ignore_index)
+        return grad_grad, Tensor(np.zeros_like(gg._data)), None, None, None, None
 
 
 def _picked(classes, weight, ignore_index, dtype):
@@ -247,13 +263,6 @@ def _reduce_losses(losses, reduction):
     if reduction == "none":
         return Tensor(losses)
     return Tensor(np.asarray(quiet_mean(losses) if reduction == "mean" else losses.sum(), dtype=losses.dtype))
-
-
-def _weighted_mean_grad(grad, weight, mean, count):
-    """A loss's gradient times the element weights, divided by the count for the mean (in that order)."""
-    if weight is not None:
-        grad = grad * weight
-    return DivScalar.apply(grad, count) if mean else grad
 
 
 class MseLoss(Function):
@@ -272,11 +281,12 @@ class MseLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, mse_loss: one mse_loss_backward each, the target's with the roles swapped."""
         x, target = ctx.saved_tensors
-        grad_input = MseLossBackward.apply(grad, x, target, ctx.reduction)
-        return (grad_input if ctx.needs_input_grad[0] else None,
-                -grad_input if ctx.needs_input_grad[1] else None,
-                None)
+        needs_x, needs_target = ctx.needs_input_grad[:2]
+        grad_x = MseLossBackward.apply(grad, x, target, ctx.reduction) if needs_x else None
+        grad_target = MseLossBackward.apply(grad, target, x, ctx.reduction) if needs_target else None
+        return grad_x, grad_target, None
 
 
 class MseLossBackward(Function):
@@ -286,6 +296,7 @@ class MseLossBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, x, target, reduction):
+        ctx.reduction = reduction
         ctx.norm = (2 / x.numel() if x.numel() else float("inf")) if reduction == REDUCTIONS["mean"] else 2
         ctx.save_for_backward(grad, x, target)
         dtype = result_dtype(x, target)
@@ -294,12 +305,19 @@ class MseLossBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
+        """derivatives.yaml, mse_loss_backward: for grad_output, self, then target."""
         grad, x, target = ctx.saved_tensors
-        from .pointwise import MulScalar
-        grad_grad = MulScalar.apply(x - target, ctx.norm) * gg if ctx.needs_input_grad[0] else None
-        both = MulScalar.apply(grad * gg, ctx.norm) if any(ctx.needs_input_grad[1:3]) else None
-        return (grad_grad, both if ctx.needs_input_grad[1] else None,
-                -both if ctx.needs_input_grad[2] else None, None)
+        needs = ctx.needs_input_grad
+        grad_grad = MseLossBackward.apply(gg, x, target, ctx.reduction) if needs[0] else None
+        grad_x = _mse_double_backward(gg * grad, x, ctx.reduction) if needs[1] else None
+        grad_target = -_mse_double_backward(gg * grad, target, ctx.reduction) if needs[2] else None
+        return grad_grad, grad_x, grad_target, None
+
+
+def _mse_double_backward(grad, x, reduction):
+    """FunctionsManual.cpp, mse_loss_double_backward: 2 * grad, divided by x's size for the mean."""
+    grad_x = MulScalar.apply(grad, 2)
+    return DivScalar.apply(grad_x, x.numel()) if reduction == REDUCTIONS["mean"] else grad_x
 
 
 def _softplus_neg(x):
@@ -307,52 +325,137 @@ def _softplus_neg(x):
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
 
 
+class LossWeights:
+    """A loss's ``weight`` and ``pos_weight`` tensors: data, not graph inputs (PyTorch records no edge
+    for them, and refuses them when they require grad: nn.functional checks that)."""
+
+    def __init__(self, weight=None, pos_weight=None):
+        self.weight, self.pos_weight = weight, pos_weight
+
+
+_BCE_EPS = 1e-12        # aten/src/ATen/native/Loss.cpp: EPSILON, and FunctionsManual.cpp's eps
+
+
+def _one_minus(x):
+    """``1 - x`` as C++ spells it: a SubBackward0 whose first input is a number (no edge)."""
+    return Sub.apply(as_tensor_operand(1, "-"), x)
+
+
+def _divide_for_mean(grad, reduction, numel):
+    """A loss gradient divided by the element count for the mean reduction (``div_(numel)``)."""
+    return DivScalar.apply(grad, numel) if reduction == REDUCTIONS["mean"] else grad
+
+
 class BinaryCrossEntropyWithLogits(Function):
     """-[y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], from logits x, computed stably.
 
     With ``pos_weight`` p the positive term is weighted: (1 - y) x + (1 + (p - 1) y) softplus(-x);
-    ``weight`` multiplies each element's loss.
-    d/dx = ((1 + (p - 1) y) sigmoid(x) - p y) * weight;  d/dy = ((p - 1) softplus(-x) - x) * weight.
+    ``weight`` multiplies each element's loss. Its backward is FunctionsManual.cpp's
+    binary_cross_entropy_with_logits_backward and _target_backward, op for op.
     """
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     saved_names = ("self", "target", "weight", "pos_weight")
 
     @staticmethod
-    def forward(ctx, x, target, weight, pos_weight, reduction):
+    def forward(ctx, x, target, weights, reduction):
         ctx.reduction = REDUCTIONS[reduction]
-        ctx.save_for_backward(x, target, weight, pos_weight)
+        ctx.weight, ctx.pos_weight = weights.weight, weights.pos_weight
+        ctx.save_for_backward(x, target)
         dtype = result_dtype(x, target)
         xd, yd = cast(x._data, dtype), cast(target._data, dtype)
         with np.errstate(over="ignore", invalid="ignore"):
-            if pos_weight is None:
+            if ctx.pos_weight is None:
                 losses = (1 - yd) * xd + _softplus_neg(xd)
             else:
-                losses = (1 - yd) * xd + (1 + (pos_weight._data - 1) * yd) * _softplus_neg(xd)
-            if weight is not None:
-                losses = losses * weight._data
+                losses = (1 - yd) * xd + (1 + (ctx.pos_weight._data - 1) * yd) * _softplus_neg(xd)
+            if ctx.weight is not None:
+                losses = losses * ctx.weight._data
         return _reduce_losses(losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
-        x, target, weight, pos_weight = ctx.saved_tensors
-        mean = ctx.reduction == REDUCTIONS["mean"]
+        x, target = ctx.saved_tensors
+        weight, pos_weight = ctx.weight, ctx.pos_weight
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
-            sigmoid = x.sigmoid()
             if pos_weight is None:
-                grad_x = (sigmoid - target) * grad
+                grad_x = x.sigmoid() - target
             else:
-                grad_x = ((1 + (pos_weight - 1) * target) * sigmoid - pos_weight * target) * grad
-            # as PyTorch: the weight, then the division for the mean, come last
-            grad_x = _weighted_mean_grad(grad_x, weight, mean, x.numel())   # as PyTorch: dividing comes last
+                t = pos_weight * target
+                grad_x = (AddScalar.apply(t, 1) - target) * x.sigmoid() - t
+            grad_x = grad_x * grad
+            if weight is not None:
+                grad_x = grad_x * weight
+            grad_x = _divide_for_mean(grad_x, ctx.reduction, x.numel())
         if ctx.needs_input_grad[1]:
             if pos_weight is None:
                 grad_target = -x * grad
-            else:   # softplus(-x) = log(1 + exp(-|x|)) + relu(-x), in Tensor ops so it differentiates again
-                softplus = (1 + (-x.abs()).exp()).log() + (-x).relu()
-                grad_target = ((pos_weight - 1) * softplus - x) * grad
-            grad_target = _weighted_mean_grad(grad_target, weight, mean, x.numel())
-        return grad_x, grad_target, None, None, None
+            else:   # in place, as PyTorch: log_sigmoid(-x).sub_(log_sigmoid(x).mul_(pos_weight)).mul_(grad)
+                grad_target = LogSigmoid.apply(-x).sub_(LogSigmoid.apply(x).mul_(pos_weight)).mul_(grad)
+            if weight is not None:
+                grad_target = grad_target.mul_(weight)
+            grad_target = _divide_for_mean(grad_target, ctx.reduction, target.numel())
+        return grad_x, grad_target, None, None
+
+
+class LogSigmoid(Function):
+    """log(sigmoid(x)) = -softplus(-x), computed without overflow (PyTorch's log_sigmoid_forward)."""
+    node_name = "LogSigmoidBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(over="ignore"):
+            return Tensor(np.asarray(-_softplus_neg(x._data), dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return LogSigmoidBackward.apply(grad, x)
+
+
+class LogSigmoidBackward(Function):
+    """grad * (1 - sigmoid(x)): log_sigmoid's backward as one op (``log_sigmoid_backward``)."""
+    node_name = "LogSigmoidBackwardBackward0"
+    saved_names = ("grad_output", "self")
+
+    @staticmethod
+    def forward(ctx, grad, x):
+        ctx.save_for_backward(grad, x)
+        with np.errstate(over="ignore"):
+            return Tensor(np.asarray(grad._data / (1 + np.exp(x._data)), dtype=grad._data.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        """derivatives.yaml, log_sigmoid_backward; FunctionsManual.cpp, log_sigmoid_double_backward."""
+        grad, x = ctx.saved_tensors
+        grad_grad = LogSigmoidBackward.apply(gg, x) if ctx.needs_input_grad[0] else None
+        grad_x = None
+        if ctx.needs_input_grad[1]:
+            z = x.sigmoid()
+            grad_x = gg * grad * SubScalar.apply(z, 1) * z
+        return grad_grad, grad_x
+
+
+class Logit(Function):
+    """log(x / (1 - x)): -inf at 0, inf at 1, nan outside [0, 1] (torch.logit)."""
+    node_name = "LogitBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Tensor(np.asarray(np.log(x._data / (1 - x._data)), dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """FunctionsManual.cpp, infinitely_differentiable_logit_backward (without eps)."""
+        (x,) = ctx.saved_tensors
+        inside = (x._data >= 0) & (x._data <= 1)
+        nan = Tensor(np.array(np.nan, dtype=x._data.dtype))
+        return Where.apply(grad / (x * _one_minus(x)), nan, inside)
 
 
 class BinaryCrossEntropy(Function):
@@ -361,29 +464,82 @@ class BinaryCrossEntropy(Function):
     saved_names = ("self", "target", "weight")
 
     @staticmethod
-    def forward(ctx, x, target, weight, reduction):
+    def forward(ctx, x, target, weights, reduction):
         ctx.reduction = REDUCTIONS[reduction]
-        ctx.save_for_backward(x, target, weight)
+        ctx.weight = weights.weight
+        ctx.save_for_backward(x, target)
         dtype = result_dtype(x, target)
         xd, yd = cast(x._data, dtype), cast(target._data, dtype)
         with np.errstate(divide="ignore", invalid="ignore"):
             log_x = np.maximum(np.log(xd), -100)
             log_1mx = np.maximum(np.log(1 - xd), -100)
         losses = -(yd * log_x + (1 - yd) * log_1mx)
-        if weight is not None:
-            losses = losses * weight._data
+        if ctx.weight is not None:
+            losses = losses * ctx.weight._data
         return _reduce_losses(losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
-        x, target, weight = ctx.saved_tensors
-        mean = ctx.reduction == REDUCTIONS["mean"]
+        """derivatives.yaml, binary_cross_entropy: self, then target."""
+        x, target = ctx.saved_tensors
+        weights = LossWeights(ctx.weight)
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
-            # in Tensor ops (not numpy constants), so that create_graph differentiates them again
-            grad_x = grad * (x - target) / ((1 - x) * x).clamp(min=1e-12)
-            grad_x = _weighted_mean_grad(grad_x, weight, mean, x.numel())
-        if ctx.needs_input_grad[1]:
-            grad_target = grad * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
-            grad_target = _weighted_mean_grad(grad_target, weight, mean, x.numel())
+            grad_x = BinaryCrossEntropyBackward.apply(grad, x, target, weights, ctx.reduction)
+        if ctx.needs_input_grad[1]:      # FunctionsManual.cpp: binary_cross_entropy_target_backward
+            grad_target = Logit.apply(x).neg_().mul_(grad)
+            if ctx.weight is not None:
+                grad_target = grad_target.mul_(ctx.weight)
+            grad_target = _divide_for_mean(grad_target, ctx.reduction, target.numel())
         return grad_x, grad_target, None, None
+
+
+class BinaryCrossEntropyBackward(Function):
+    """grad * (x - y) / max((1 - x) x, 1e-12) [* w] [/ n]: binary_cross_entropy's backward as one op."""
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+    saved_names = ("grad_output", "self", "target", "weight")
+
+    @staticmethod
+    def forward(ctx, grad, x, target, weights, reduction):
+        ctx.weight, ctx.reduction = weights.weight, reduction
+        ctx.save_for_backward(grad, x, target)
+        xd, yd = x._data, target._data.astype(x._data.dtype, copy=False)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = grad._data * (xd - yd) / np.maximum((1 - xd) * xd, _BCE_EPS)
+            if ctx.weight is not None:
+                out = out * ctx.weight._data
+            if reduction == REDUCTIONS["mean"]:
+                out = out / x.numel()
+        return Tensor(np.asarray(out, dtype=x._data.dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        """derivatives.yaml, binary_cross_entropy_backward: grad_output, self, then target; the three
+        formulas are FunctionsManual.cpp's binary_cross_entropy_double_backward{_grad_output,,_target}."""
+        grad, x, target = ctx.saved_tensors
+        weight, reduction, needs = ctx.weight, ctx.reduction, ctx.needs_input_grad
+        grad_grad = grad_x = grad_target = None
+        if needs[0]:
+            x_eps, one_minus_x_eps = AddScalar.apply(x, _BCE_EPS), AddScalar.apply(_one_minus(x), _BCE_EPS)
+            grad_grad = (x - target) / (x_eps * one_minus_x_eps)
+            grad_grad = grad_grad.mul_(gg)
+            if weight is not None:
+                grad_grad = grad_grad.mul_(weight)
+            grad_grad = _divide_for_mean(grad_grad, reduction, x.numel())
+        if needs[1]:
+            numerator = x * x - MulScalar.apply(x, 2) * target + target
+            x_eps, one_minus_x_eps = AddScalar.apply(x, _BCE_EPS), AddScalar.apply(_one_minus(x), _BCE_EPS)
+            denominator = x_eps ** 2 * one_minus_x_eps ** 2
+            grad_x = (numerator / denominator).mul_(gg * grad)
+            if weight is not None:
+                grad_x = grad_x.mul_(weight)
+            grad_x = _divide_for_mean(grad_x, reduction, x.numel())
+        if needs[2]:
+            grad_target = -gg * grad
+            if weight is not None:
+                grad_target = grad_target.mul_(weight)
+            denominator = _one_minus(x).mul_(x)
+            with grad_mode.no_grad():
+                denominator.clamp_(min=_BCE_EPS)
+            grad_target = _divide_for_mean(grad_target.div_(denominator), reduction, target.numel())
+        return grad_grad, grad_x, grad_target, None, None

@@ -2,8 +2,13 @@
 
 The backward formulas follow tools/autograd/derivatives.yaml in PyTorch, and are
 written with Tensor operations so that ``create_graph=True`` can differentiate
-them again. Broadcasting needs no code here: the engine sums each gradient back
-to its input's shape (engine.py: validate_outputs).
+them again, into the graph PyTorch records: the same ops, in the same order.
+PyTorch's generated nodes compute their inputs' gradients in the alphabetical
+order of the inputs' names (torchgen/packaged/autograd/load_derivatives.py:
+``for raw_names in sorted(defn.keys())``): ``other`` before ``self``, for
+example, so the gradients below are made in that order too. Broadcasting needs
+no code here: the engine sums each gradient back to its input's shape
+(engine.py: validate_outputs).
 """
 import numpy as np
 
@@ -103,8 +108,9 @@ class Mul(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        return (grad * b if ctx.needs_input_grad[0] else None,
-                grad * a if ctx.needs_input_grad[1] else None)
+        grad_b = grad * a if ctx.needs_input_grad[1] else None      # ``other`` first, as PyTorch
+        grad_a = grad * b if ctx.needs_input_grad[0] else None
+        return grad_a, grad_b
 
 
 class Div(Function):
@@ -128,9 +134,11 @@ class Div(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """FunctionsManual.cpp: div_tensor_other_backward, then div_tensor_self_backward."""
         b, a = ctx.saved_tensors
-        return (grad / b if ctx.needs_input_grad[0] else None,
-                -grad * a / (b * b) if ctx.needs_input_grad[1] else None)
+        grad_b = -grad * ((a / b) / b) if ctx.needs_input_grad[1] else None
+        grad_a = grad / b if ctx.needs_input_grad[0] else None
+        return grad_a, grad_b
 
 
 class Maximum(Function):
@@ -151,10 +159,14 @@ class Maximum(Function):
 
 def _tie_split(grad, a, b, needs):
     """maximum(a, b)'s backward: the gradient to the larger, half each on ties (derivatives.yaml:
-    ``where(a == b, grad / 2, grad).masked_fill_(a < b, 0)``)."""
-    halved = Where.apply(DivScalar.apply(grad, 2), grad, a == b)
-    return (MaskedFill.apply(halved, a < b, 0.0) if needs[0] else None,
-            MaskedFill.apply(halved, b < a, 0.0) if needs[1] else None)
+    ``where(a == b, grad / 2, grad).masked_fill_(a < b, 0)``), for ``other`` first."""
+    grad_b = _half_on_ties(grad, a, b, b < a) if needs[1] else None
+    grad_a = _half_on_ties(grad, a, b, a < b) if needs[0] else None
+    return grad_a, grad_b
+
+
+def _half_on_ties(grad, a, b, loses):
+    return MaskedFill.apply(Where.apply(DivScalar.apply(grad, 2), grad, a == b), loses, 0.0)
 
 
 class MaskedFill(Function):
@@ -268,9 +280,12 @@ class Where(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """``other``: where(condition, 0, grad); then ``self``: where(condition, grad, 0)."""
         mask = ctx.condition
-        return (_keep(grad, mask) if ctx.needs_input_grad[0] else None,
-                _keep(grad, ~mask) if ctx.needs_input_grad[1] else None, None)
+        zero = Tensor(np.zeros((), grad._data.dtype))
+        grad_b = Where.apply(zero, grad, mask) if ctx.needs_input_grad[1] else None
+        grad_a = Where.apply(grad, zero, mask) if ctx.needs_input_grad[0] else None
+        return grad_a, grad_b, None
 
 
 class PowTensorScalar(Function):
@@ -290,7 +305,7 @@ class PowTensorScalar(Function):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         if ctx.exponent == 0:
-            return grad * 0, None
+            return Tensor(np.zeros_like(x._data)), None      # zeros_like(self): no graph, as PyTorch
         # MulScalar, not ``* ctx.exponent`` (MulBackward0): PyTorch's formula records MulBackward1
         return grad * MulScalar.apply(x ** (ctx.exponent - 1), ctx.exponent), None
 
@@ -306,7 +321,7 @@ class MulScalar(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * ctx.other, None
+        return MulScalar.apply(grad, ctx.other), None
 
 
 class DivScalar(Function):
@@ -350,11 +365,24 @@ class PowTensorTensor(Function):
         y, x, result = ctx.saved_tensors
         zero = Tensor(np.zeros((), grad._data.dtype))
         grad_x = grad_y = None
+        if ctx.needs_input_grad[1]:      # ``exponent`` first; 0 where x == 0 and y >= 0 (not nan)
+            grad_y = grad * Where.apply(zero, result * x.log(), (x._data == 0) & (y._data >= 0))
         if ctx.needs_input_grad[0]:      # 0 where the exponent is 0 (not 0 * inf = nan)
             grad_x = Where.apply(zero, grad * (y * x ** SubScalar.apply(y, 1)), y._data == 0)
-        if ctx.needs_input_grad[1]:      # 0 where x == 0 and y >= 0 (not nan)
-            grad_y = grad * Where.apply(zero, result * x.log(), (x._data == 0) & (y._data >= 0))
         return grad_x, grad_y
+
+
+class AddScalar(Function):
+    """x + c for a number c that is not a graph input (``add(Scalar)`` in backward formulas)."""
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx, x, scalar):
+        return _binary(np.add, x, as_tensor_operand(scalar, "+"))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
 
 
 class SubScalar(Function):
@@ -553,8 +581,11 @@ class TanhBackward(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, tanh_backward: ``grad_output`` first, then ``output``."""
         grad_output, result = ctx.saved_tensors
-        return grad * (1 - result * result), -2 * grad * grad_output * result
+        grad_grad_output = TanhBackward.apply(grad, result) if ctx.needs_input_grad[0] else None
+        grad_result = grad * (MulScalar.apply(result, -2) * grad_output) if ctx.needs_input_grad[1] else None
+        return grad_grad_output, grad_result
 
 
 class Sigmoid(Function):
@@ -590,8 +621,12 @@ class SigmoidBackward(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, sigmoid_backward: ``grad_output`` first, then ``output``."""
         grad_output, result = ctx.saved_tensors
-        return grad * result * (1 - result), grad * grad_output * (1 - 2 * result)
+        grad_grad_output = SigmoidBackward.apply(grad, result) if ctx.needs_input_grad[0] else None
+        grad_result = (grad * grad_output * AddScalar.apply(MulScalar.apply(result, -2), 1)
+                       if ctx.needs_input_grad[1] else None)
+        return grad_grad_output, grad_result
 
 
 class Relu(Function):
@@ -711,7 +746,7 @@ class Reciprocal(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return -grad * result * result
+        return -grad * (result * result)
 
 
 class ToCopy(Function):

@@ -273,8 +273,9 @@ class VectorNorm(Function):
     saved_names = ("self", "result")
 
     @staticmethod
-    def forward(ctx, x, p, dims, keepdim):
-        ctx.ord, ctx.dim, ctx.keepdim = p, dims, keepdim
+    def forward(ctx, x, p, dims, keepdim, dim_given=True):
+        """``dims``: the dimensions reduced; ``dim_given``: whether they were named (not ``dim=None``)."""
+        ctx.ord, ctx.dim, ctx.keepdim, ctx.dim_given = p, dims, keepdim, dim_given
         data = np.abs(x._data)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             if p == 2:
@@ -295,26 +296,39 @@ class VectorNorm(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, result = ctx.saved_tensors
+        """FunctionsManual.cpp, linalg_vector_norm_backward (norm_backward), case by case."""
+        x, norm = ctx.saved_tensors
         p = ctx.ord
-        if len(ctx.dim) < x.ndim:        # a 0-d result (everything reduced) broadcasts as it is
-            grad = _unsqueeze_dims(grad, ctx.dim, ctx.keepdim)
-            result = _unsqueeze_dims(result, ctx.dim, ctx.keepdim)
-        norm = result
-        dtype = grad._data.dtype
+        nones = (None, None, None, None)
+        if not ctx.keepdim and x.ndim != 0 and ctx.dim_given:
+            grad = _unsqueeze_dims(grad, ctx.dim, False)
+            norm = _unsqueeze_dims(norm, ctx.dim, False)
         if p == 0:
-            return Tensor(np.zeros(x._data.shape, dtype)), None, None, None
+            return (None,) + nones                   # an undefined gradient, as PyTorch's ``{}``
         if p == 1:
-            return grad * Sgn.apply(x), None, None, None
-        if p in (float("inf"), float("-inf")):
-            hits = np.abs(x._data) == norm._data
-            share = hits / hits.sum(axis=ctx.dim, keepdims=True)
-            return grad * Sgn.apply(x) * Tensor(share.astype(dtype)), None, None, None
-        is_zero = norm._data == 0                      # the gradient there is 0, not 0/0
+            return (Sgn.apply(x) * grad,) + nones
         if p == 2:
-            return x * MaskedFill.apply(grad / norm, is_zero, 0.0), None, None, None
-        scale = MaskedFill.apply(grad / norm ** (p - 1), is_zero, 0.0)
-        return x * x.abs() ** (p - 2) * scale, None, None, None
+            return (grad * MaskedFill.apply(x / norm, norm._data == 0, 0.0),) + nones
+        if p in (float("inf"), float("-inf")):
+            x_abs = x.abs()
+            is_max = Tensor((x_abs._data == norm._data) | np.isnan(x_abs._data))
+            count = sum(is_max, ctx.dim, True)
+            return (Sgn.apply(x) * ((grad / count) * is_max),) + nones
+        # x.abs().pow_(...): in place, as PyTorch, so its saved input is a clone (CloneBackward0).
+        # The right operand of a product first: the order C++ (GCC) evaluates them in, which
+        # is the order PyTorch's nodes are made in, and so the order a second backward runs them.
+        if p < 1:
+            powered = MaskedFill.apply(x.abs().pow_(p - 1), x._data == 0, 0.0)
+            scaled = Sgn.apply(x) * powered
+            norm_powered = norm ** (1 - p)
+            return (scaled * grad * norm_powered,) + nones
+        if p < 2:
+            powered = x.abs().pow_(p - 1)
+            scaled = Sgn.apply(x) * powered
+        else:
+            scaled = x * x.abs().pow_(p - 2)
+        scale = MaskedFill.apply(grad / norm ** (p - 1), norm._data == 0, 0.0)
+        return (scaled * scale,) + nones
 
 
 from .pointwise import DivScalar, MaskedFill, MaskedFillTensor, Sgn  # noqa: E402  (no import cycle)
@@ -342,9 +356,9 @@ MinResult.__name__ = MinResult.__qualname__ = "min"
 
 def sum(x, dim=None, keepdim=False):
     check_tensor(x, "sum")
-    if dim is None:
+    if dim is None and not keepdim:
         return Sum.apply(x)
-    return SumDim.apply(x, dims_tuple(dim, x.ndim), keepdim)
+    return SumDim.apply(x, dims_tuple(dim, x.ndim), keepdim)     # (dim=None, keepdim=True: every dim)
 
 
 def mean(x, dim=None, keepdim=False):
@@ -352,7 +366,7 @@ def mean(x, dim=None, keepdim=False):
     if not x.dtype.is_floating_point:
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {_dtype_word(x)}")
-    if dim is None:
+    if dim is None and not keepdim:
         return Mean.apply(x)
     return MeanDim.apply(x, dims_tuple(dim, x.ndim), keepdim)
 
@@ -401,7 +415,8 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
                            f"Got {_dtype_word(x)}")
     if dtype is not None:
         x = x.to(dtype)
-    return VectorNorm.apply(x, float(p) if not isinstance(p, int) else p, dims_tuple(dim, x.ndim), keepdim)
+    return VectorNorm.apply(x, float(p) if not isinstance(p, int) else p, dims_tuple(dim, x.ndim), keepdim,
+                            dim is not None)
 
 
 def _arg(x, dim, keepdim, name, function):

@@ -451,6 +451,8 @@ OPS = [
     ("stack", lambda T, x, y: T.stack([x, y], 1), [_values((2, 3), 65), _values((2, 3), 66)]),
     ("softmax", lambda T, x: _F(T).softmax(x, 1), [_values((2, 3), 44)]),
     ("log_softmax", lambda T, x: _F(T).log_softmax(x, 0), [_values((2, 3), 45)]),
+    ("softmax_0d", lambda T, x: _F(T).softmax(x, 0), [np.array(0.7)]),
+    ("log_softmax_0d", lambda T, x: _F(T).log_softmax(x, -1), [np.array(0.7)]),
     ("cross_entropy", lambda T, x: _F(T).cross_entropy(x, T.tensor([0, 2])), [_values((2, 3), 46)]),
     ("nll", lambda T, x: _F(T).nll_loss(x, T.tensor([1, 0])), [_values((2, 3), 47)]),
     ("nll_sum", lambda T, x: _F(T).nll_loss(x, T.tensor([1, 0]), reduction="sum"), [_values((2, 3), 47)]),

@@ -106,8 +106,6 @@ class SoftmaxBackwardData(Function):
     @staticmethod
     def backward(ctx, gg):
         grad, result = ctx.saved_tensors
-        if result.ndim == 0:
-            return Tensor(np.zeros_like(gg._data)), Tensor(np.zeros_like(gg._data)), None
         grad_grad = SoftmaxBackwardData.apply(gg, result, ctx.dim) if ctx.needs_input_grad[0] else None
         grad_result = None
         if ctx.needs_input_grad[1]:     # FunctionsManual.cpp: softmax_double_backward
@@ -156,8 +154,6 @@ class LogSoftmaxBackwardData(Function):
     @staticmethod
     def backward(ctx, gg):
         grad, result = ctx.saved_tensors
-        if result.ndim == 0:
-            return Tensor(np.zeros_like(gg._data)), Tensor(np.zeros_like(gg._data)), None
         dim = ctx.dim          # derivatives.yaml, _log_softmax_backward_data
         grad_grad = gg - (gg * result.exp()).sum(dim, keepdim=True) if ctx.needs_input_grad[0] else None
         grad_result = -grad.sum(dim, keepdim=True) * result.exp() * gg if ctx.needs_input_grad[1] else None

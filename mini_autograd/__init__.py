@@ -3,10 +3,12 @@
 ``import mini_autograd as torch`` and the course's PyTorch snippets run and
 print what PyTorch prints. This file only re-exports the public names.
 """
+import functools
+
 from ._dtype import (bool_ as bool, double, float, float32, float64, int, int8, int16, int32, int64, long,
                      short, uint8)
 from ._device import device, get_default_device, set_default_device
-from ._tensor import Size, Tensor, _keepdim
+from ._tensor import Size, Tensor
 from ._printing import get_printoptions, set_printoptions
 from .creation import (BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange,
                        empty, empty_like, eye, from_numpy, full, full_like, linspace, ones, ones_like, rand,
@@ -66,16 +68,6 @@ def dropout(input, p, train):
     return nn.functional.dropout(input, p, train)
 
 
-def sum(input, dim=None, keepdim=False, **kwargs):
-    """The sum of all elements, or along ``dim`` (``keepdims=`` is accepted too, as in PyTorch)."""
-    return _ops.sum(input, dim, _keepdim(keepdim, kwargs, "sum"))
-
-
-def mean(input, dim=None, keepdim=False, **kwargs):
-    """The mean of all elements, or along ``dim`` (``keepdims=`` is accepted too, as in PyTorch)."""
-    return _ops.mean(input, dim, _keepdim(keepdim, kwargs, "mean"))
-
-
 def as_tensor(data, dtype=None, device=None):
     """``data`` as a tensor: a Tensor of the right dtype is returned as it is, an array shares memory."""
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
@@ -98,12 +90,12 @@ def _compare(name):
 eq, ne, lt, le, gt, ge = (_compare(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
 
 
-def all(input, dim=None, keepdim=False):
-    return input.all(dim, keepdim)
+def all(input, dim=None, keepdim=False, **kwargs):
+    return input.all(dim, keepdim, **kwargs)
 
 
-def any(input, dim=None, keepdim=False):
-    return input.any(dim, keepdim)
+def any(input, dim=None, keepdim=False, **kwargs):
+    return input.any(dim, keepdim, **kwargs)
 
 
 def logical_not(input):
@@ -117,5 +109,22 @@ def is_floating_point(input):
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     import numpy
     return numpy.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+def _numpy_names(function):
+    """``function`` taking numpy's names ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as
+    PyTorch's functions do."""
+    @functools.wraps(function)
+    def with_numpy_names(*args, **kwargs):
+        if "axis" in kwargs:
+            kwargs["dim"] = kwargs.pop("axis")
+        if "keepdims" in kwargs:
+            kwargs["keepdim"] = kwargs.pop("keepdims")
+        return function(*args, **kwargs)
+    return with_numpy_names
+
+
+(sum, mean, max, min, amax, amin, argmax, argmin, cat, stack, squeeze, unsqueeze) = (
+    _numpy_names(f) for f in (_ops.sum, _ops.mean, max, min, amax, amin, argmax, argmin, cat, stack, squeeze,
+                              unsqueeze))
 
 from . import nn, optim, utils  # noqa: E402  (they build on everything above)

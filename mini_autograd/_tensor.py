@@ -190,10 +190,22 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self):
-        return float(self.item())
+        if self.requires_grad and is_grad_enabled():
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                          "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=2)
+        return float(self._one_element())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._one_element())
+
+    def __complex__(self):
+        return complex(self._one_element())
+
+    def _one_element(self):
+        """The value of a one-element tensor, for float(), int() and complex() (math.isfinite too)."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
 
     def __index__(self):
         if self.dtype.is_floating_point or self._data.size != 1:
@@ -440,12 +452,12 @@ class Tensor:
     def clamp(self, min=None, max=None): return ops.clamp(self, min, max)
     def clip(self, min=None, max=None): return ops.clamp(self, min, max)
     def clamp_(self, min=None, max=None): return ops.inplace_ops.run_inplace(self, ops.clamp, (min, max))
-    # ``keepdims=`` (numpy's spelling) is accepted as well, as PyTorch accepts it
-    def sum(self, dim=None, keepdim=False, **kw): return ops.sum(self, dim, _keepdim(keepdim, kw, "sum"))
-    def mean(self, dim=None, keepdim=False, **kw): return ops.mean(self, dim, _keepdim(keepdim, kw, "mean"))
-    def max(self, dim=None, keepdim=False, **kw): return ops.max(self, dim, _keepdim(keepdim, kw, "max"))
+    # numpy's names ``axis=`` and ``keepdims=`` are accepted as well, as PyTorch accepts them
+    def sum(self, dim=None, keepdim=False, **kw): return ops.sum(self, *_dim_args(dim, keepdim, kw, "sum"))
+    def mean(self, dim=None, keepdim=False, **kw): return ops.mean(self, *_dim_args(dim, keepdim, kw, "mean"))
+    def max(self, dim=None, keepdim=False, **kw): return ops.max(self, *_dim_args(dim, keepdim, kw, "max"))
     def argmax(self, dim=None, keepdim=False, **kw):
-        return ops.argmax(self, dim, _keepdim(keepdim, kw, "argmax"))
+        return ops.argmax(self, *_dim_args(dim, keepdim, kw, "argmax"))
     def matmul(self, other): return ops.matmul(self, other)
     def mm(self, other): return ops.mm(self, other)
     def mv(self, other): return ops.mv(self, other)
@@ -485,8 +497,8 @@ class Tensor:
                           "to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, "
                           "-1))` to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
         return ops.permute(self, tuple(reversed(range(self.ndim))))
-    def unsqueeze(self, dim): return ops.unsqueeze(self, dim)
-    def squeeze(self, dim=None): return ops.squeeze(self, dim)
+    def unsqueeze(self, dim=None, **kw): return ops.unsqueeze(self, _dim_args(dim, None, kw, "unsqueeze")[0])
+    def squeeze(self, dim=None, **kw): return ops.squeeze(self, _dim_args(dim, None, kw, "squeeze")[0])
     def expand(self, *sizes): return ops.expand(self, sizes)
     def clone(self, memory_format=None): return ops.clone(self, memory_format)
     def float(self): return ops.to_dtype(self, _dtype.float32)
@@ -537,11 +549,11 @@ class Tensor:
     # more maths, reductions and shapes (each defers to ops)
     def sin(self): return ops.sin(self)
     def cos(self): return ops.cos(self)
-    def min(self, dim=None, keepdim=False, **kw): return ops.min(self, dim, _keepdim(keepdim, kw, "min"))
-    def amax(self, dim=(), keepdim=False, **kw): return ops.amax(self, dim, _keepdim(keepdim, kw, "amax"))
-    def amin(self, dim=(), keepdim=False, **kw): return ops.amin(self, dim, _keepdim(keepdim, kw, "amin"))
+    def min(self, dim=None, keepdim=False, **kw): return ops.min(self, *_dim_args(dim, keepdim, kw, "min"))
+    def amax(self, dim=(), keepdim=False, **kw): return ops.amax(self, *_dim_args(dim, keepdim, kw, "amax"))
+    def amin(self, dim=(), keepdim=False, **kw): return ops.amin(self, *_dim_args(dim, keepdim, kw, "amin"))
     def argmin(self, dim=None, keepdim=False, **kw):
-        return ops.argmin(self, dim, _keepdim(keepdim, kw, "argmin"))
+        return ops.argmin(self, *_dim_args(dim, keepdim, kw, "argmin"))
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return ops.norm(self, p, dim, keepdim, dtype)
@@ -560,9 +572,9 @@ class Tensor:
     def gt(self, other): return self > other
     def ge(self, other): return self >= other
     def all(self, dim=None, keepdim=False, **kw):
-        return ops.logical_reduce(np.all, self, dim, _keepdim(keepdim, kw, "all"))
+        return ops.logical_reduce(np.all, self, *_dim_args(dim, keepdim, kw, "all"))
     def any(self, dim=None, keepdim=False, **kw):
-        return ops.logical_reduce(np.any, self, dim, _keepdim(keepdim, kw, "any"))
+        return ops.logical_reduce(np.any, self, *_dim_args(dim, keepdim, kw, "any"))
 
     def equal(self, other):
         """True if ``other`` has the same shape and the same values (``torch.equal``)."""
@@ -636,15 +648,15 @@ class Tensor:
         return ops.inplace_ops.copy_(self, src)
 
 
-def _keepdim(keepdim, kwargs, name):
-    """``keepdim``, or its alias ``keepdims``; any other keyword is an error, as in PyTorch."""
+def _dim_args(dim, keepdim, kwargs, name):
+    """``(dim, keepdim)``, given as such or under numpy's names ``axis`` and ``keepdims``, which PyTorch
+    accepts too; any other keyword is an error."""
     if kwargs:
-        keepdims = kwargs.pop("keepdims", None)
+        dim = kwargs.pop("axis", dim)
+        keepdim = kwargs.pop("keepdims", keepdim)
         if kwargs:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        if keepdims is not None:
-            return keepdims
-    return keepdim
+    return dim, keepdim
 
 
 def _is_operand(value):

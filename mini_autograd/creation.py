@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtype
 from ._device import check_device
 from .random import manual_seed, numpy_rng  # noqa: F401  (manual_seed: kept importable from here)
-from ._tensor import Tensor
+from ._tensor import Size, Tensor
 
 
 def _resolve_dtype(dtype, default):
@@ -278,13 +278,15 @@ def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
 def legacy_new(args, dtype):
     """``torch.Tensor(...)`` / ``torch.FloatTensor(...)``, PyTorch's legacy constructors.
 
-    No argument: an empty tensor; integers: a tensor of that shape (zeros here; PyTorch
-    leaves it uninitialised); a sequence: its values, converted to ``dtype``.
+    No argument: an empty tensor; integers or a ``torch.Size``: a tensor of that shape (zeros
+    here; PyTorch leaves it uninitialised); a sequence: its values, converted to ``dtype``.
     """
     if not args:
         return np.zeros((0,), dtype.numpy)
     if len(args) == 1 and isinstance(args[0], Tensor):
         return args[0]._data
+    if len(args) == 1 and isinstance(args[0], Size):           # torch.Tensor(x.shape)
+        args = tuple(args[0])
     if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
         return np.zeros(_shape(args, "new"), dtype.numpy)
     if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):

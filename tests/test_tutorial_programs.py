@@ -65,7 +65,9 @@ class SameGenerator:
 
 
 def _values(array):
-    return array.tolist() if array.ndim else array.item()
+    """The drawn numbers as both libraries' ``tensor()`` takes them (a float64 or int64 array)."""
+    array = np.asarray(array)
+    return array.astype(np.float64 if array.dtype.kind in "fb" else np.int64)
 
 
 def _dropout(library):

@@ -8,7 +8,6 @@ under both libraries (``crosscheck.assert_same``: printed output, warnings, erro
 The second part is a sweep: for every differentiable op mini_autograd has, it builds the
 gradient with ``create_graph=True``, then the gradient of that gradient, and compares the
 two graphs node by node (names and ``next_functions``, walked depth first) with PyTorch's.
-The few graphs left different are listed in ``LEFT_DIFFERENT``, each with the reason.
 """
 import textwrap
 import warnings
@@ -352,6 +351,32 @@ def _view_after_base_change(T, x):
     return view * view
 
 
+def _inplace_through_transposed_views(T, x, y):
+    z = (x * 1).t().clone()          # a base laid out column by column
+    z.t()[1].mul_(y)
+    z[:, 0].add_(y[:2])
+    return z
+
+
+def _view_of_view_inplace(T, x, y):
+    z = x * 1
+    z[1:][0].mul_(y)
+    return z.exp()
+
+
+def _transposed_view_after_base_change(T, x):
+    z = x * 1
+    view = z.t()[0]
+    z.mul_(x)
+    return view * 2
+
+
+def _setitem_mask(T, x):
+    z = x * 1
+    z[z > 0] = 0.5
+    return z * x
+
+
 def _setitem(T, x, y):
     z = x * 2
     z[0] = y[0]
@@ -481,6 +506,11 @@ OPS = [
     ("inplace_through_views", _through_view_inplace, [_values((3, 3), 67), _values((2, 3), 68)]),
     ("view_after_base_change", _view_after_base_change, [_values((3, 2), 69)]),
     ("setitem", _setitem, [_values((3, 2), 70), _values((3,), 71)]),
+    ("setitem_mask", _setitem_mask, [_values((2, 3), 70)]),
+    ("inplace_through_transposed_views", _inplace_through_transposed_views,
+     [_values((3, 2), 80), _values((3,), 81)]),
+    ("view_of_view_inplace", _view_of_view_inplace, [_values((3, 2), 82), _values((2,), 83)]),
+    ("transposed_view_after_base_change", _transposed_view_after_base_change, [_values((2, 3), 84)]),
     ("inplace_chain", lambda T, x: (x * 2).add_(x).mul_(x).clamp_(max=5).exp_(), [_positive((3,), 72)]),
     ("inplace_unary", lambda T, x: (x * 1).tanh_().sigmoid_().relu_(), [_values((3,), 73)]),
     ("inplace_div_sub", lambda T, x, y: (x * 1).div_(y).sub_(y), [_values((3,), 74), _values((3,), 75)]),
@@ -489,20 +519,6 @@ OPS = [
     ("copy_", lambda T, x, y: (x * 1).copy_(y), [_values((2, 3), 77), _values((3,), 78)]),
     ("zero_", lambda T, x: (x * 1).zero_() + x, [_values((3,), 79)]),
 ]
-
-# The graphs left different, and why. (PyTorch builds them from its strided-memory machinery,
-# which mini_autograd represents differently; the gradients' values are the same, tested in
-# tests/test_second_order.py and tests/test_views_inplace_vs_torch.py.)
-_COPY_SLICES = ("an in-place change through a view: the gradient graph of PyTorch's CopySlices::apply "
-                "(new_empty_strided + copy_ + as_strided + clone + a second CopySlices, "
-                "torch/csrc/autograd/functions/tensor.cpp) is recorded by mini_autograd as gather/"
-                "scatter nodes over element positions (ops/views.py)")
-_AS_STRIDED = ("a view whose base changed in place: PyTorch's as_strided_backward (FunctionsManual.cpp) "
-               "records zeros.as_strided(...).copy_(grad) (a CopySlices) then an as_strided view; "
-               "mini_autograd records one AsStridedBackward0 node over element positions")
-LEFT_DIFFERENT = {"inplace_through_views": _COPY_SLICES, "setitem": _COPY_SLICES,
-                  "view_after_base_change": _AS_STRIDED}
-
 
 def _leaves(T, arrays):
     return [T.tensor(a.tolist(), dtype=T.float64, requires_grad=True) for a in arrays]
@@ -559,10 +575,7 @@ def gradient_graphs(T, fn, arrays, upstream):
 def _sweep_params():
     for op_id, fn, arrays in OPS:
         for upstream in ("sum", "leaf"):
-            marks = []
-            if op_id in LEFT_DIFFERENT:
-                marks = [pytest.mark.xfail(strict=True, reason=LEFT_DIFFERENT[op_id])]
-            yield pytest.param(fn, arrays, upstream, id=f"{op_id}-{upstream}", marks=marks)
+            yield pytest.param(fn, arrays, upstream, id=f"{op_id}-{upstream}")
 
 
 def _outcome(T, fn, arrays, upstream):
@@ -586,4 +599,3 @@ def test_create_graph_gradient_graph_like_torch(fn, arrays, upstream):
 def test_sweep_ids_unique():
     ids = [op[0] for op in OPS]
     assert len(ids) == len(set(ids))
-    assert set(LEFT_DIFFERENT) <= set(ids)

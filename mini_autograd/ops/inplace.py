@@ -16,7 +16,7 @@ from ..autograd.function import Function
 from ..autograd.graph import SavedTensor, gradient_edge
 from .._tensor import Tensor
 from .shape import Clone
-from .views import CopySlices, check_no_partial_overlap, element_positions, set_history
+from .views import CopySlices, check_no_partial_overlap, set_history
 
 
 def run_inplace(tensor, compute, args, write=None, check_overlap=True, check_partial=True):
@@ -64,8 +64,7 @@ def run_inplace(tensor, compute, args, write=None, check_overlap=True, check_par
     if base is None:
         set_history(tensor, node)
     else:
-        copy_slices = CopySlices(gradient_edge(base), (base._data.shape, base._data.dtype),
-                                 element_positions(base._data, tensor._data), node)
+        copy_slices = CopySlices(gradient_edge(base), base._data, tensor._data, node)
         set_history(base, copy_slices)
         if any(saved is not None and saved.is_output for saved in node._saved):
             view_node = tensor.grad_fn        # the view's new history: AsStridedBackward0 -> CopySlices

@@ -13,8 +13,13 @@ and ``CopySlices`` in torch/csrc/autograd/functions/tensor.cpp):
   ``CopySlices`` node, which runs the in-place op's own backward on the viewed
   elements and passes the rest of the base's gradient through unchanged.
 
-Both need to know which elements of the base a view covers: ``element_positions``
-works that out from the two numpy arrays' memory layout.
+Both need to know which elements of the base a view covers. When the base is one dense
+block of memory (the usual case), ``strided_geometry`` gives the view's sizes, strides
+and offset in it, and both backward passes are PyTorch's, op for op: the gradient is
+written into fresh memory through the view's geometry and read back through another
+(``as_strided_backward``, ``CopySlices.apply``), so ``create_graph=True`` records the
+graph PyTorch records. Otherwise ``element_positions`` works out each element's index
+in the base from the two numpy arrays' memory layout, and gathers and scatters do it.
 """
 import numpy as np
 
@@ -107,6 +112,80 @@ def expand_array(array, sizes):
     return np.lib.stride_tricks.as_strided(array, shape=tuple(sizes), strides=strides)
 
 
+# ------------------------------------------------------------- strided geometry
+def strided_geometry(base, view):
+    """``view``'s (sizes, strides, offset), in elements, in the memory of ``base`` (numpy arrays),
+    as PyTorch's as_strided sees a view in its base's storage; None unless ``base`` is one dense
+    block with no negative stride and ``view`` has no negative stride (then positions are used)."""
+    if not _is_dense(base) or any(st < 0 for st in base.strides + view.strides):
+        return None
+    start = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
+    return tuple(view.shape), tuple(st // view.itemsize for st in view.strides), start
+
+
+def _storage_size(sizes, strides, offset):
+    """How many elements of memory a view of this geometry reaches (as_strided's _min_storage_size)."""
+    if any(size == 0 for size in sizes):
+        return 0
+    return 1 + offset + sum((size - 1) * stride for size, stride in zip(sizes, strides, strict=True))
+
+
+def _overlaps(sizes, strides):
+    """Whether two elements of a view of this geometry share memory (an expanded tensor's do)."""
+    return any(stride == 0 and size > 1 for size, stride in zip(sizes, strides, strict=True))
+
+
+class AsStridedView(Function):
+    """``x.as_strided(sizes, strides, offset)``: a view of ``x``'s memory, x a dense tensor laid out
+    with no negative stride (the fresh memory the two backward passes below write into)."""
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, x, sizes, strides, offset):
+        from ._helpers import view_of       # (_helpers imports this module)
+        data = x._data
+        ctx.self_geometry = strided_geometry(data, data)
+        ctx.sizes, ctx.strides, ctx.offset = sizes, strides, offset
+        memory = np.lib.stride_tricks.as_strided(data, (data.size,), (data.itemsize,))
+        layout = [st * data.itemsize for st in strides]
+        array = np.lib.stride_tricks.as_strided(memory[offset:], sizes, layout)
+        return view_of(x, array, ctx)
+
+    @staticmethod
+    def backward(ctx, grad):
+        view_geometry = (ctx.sizes, ctx.strides, ctx.offset)
+        return as_strided_backward(grad, ctx.self_geometry, view_geometry), None, None, None
+
+
+def as_strided_backward(grad, input_geometry, view_geometry):
+    """The gradient of a view of the given geometry, for the input of the given geometry.
+
+    FunctionsManual.cpp: as_strided_backward. Zeros stand for the memory; the gradient is
+    copied in through the view's geometry (an in-place copy through a view: CopySlices),
+    and read out through the input's (AsStridedBackward0). Written elements that repeat
+    (an expanded view) add up instead (PyTorch uses index_add_ there).
+    """
+    sizes, strides, offset = view_geometry
+    size = max(_storage_size(*input_geometry), _storage_size(sizes, strides, offset))
+    storage = Tensor(np.zeros(size, grad._data.dtype))
+    if _overlaps(sizes, strides):
+        positions = strided_positions(sizes, strides, offset)
+        storage = PutPositions.apply(grad, (size,), positions)
+    else:
+        AsStridedView.apply(storage, sizes, strides, offset).copy_(grad)
+    return AsStridedView.apply(storage, *input_geometry)
+
+
+def strided_positions(sizes, strides, offset):
+    """The memory index of every element of a view of this geometry."""
+    positions = np.full(sizes, offset, dtype=np.int64)
+    for d, (size, stride) in enumerate(zip(sizes, strides, strict=True)):
+        shape = [1] * len(sizes)
+        shape[d] = size
+        positions = positions + (np.arange(size, dtype=np.int64) * stride).reshape(shape)
+    return positions
+
+
 # ------------------------------------------------ gathering and scattering positions
 class TakePositions(Function):
     """The elements of ``x`` at ``positions`` (indices into ``x.reshape(-1)``), in their shape."""
@@ -165,6 +244,8 @@ class AsStrided(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx.geometry is not None:
+            return as_strided_backward(grad, ctx.base_geometry, ctx.geometry)
         return PutPositions.apply(grad, ctx.base_sizes, ctx.positions)
 
 
@@ -195,7 +276,9 @@ def refresh_view_grad_fn(view):
     node.next_functions = (gradient_edge(base),)
     node._input_metadata = ((view._data.shape, view._data.dtype),)
     node.base_sizes = base._data.shape
-    node.positions = element_positions(base._data, view._data)
+    node.geometry = strided_geometry(base._data, view._data)
+    node.base_geometry = strided_geometry(base._data, base._data)
+    node.positions = None if node.geometry is not None else element_positions(base._data, view._data)
     set_history(view, node)
     view._view_version = version
     return node
@@ -228,13 +311,18 @@ class CopySlices(Node):
     Edges: the base's previous history, then ``fn``'s edges other than the view's.
     """
 
-    def __init__(self, base_edge, base_metadata, positions, fn):
+    def __init__(self, base_edge, base, view, fn):
         super().__init__()
         self.next_functions = (base_edge,) + tuple(fn.next_functions[1:])
-        self._input_metadata = (base_metadata,)
-        self.positions = positions
+        self._input_metadata = ((base.shape, base.dtype),)
+        self.geometry = strided_geometry(base, view)          # the view's, in the base's memory
+        self.base_geometry = strided_geometry(base, base)
+        if self.geometry is None:
+            self.positions = element_positions(base, view)
+            self.overlapping = np.unique(self.positions).size != self.positions.size
+        else:
+            self.overlapping = _overlaps(*self.geometry[:2])
         self.fn = fn
-        self.overlapping = np.unique(positions).size != positions.size
 
     def name(self):
         return "torch::autograd::CopySlices"
@@ -247,12 +335,35 @@ class CopySlices(Node):
         grad = grad_outputs[0]
         if grad is None:
             return (None,) * len(self.next_functions)
+        if self.geometry is not None:
+            return self._apply_strided(grad)
         results = self.fn.apply([TakePositions.apply(grad, self.positions)])
         self_grad = results[0]
         if self_grad is not None and self_grad._data.shape != self.positions.shape:
             from ..autograd.engine import sum_to
             self_grad = sum_to(self_grad, self.positions.shape)
         return (ReplacePositions.apply(grad, self.positions, self_grad),) + tuple(results[1:])
+
+    def _apply_strided(self, grad):
+        """functions/tensor.cpp, CopySlices::apply_impl: the gradient copied into fresh memory laid
+        out as the base; the view's part of it (as_strided) goes through ``fn``, whose result is
+        copied back into that part (a second CopySlices, under create_graph)."""
+        from ..autograd.engine import sum_to
+        from .shape import Clone
+        shape, strides, _ = self.base_geometry
+        memory = np.empty(_storage_size(shape, strides, 0), grad._data.dtype)
+        layout = [st * memory.itemsize for st in strides]
+        result = Tensor(np.lib.stride_tricks.as_strided(memory, shape, layout))
+        result.copy_(grad)
+        grad_slice = AsStridedView.apply(result, *self.geometry)
+        results = self.fn.apply([Clone.apply(grad_slice, True)])
+        self_grad = results[0]
+        if self_grad is None:
+            return (None,) + tuple(results[1:])        # PyTorch leaves the base's gradient undefined too
+        if self_grad._data.shape != grad_slice._data.shape:
+            self_grad = sum_to(self_grad, grad_slice._data.shape)
+        grad_slice.copy_(self_grad)
+        return (result,) + tuple(results[1:])
 
     def release_variables(self):
         """Drop ``fn`` (not its saved tensors: a graph built by ``create_graph`` may still use them)."""

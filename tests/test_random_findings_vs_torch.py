@@ -281,6 +281,35 @@ case("binary_cross_entropy_target_gradient_at_0_and_1", """
     print(node(F.binary_cross_entropy(p, t, weight=w)))
     print(node(F.binary_cross_entropy_with_logits(p, t, weight=w, pos_weight=w)))
 """)
+case("binary_cross_entropy_saved_weights", """
+    import torch.nn.functional as F
+    p = torch.tensor([0.2, 0.7], requires_grad=True)
+    t = torch.tensor([0., 1.])
+    w = torch.tensor([1., 2.])
+    y = F.binary_cross_entropy(p, t, weight=w)
+    print(y.grad_fn._saved_weight, y.grad_fn._saved_self, y.grad_fn._saved_target, y.grad_fn._saved_reduction)
+    print(F.binary_cross_entropy(p, t).grad_fn._saved_weight)
+    y = F.binary_cross_entropy_with_logits(p, t, weight=w, pos_weight=w * 2)
+    print(y.grad_fn._saved_weight, y.grad_fn._saved_pos_weight, y.grad_fn._saved_reduction)
+    y = F.binary_cross_entropy_with_logits(p, t)
+    print(y.grad_fn._saved_weight, y.grad_fn._saved_pos_weight, y.grad_fn._saved_self)
+""")
+case("binary_cross_entropy_saves_its_weights_in_pytorchs_order", """
+    import torch.nn.functional as F
+    p = torch.tensor([0.2, 0.7], requires_grad=True)
+    t = torch.tensor([0., 1.], requires_grad=True)
+    w = torch.tensor([1., 2.])
+
+    def pack(x):
+        print("pack", x)
+        return x
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda x: x):
+        F.binary_cross_entropy(p, t, weight=w)
+        F.binary_cross_entropy_with_logits(p, t, weight=w, pos_weight=w * 2)
+        y = F.binary_cross_entropy_with_logits(p, t)
+    print(y.grad_fn._saved_weight, y.grad_fn._saved_pos_weight)
+""")
 case("binary_cross_entropy_weight_requiring_grad", """
     import torch.nn.functional as F
     p = torch.tensor([0.2, 0.7], requires_grad=True)

@@ -350,28 +350,27 @@ class BinaryCrossEntropyWithLogits(Function):
     binary_cross_entropy_with_logits_backward and _target_backward, op for op.
     """
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
-    saved_names = ("self", "target", "weight", "pos_weight")
+    saved_names = ("pos_weight", "self", "target", "weight")   # PyTorch's order (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, x, target, weights, reduction):
         ctx.reduction = REDUCTIONS[reduction]
-        ctx.weight, ctx.pos_weight = weights.weight, weights.pos_weight
-        ctx.save_for_backward(x, target)
+        weight, pos_weight = weights.weight, weights.pos_weight
+        ctx.save_for_backward(pos_weight, x, target, weight)
         dtype = result_dtype(x, target)
         xd, yd = cast(x._data, dtype), cast(target._data, dtype)
         with np.errstate(over="ignore", invalid="ignore"):
-            if ctx.pos_weight is None:
+            if pos_weight is None:
                 losses = (1 - yd) * xd + _softplus_neg(xd)
             else:
-                losses = (1 - yd) * xd + (1 + (ctx.pos_weight._data - 1) * yd) * _softplus_neg(xd)
-            if ctx.weight is not None:
-                losses = losses * ctx.weight._data
+                losses = (1 - yd) * xd + (1 + (pos_weight._data - 1) * yd) * _softplus_neg(xd)
+            if weight is not None:
+                losses = losses * weight._data
         return _reduce_losses(losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        weight, pos_weight = ctx.weight, ctx.pos_weight
+        pos_weight, x, target, weight = ctx.saved_tensors
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
             if pos_weight is None:
@@ -462,30 +461,29 @@ class BinaryCrossEntropy(Function):
     @staticmethod
     def forward(ctx, x, target, weights, reduction):
         ctx.reduction = REDUCTIONS[reduction]
-        ctx.weight = weights.weight
-        ctx.save_for_backward(x, target)
+        weight = weights.weight
+        ctx.save_for_backward(x, target, weight)
         dtype = result_dtype(x, target)
         xd, yd = cast(x._data, dtype), cast(target._data, dtype)
         with np.errstate(divide="ignore", invalid="ignore"):
             log_x = np.maximum(np.log(xd), -100)
             log_1mx = np.maximum(np.log(1 - xd), -100)
         losses = -(yd * log_x + (1 - yd) * log_1mx)
-        if ctx.weight is not None:
-            losses = losses * ctx.weight._data
+        if weight is not None:
+            losses = losses * weight._data
         return _reduce_losses(losses.astype(dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, grad):
         """derivatives.yaml, binary_cross_entropy: self, then target."""
-        x, target = ctx.saved_tensors
-        weights = LossWeights(ctx.weight)
+        x, target, weight = ctx.saved_tensors
         grad_x = grad_target = None
         if ctx.needs_input_grad[0]:
-            grad_x = BinaryCrossEntropyBackward.apply(grad, x, target, weights, ctx.reduction)
+            grad_x = BinaryCrossEntropyBackward.apply(grad, x, target, LossWeights(weight), ctx.reduction)
         if ctx.needs_input_grad[1]:      # FunctionsManual.cpp: binary_cross_entropy_target_backward
             grad_target = Logit.apply(x).neg_().mul_(grad)
-            if ctx.weight is not None:
-                grad_target = grad_target.mul_(ctx.weight)
+            if weight is not None:
+                grad_target = grad_target.mul_(weight)
             grad_target = _divide_for_mean(grad_target, ctx.reduction, target.numel())
         return grad_x, grad_target, None, None
 
@@ -497,13 +495,13 @@ class BinaryCrossEntropyBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, x, target, weights, reduction):
-        ctx.weight, ctx.reduction = weights.weight, reduction
-        ctx.save_for_backward(grad, x, target)
+        ctx.reduction = reduction
+        ctx.save_for_backward(grad, x, target, weights.weight)
         xd, yd = x._data, target._data.astype(x._data.dtype, copy=False)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = grad._data * (xd - yd) / np.maximum((1 - xd) * xd, _BCE_EPS)
-            if ctx.weight is not None:
-                out = out * ctx.weight._data
+            if weights.weight is not None:
+                out = out * weights.weight._data
             if reduction == REDUCTIONS["mean"]:
                 out = out / x.numel()
         return Tensor(np.asarray(out, dtype=x._data.dtype))
@@ -512,8 +510,8 @@ class BinaryCrossEntropyBackward(Function):
     def backward(ctx, gg):
         """derivatives.yaml, binary_cross_entropy_backward: grad_output, self, then target; the three
         formulas are FunctionsManual.cpp's binary_cross_entropy_double_backward{_grad_output,,_target}."""
-        grad, x, target = ctx.saved_tensors
-        weight, reduction, needs = ctx.weight, ctx.reduction, ctx.needs_input_grad
+        grad, x, target, weight = ctx.saved_tensors
+        reduction, needs = ctx.reduction, ctx.needs_input_grad
         grad_grad = grad_x = grad_target = None
         if needs[0]:
             x_eps, one_minus_x_eps = AddScalar.apply(x, _BCE_EPS), AddScalar.apply(_one_minus(x), _BCE_EPS)

@@ -310,6 +310,10 @@ MISTAKES += [
     ("11.1", "gradcheck.py", "            flat[j] = original\n", "", "put each nudged entry back"),
     ("11.1", "gradcheck.py", "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n",
      "        if False:\n", "it must raise GradcheckError"),
+    ("11.1", "gradcheck.py", "    for t, grad in zip(inputs, grads_before, strict=True):\n        t.grad = grad\n",
+     "", "leaves .grad as it found it"),
+    ("11.1", "gradcheck.py", "    for t, grad in zip(inputs, grads_before, strict=True):\n        t.grad = grad\n",
+     "    for t in inputs:\n        t.grad = None\n", "leaves .grad as it found it"),
     # 11.2 a custom Function
     ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return s * (1 - s)\n",
      "ignores grad"),

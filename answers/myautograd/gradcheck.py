@@ -28,9 +28,12 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
       that reaches ``inputs[i].grad`` when backward starts from a gradient that
       is 1 at that entry and 0 elsewhere. Gradients accumulate into ``.grad``, so
       each backward must start from cleared ``.grad``s.
+    Afterwards every input's ``.grad`` is what it was before the call (PyTorch's
+    gradcheck leaves them alone: None stays None, a gradient stays).
     """
     ### BEGIN SOLUTION
     from .creation import zeros_like
+    grads_before = [t.grad for t in inputs]
     output = function(*inputs)
     for i, tensor in enumerate(inputs):
         numerical = np.zeros((tensor.numel(), output.numel()))
@@ -55,7 +58,7 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
         if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
             raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\n"
                                  f"numerical:{numerical}\nanalytical:{analytical}\n")
-    for t in inputs:
-        t.grad = None
+    for t, grad in zip(inputs, grads_before, strict=True):
+        t.grad = grad
     return True
     ### END SOLUTION

@@ -232,8 +232,11 @@ def check_gradcheck(m):
              ("a @ b", lambda a, b: a @ b, ((2, 3), (3, 2))), ("a.tanh()", lambda a: a.tanh(), ((3,),)),
              ("a.log()", lambda a: a.log(), ((3,),)),
              ("a * b with b broadcast", lambda a, b: a * b, ((2, 3), (3,)))]
-    for name, function, shapes in cases:
+    for number, (name, function, shapes) in enumerate(cases):
         inputs = _inputs(m, *shapes)
+        if number % 2:                         # a gradient from before, which gradcheck must leave alone
+            inputs[0].grad = m.tensor(np.full(shapes[0], 5.0))
+        grads_before = [t.grad for t in inputs]
         before = [values(t).copy() for t in inputs]
         try:
             result = gradcheck(function, inputs)
@@ -245,9 +248,15 @@ def check_gradcheck(m):
                         "divide by 2 eps; seed each backward with 1 at one output entry.") from None
         expect(result is True,
                f"gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
-        for t, old in zip(inputs, before, strict=True):
+        for t, old, grad in zip(inputs, before, grads_before, strict=True):
             expect(np.array_equal(values(t), old), f"gradcheck on {name} left an input changed: "
                    "put each nudged entry back.")
+            left = grad_of(t)
+            expect(left is grad and (grad is None or np.all(values(grad) == 5.0)),
+                   f"after gradcheck on {name}, an input's .grad is "
+                   f"{'None' if left is None else show(values(left))}, where before the call it was "
+                   f"{'None' if grad is None else 'a tensor of 5s'}: PyTorch's gradcheck leaves .grad as it "
+                   "found it (keep each input's .grad before you start, and put it back at the end).")
     wrong = _wrong_exp(m)
     try:
         result = gradcheck(lambda a: wrong.apply(a), _inputs(m, (3,)))

@@ -28,5 +28,7 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
       that reaches ``inputs[i].grad`` when backward starts from a gradient that
       is 1 at that entry and 0 elsewhere. Gradients accumulate into ``.grad``, so
       each backward must start from cleared ``.grad``s.
+    Afterwards every input's ``.grad`` is what it was before the call (PyTorch's
+    gradcheck leaves them alone: None stays None, a gradient stays).
     """
     raise NotImplementedError("Step 11.1: gradcheck")

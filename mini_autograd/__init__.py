@@ -22,8 +22,10 @@ from .ops import (abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clone, 
                   sigmoid, sin, sqrt, squeeze, stack, sub, t, tanh, transpose, unsqueeze, where)
 from .ops import clamp as clip
 from . import ops as _ops
+from .ops.more import sign, square
 from .ops.random import bernoulli, multinomial, normal
 from .ops.shape import meshgrid
+from .serialization import load, save
 from . import autograd, accelerator, backends, cuda, random
 
 # The public API, re-exported above and defined below (`from mini_autograd import *`).
@@ -36,13 +38,13 @@ __all__ = [
     "float64", "from_numpy", "full", "full_like", "ge", "get_default_device", "get_printoptions",
     "get_rng_state", "gt", "inference_mode", "initial_seed", "int", "int16", "int32", "int64", "int8",
     "is_floating_point", "is_grad_enabled", "is_inference_mode_enabled", "is_tensor", "le", "linspace",
-    "log", "logical_not", "long", "lt", "manual_seed", "matmul", "max", "maximum", "mean", "meshgrid",
-    "min", "minimum", "mm", "mul", "multinomial", "mv", "ne", "neg", "nn", "no_grad", "norm", "normal",
-    "numel", "ones", "ones_like", "optim", "pow", "rand", "rand_like", "randint", "randn", "randn_like",
-    "random", "randperm", "relu", "reshape", "seed", "set_default_device", "set_grad_enabled",
-    "set_printoptions", "set_rng_state", "short", "sigmoid", "sin", "sqrt", "squeeze", "stack", "sub",
-    "sum", "t", "tanh", "tensor", "transpose", "uint8", "unsqueeze", "utils", "where", "zeros",
-    "zeros_like",
+    "load", "log", "logical_not", "long", "lt", "manual_seed", "matmul", "max", "maximum", "mean",
+    "meshgrid", "min", "minimum", "mm", "mul", "multinomial", "mv", "ne", "neg", "nn", "no_grad", "norm",
+    "normal", "numel", "ones", "ones_like", "optim", "pow", "rand", "rand_like", "randint", "randn",
+    "randn_like", "random", "randperm", "relu", "reshape", "save", "seed", "set_default_device",
+    "set_grad_enabled", "set_printoptions", "set_rng_state", "short", "sigmoid", "sign", "sin", "sqrt",
+    "square", "squeeze", "stack", "sub", "sum", "t", "tanh", "tensor", "transpose", "uint8", "unsqueeze",
+    "utils", "where", "zeros", "zeros_like",
 ]
 
 __version__ = "0.1.0"

@@ -631,6 +631,38 @@ class Tensor:
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return ops.random.multinomial(self, num_samples, replacement, generator=generator)
 
+    # a few more (ops/more.py), and the methods PyTorch has for nn.functional's softmaxes
+    def sign(self): return ops.more.sign(self)
+    def square(self): return ops.more.square(self)
+
+    def softmax(self, dim, dtype=None):
+        from .nn import functional
+        return functional.softmax(self, dim, dtype=dtype)
+
+    def log_softmax(self, dim, dtype=None):
+        from .nn import functional
+        return functional.log_softmax(self, dim, dtype=dtype)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import creation
+        return creation.zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import creation
+        return creation.ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        from . import creation
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from . import creation
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
     def add_(self, other): return ops.inplace(ops.add, self, other)
     def sub_(self, other): return ops.inplace(ops.sub, self, other)
     def mul_(self, other): return ops.inplace(ops.mul, self, other)

@@ -272,6 +272,70 @@ case("equal_nelement_range_keepdims", """
     w[range(2), range(2)].sum().backward()
     print(w.grad)
 """)
+case("numpy_names_axis_and_keepdims", """
+    x = torch.arange(6.).reshape(2, 3)
+    print(x.sum(axis=1), torch.sum(x, axis=1, keepdims=True), x.argmax(axis=1), torch.argmax(x, axis=1))
+    print(torch.cat([x, x], axis=1).shape, torch.stack([x, x], axis=1).shape, x.unsqueeze(axis=0).shape)
+    print(torch.max(x, axis=1).values, x.min(axis=0).indices, x.mean(axis=0), x[:1].squeeze(axis=0))
+    print(torch.mean(x, axis=1, keepdims=True), x.amax(axis=1), (x > 2).any(axis=1))
+""")
+case("float_of_a_tensor_that_requires_grad", """
+    import math
+    a = torch.tensor(2., requires_grad=True)
+    print(float(a), float(a * 2), int(a), f"{a:.2f}", a.item())
+    with torch.no_grad():
+        print(float(a))
+    print(float(torch.ones(1, 1)), math.isfinite(torch.tensor(3.)))
+""")
+case("float_of_several_elements", "float(torch.zeros(3))", "ValueError")
+case("int_of_several_elements", "int(torch.zeros(2))", "ValueError")
+case("isfinite_of_several_elements", "import math\nmath.isfinite(torch.zeros(3))", "ValueError")
+case("legacy_constructor_of_a_size", """
+    x = torch.ones(2, 3)
+    print(torch.Tensor(x.shape).shape, torch.Tensor((2, 3)), torch.FloatTensor(torch.Size([2])).shape)
+    print((torch.Tensor(x.shape).uniform_(0, 1) >= 0).all())
+""")
+case("sign_square_and_tensor_helpers", """
+    x = torch.tensor([1.5, -2., 0.], requires_grad=True)
+    print(torch.square(x), x.square(), torch.sign(x), x.sign(), torch.sign(torch.tensor([True, False])))
+    (torch.sign(x) + torch.square(x)).sum().backward()
+    print(x.grad, torch.square(torch.tensor([2, -3])))
+    print(x.softmax(0), x.log_softmax(dim=0), torch.tensor([1, 2]).type_as(x), x.type_as(torch.tensor([1])))
+    print(x.new_zeros(2), x.new_ones((1, 2)), x.new_full((2,), 7.), x.new_tensor([1, 2]))
+    print(x.new_zeros(2).dtype)
+""")
+case("conv_layers_are_missing_but_named", """
+    import torch.nn as nn
+    print(type(nn.Linear(2, 2)) == nn.Conv2d, isinstance(nn.Linear(2, 2), nn.Conv2d))
+""")
+case("save_and_load", """
+    import io, os, tempfile
+    x = torch.ones(2, requires_grad=True)
+    for obj in [x, x * 2, torch.nn.Parameter(torch.ones(2)), torch.tensor([1, 2], dtype=torch.int32)]:
+        buffer = io.BytesIO()
+        torch.save(obj, buffer)
+        buffer.seek(0)
+        print(type(torch.load(buffer)).__name__, torch.load(io.BytesIO(buffer.getvalue())))
+    buffer = io.BytesIO()
+    torch.save({"a": [1, 2.5, "s", (1, 2)], "t": x, "n": None, "b": True}, buffer)
+    buffer.seek(0)
+    print(torch.load(buffer))
+    model = torch.nn.Linear(2, 1)
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "model.pth")
+        torch.save(model.state_dict(), path)
+        again = torch.nn.Linear(2, 1)
+        print(again.load_state_dict(torch.load(path, weights_only=True)), again.weight.equal(model.weight))
+""")
+case("load_refuses_other_objects", """
+    import io, fractions
+    buffer = io.BytesIO()
+    torch.save(fractions.Fraction(1, 3), buffer)
+    buffer.seek(0)
+    print(torch.load(buffer, weights_only=False))
+    buffer.seek(0)
+    torch.load(buffer)
+""", "UnpicklingError", message=lambda m: m.split(".")[0])
 case("equal_with_a_number", "torch.equal(torch.tensor([1.]), 1)", "TypeError")
 case("tensor_equal_with_a_list", "torch.tensor([1.]).equal([1.])", "TypeError")
 case("sum_with_an_unknown_keyword", "torch.ones(2).sum(0, keepdimz=True)", "TypeError")

@@ -6,6 +6,7 @@ from . import functional, init
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
+from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
@@ -18,4 +19,4 @@ from .sparse import Embedding
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "Flatten", "Unflatten", "Identity", "Dropout", "BatchNorm1d",
-           "BatchNorm2d", "Embedding", "functional", "init"]
+           "BatchNorm2d", "Embedding", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "functional", "init"]

@@ -21,12 +21,12 @@ from .join import cat, stack
 from . import views, inplace as inplace_ops
 from . import indexing as _indexing, join as _join, linalg as _linalg, nn_ops as _nn_ops
 from . import pointwise as _pointwise, reduction as _reduction, shape as _shape
-from . import nn_layers as _nn_layers, random
+from . import more, nn_layers as _nn_layers, random
 from ..autograd.function import mark_builtin
 
 # The Functions of these modules are the built-in ops (see mark_builtin).
-mark_builtin(_indexing, inplace_ops, _join, _linalg, _nn_layers, _nn_ops, _pointwise, random, _reduction,
-             _shape, views)
+mark_builtin(_indexing, inplace_ops, _join, _linalg, more, _nn_layers, _nn_ops, _pointwise, random,
+             _reduction, _shape, views)
 
 # The operations, defined below or in the modules above (Tensor's methods and mini_autograd call them).
 __all__ = ["abs", "add", "amax", "amin", "argmax", "argmin", "bitwise", "bmm", "cat", "clamp", "clone",

@@ -85,7 +85,8 @@ class Animator:  #@save
             if a is not None and b is not None:
                 self.X[i].append(a)
                 self.Y[i].append(b)
-        print(x[0], ', '.join(f'{name} {value:.5f}' for name, value in zip(self.legend or [''] * n, y)))
+        print(x[0], ', '.join(f'{name} {value:.5f}' for name, value in zip(self.legend or [''] * n, y)
+                              if value is not None))
 
 
 class Timer:  #@save

@@ -176,7 +176,8 @@ class Animator:  #@save
             if a is not None and b is not None:
                 self.X[i].append(a)
                 self.Y[i].append(b)
-        print(x[0], ', '.join(f'{name} {value:.5f}' for name, value in zip(self.legend or [''] * n, y)))
+        print(x[0], ', '.join(f'{name} {value:.5f}' for name, value in zip(self.legend or [''] * n, y)
+                              if value is not None))
 
 
 def train_ch3(net, train_iter, test_iter, loss, num_epochs, updater):  #@save

@@ -299,3 +299,12 @@ def test_a_mistake_the_named_scenarios_miss_is_caught_by_random_programs(planted
     result = verdict("02.2", directory)
     assert result.status == "wrong" and result.differential, result.message
     assert "The piece at fault: Function.apply (step 02.2)" in result.message
+
+
+def test_a_mistake_in_a_later_piece_is_blamed_on_its_own_step(planted):
+    """saved_tensors (step 07.1) raising when nothing was freed: the steps before 07.1 stay done (with the
+    answer key's later pieces they pass), and 07.1 is the first step that fails."""
+    directory = planted("function.py", "        if self.saved is None:\n            raise RuntimeError(",
+                        "        if self.saved is not None:\n            raise RuntimeError(")
+    first_not_done = next(s for s in STEP_IDS if verdict(s, directory).status != "done")
+    assert first_not_done == "07.1", verdict(first_not_done, directory).message

@@ -3,6 +3,7 @@
 ``import mini_autograd as torch`` and the course's PyTorch snippets run and
 print what PyTorch prints. This file only re-exports the public names.
 """
+import builtins
 import functools
 
 from ._dtype import (bool_ as bool, double, float, float32, float64, int, int8, int16, int32, int64, long,
@@ -33,14 +34,14 @@ __all__ = [
     "BoolTensor", "ByteTensor", "DoubleTensor", "FloatTensor", "Generator", "IntTensor", "LongTensor",
     "Size", "Tensor", "abs", "accelerator", "add", "all", "allclose", "amax", "amin", "any", "arange",
     "argmax", "argmin", "as_tensor", "autograd", "backends", "bernoulli", "bmm", "bool", "cat", "clamp",
-    "clip", "clone", "cos", "cuda", "default_generator", "device", "div", "dot", "double", "dropout",
-    "empty", "empty_like", "enable_grad", "eq", "equal", "exp", "eye", "flatten", "float", "float32",
-    "float64", "from_numpy", "full", "full_like", "ge", "get_default_device", "get_printoptions",
-    "get_rng_state", "gt", "inference_mode", "initial_seed", "int", "int16", "int32", "int64", "int8",
-    "is_floating_point", "is_grad_enabled", "is_inference_mode_enabled", "is_tensor", "le", "linspace",
-    "load", "log", "logical_not", "long", "lt", "manual_seed", "matmul", "max", "maximum", "mean",
-    "meshgrid", "min", "minimum", "mm", "mul", "multinomial", "mv", "ne", "neg", "nn", "no_grad", "norm",
-    "normal", "numel", "ones", "ones_like", "optim", "pow", "rand", "rand_like", "randint", "randn",
+    "clip", "clone", "concat", "concatenate", "cos", "cuda", "default_generator", "device", "div", "dot",
+    "double", "dropout", "empty", "empty_like", "enable_grad", "eq", "equal", "exp", "eye", "flatten",
+    "float", "float32", "float64", "from_numpy", "full", "full_like", "ge", "get_default_device",
+    "get_printoptions", "get_rng_state", "gt", "inference_mode", "initial_seed", "int", "int16", "int32",
+    "int64", "int8", "is_floating_point", "is_grad_enabled", "is_inference_mode_enabled", "is_tensor", "le",
+    "linspace", "load", "log", "logical_not", "long", "lt", "manual_seed", "matmul", "max", "maximum",
+    "mean", "meshgrid", "min", "minimum", "mm", "mul", "multinomial", "mv", "ne", "neg", "nn", "no_grad",
+    "norm", "normal", "numel", "ones", "ones_like", "optim", "pow", "rand", "rand_like", "randint", "randn",
     "randn_like", "random", "randperm", "relu", "reshape", "save", "seed", "set_default_device",
     "set_grad_enabled", "set_printoptions", "set_rng_state", "short", "sigmoid", "sign", "sin", "sqrt",
     "square", "squeeze", "stack", "sub", "sum", "t", "tanh", "tensor", "transpose", "uint8", "unsqueeze",
@@ -128,5 +129,48 @@ def _numpy_names(function):
 (sum, mean, max, min, amax, amin, argmax, argmin, cat, stack, squeeze, unsqueeze) = (
     _numpy_names(f) for f in (_ops.sum, _ops.mean, max, min, amax, amin, argmax, argmin, cat, stack, squeeze,
                               unsqueeze))
+
+
+def _with_out(function):
+    """``function`` taking ``out=``: the result is written into that tensor (resized to fit, with
+    PyTorch's warning when it had other elements), which is returned. Nothing is recorded: as in
+    PyTorch, no argument may require grad while grad mode is on."""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def with_out(*args, out=None, **kwargs):
+        if out is None:
+            return function(*args, **kwargs)
+        import numpy
+        tensors = [out, *kwargs.values()] + [a for arg in args for a in (arg if isinstance(arg, (list, tuple))
+                                                                            else (arg,))]
+        if is_grad_enabled() and builtins.any(isinstance(t, Tensor) and t.requires_grad for t in tensors):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        result = function(*args, **kwargs)
+        if not numpy.can_cast(result._data.dtype, out._data.dtype, casting="same_kind"):
+            raise RuntimeError(f"result type {result.dtype.scalar_name} can't be cast to the desired output "
+                               f"type {out.dtype.scalar_name}")
+        if out.shape != result.shape:
+            if out.numel():
+                import warnings
+                warnings.warn(f"An output with one or more elements was resized since it had shape "
+                              f"{list(out.shape)}, which does not match the required output shape "
+                              f"{list(result.shape)}. This behavior is deprecated, and in a future PyTorch "
+                              "release outputs will not be resized unless they have zero elements. You can "
+                              "explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+                              "with t.resize_(0).", UserWarning, stacklevel=2)
+            out._data = numpy.empty(result._data.shape, out._data.dtype)
+        numpy.copyto(out._data, result._data, casting="unsafe")
+        out._bump_version()
+        return out
+    return with_out
+
+
+(add, sub, mul, div, matmul, mm, bmm, exp, log, sqrt, tanh, sigmoid, abs, neg, pow, sum, mean, cat, stack,
+ maximum, minimum, clamp, clip, where) = (
+    _with_out(f) for f in (add, sub, mul, div, matmul, mm, bmm, exp, log, sqrt, tanh, sigmoid, abs, neg, pow,
+                           sum, mean, cat, stack, maximum, minimum, clamp, clip, where))
+concat = concatenate = cat          # torch.concat and torch.concatenate are other names of torch.cat
 
 from . import nn, optim, utils  # noqa: E402  (they build on everything above)

@@ -634,6 +634,7 @@ class Tensor:
     # a few more (ops/more.py), and the methods PyTorch has for nn.functional's softmaxes
     def sign(self): return ops.more.sign(self)
     def square(self): return ops.more.square(self)
+    def masked_fill(self, mask, value): return ops.more.masked_fill(self, mask, value)
 
     def softmax(self, dim, dtype=None):
         from .nn import functional

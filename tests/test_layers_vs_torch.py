@@ -336,6 +336,46 @@ case("load_refuses_other_objects", """
     buffer.seek(0)
     torch.load(buffer)
 """, "UnpicklingError", message=lambda m: m.split(".")[0])
+case("out_argument", """
+    a = torch.ones(2, 2)
+    out = torch.ones(3)
+    print(torch.mul(a, a, out=out) is out, out, out._version)
+    out = torch.empty(0)
+    print(torch.add(a, 2, out=out), torch.matmul(a, a, out=torch.zeros(2, 2)))
+    print(torch.sum(a, 0, out=torch.zeros(2)))
+    print(torch.cat([a, a], out=torch.zeros(4, 2)).shape, torch.exp(torch.zeros(2), out=torch.ones(2)))
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        print(torch.mul(x, 2, out=torch.empty(2)))
+""")
+case("out_argument_with_grad", "torch.mul(torch.ones(2, requires_grad=True), 2, out=torch.empty(2))",
+     "RuntimeError")
+case("out_argument_that_requires_grad", "torch.mul(torch.ones(2), 2, out=torch.empty(2, requires_grad=True))",
+     "RuntimeError")
+case("out_argument_of_another_dtype", "torch.mul(torch.ones(2), 2.5, out=torch.ones(2, dtype=torch.int64))",
+     "RuntimeError")
+case("leaky_relu_masked_fill_module_list_clip_grad", """
+    import torch.nn as nn
+    import torch.nn.functional as F
+    x = torch.tensor([-1., 2., 0.5], requires_grad=True)
+    y = F.leaky_relu(x, 0.2); print(y, y.grad_fn.name(), nn.LeakyReLU(0.1), nn.LeakyReLU(), nn.LeakyReLU()(x))
+    y.sum().backward(); print(x.grad)
+    m = x.masked_fill(torch.tensor([True, False, True]), 0.); print(m, m.grad_fn.name())
+    print(x.detach().masked_fill(torch.tensor([True, False, False]), torch.tensor(5.)))
+    try: x.masked_fill(torch.tensor([1, 0, 0]), 0.)
+    except Exception as e: print(type(e).__name__, e)
+    ml = nn.ModuleList([nn.Linear(2, 2) for _ in range(2)]); ml.append(nn.ReLU())
+    print(ml, len(ml), len(list(ml.parameters())), ml[-1], type(ml[:2]).__name__)
+    md = nn.ModuleDict({"a": nn.Linear(1, 1), "b": nn.Tanh()}); print(md, list(md.keys()), "a" in md)
+    w = torch.tensor([3., 4.], requires_grad=True); (w * w).sum().backward()
+    print(nn.utils.clip_grad_norm_([w], 1.0), w.grad)
+    nn.utils.clip_grad_value_([w], 0.1); print(w.grad)
+    print(nn.utils.parameters_to_vector(nn.Linear(2, 1).parameters()).shape, torch.concat([x, x]).shape)
+    print(torch.concatenate([x, x], axis=0).shape)
+    print(nn.utils.clip_grad_norm_([torch.ones(2, requires_grad=True)], 1.0))
+    h = torch.tensor([-1., 3.], requires_grad=True) * 1
+    print(F.leaky_relu(h, 0.5, inplace=True), h.grad_fn.name())
+""")
 case("equal_with_a_number", "torch.equal(torch.tensor([1.]), 1)", "TypeError")
 case("tensor_equal_with_a_list", "torch.tensor([1.]).equal([1.])", "TypeError")
 case("sum_with_an_unknown_keyword", "torch.ones(2).sum(0, keepdimz=True)", "TypeError")

@@ -2,10 +2,10 @@
 
 PyTorch counterpart: torch/nn/.
 """
-from . import functional, init
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from . import functional, init, utils
+from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .container import Sequential
+from .container import ModuleDict, ModuleList, Sequential
 from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
@@ -19,4 +19,5 @@ from .sparse import Embedding
 __all__ = ["Module", "Parameter", "Linear", "Sequential", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "Flatten", "Unflatten", "Identity", "Dropout", "BatchNorm1d",
-           "BatchNorm2d", "Embedding", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "functional", "init"]
+           "BatchNorm2d", "Embedding", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "LeakyReLU",
+           "ModuleList", "ModuleDict", "functional", "init", "utils"]

@@ -44,3 +44,102 @@ class Sequential(Module):
     def append(self, module):
         self.add_module(str(len(self)), module)
         return self
+
+
+class ModuleList(Module):
+    """A list of modules, registered as submodules "0", "1", ... (their parameters are the list's)."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return ModuleList(list(self._modules.values())[index])
+        size = len(self)
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of range")
+        return list(self._modules.values())[index % size]
+
+    def __setitem__(self, index, module):
+        self.add_module(str(index % len(self)), module)
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def __repr__(self):
+        """Runs of equal modules are shown once: ``(0-1): 2 x Linear(...)``, as PyTorch shows them."""
+        from .module import _addindent
+        reprs = [repr(module) for module in self]
+        if not reprs:
+            return self._get_name() + "()"
+        runs = []                                   # [first, last, repr]
+        for i, text in enumerate(reprs):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        lines = [_addindent(f"({first}): {text}" if first == last else
+                            f"({first}-{last}): {last - first + 1} x {text}", 2)
+                 for first, last, text in runs]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+    def insert(self, index, module):
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._modules.clear()
+        self.extend(modules)
+
+
+class ModuleDict(Module):
+    """A dict of modules, registered as submodules under their keys."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        items = modules.items() if hasattr(modules, "items") else modules
+        for key, module in items:
+            self[key] = module

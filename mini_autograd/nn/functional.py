@@ -20,7 +20,7 @@ from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntr
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
-           "batch_norm", "embedding", "one_hot", "smooth_l1_loss", "huber_loss"]
+           "batch_norm", "embedding", "one_hot", "smooth_l1_loss", "huber_loss", "leaky_relu"]
 
 def _type_name(tensor):
     return tensor.dtype.scalar_name
@@ -447,3 +447,10 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     return HuberLoss.apply(input, target, reduction, delta)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """input where it is positive, else negative_slope * input (``LeakyReluBackward0``)."""
+    from ..ops import more
+    _check_tensor(input, "leaky_relu", "input", 1)
+    return more.leaky_relu_(input, negative_slope) if inplace else more.leaky_relu(input, negative_slope)

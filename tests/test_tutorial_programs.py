@@ -294,6 +294,25 @@ def test_same_random_numbers_in_both_libraries():
     assert results[0][4] == results[1][4]
 
 
+def test_the_other_random_functions_draw_the_same_in_both_libraries():
+    results = []
+    for library in (torch, mini_autograd):
+        with same_random_numbers(library, seed=5):
+            g = library.Generator().manual_seed(7)
+            draws = [library.randint(0, 10, (4,)), library.randperm(6, generator=g),
+                     library.randn(3, generator=g), library.normal(library.zeros(3), library.ones(3)),
+                     library.normal(1.0, 2.0, size=(2,)),
+                     library.multinomial(library.tensor([0.2, 0.3, 0.5]), 2),
+                     library.empty(5).bernoulli_(0.5), library.rand_like(library.ones(2)),
+                     library.nn.init.normal_(library.empty(3))]
+            g.manual_seed(7)
+            draws.append(library.randperm(6, generator=g))
+            results.append([d.tolist() for d in draws])
+    for a, b in zip(*results, strict=True):
+        assert np.allclose(np.array(a, dtype=float), np.array(b, dtype=float))
+    assert results[1][1] == results[1][-1]            # the same seed, the same draws
+
+
 def test_same_text_tolerates_rounding_only():
     assert same_text("loss 1.2345678 at step 3", "loss 1.2345679 at step 3") is None
     assert same_text("loss 1.2345678", "loss 1.3345678") is not None

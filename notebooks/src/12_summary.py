@@ -270,9 +270,10 @@ MODULE_MAP = [
      "`Module`, `Parameter`, `Linear`, `Sequential`, activations, `Flatten`, losses, `functional`, `init`; "
      "`Dropout`, `BatchNorm1d`, `Embedding`", "10",
      "`torch/nn/modules/`; `torch/nn/parameter.py`; `torch/nn/functional.py`; `torch/nn/init.py`"),
-    (["mini_autograd.random", "mini_autograd.utils", "mini_autograd.utils.data"],
-     "`Generator` and `manual_seed`; `utils.data`: `Dataset`, `TensorDataset`, `DataLoader`, `random_split`",
-     "none (for the programs after the course)", "`torch/random.py`; `torch/utils/data/`"),
+    (["mini_autograd.random", "mini_autograd.utils", "mini_autograd.utils.data", "mini_autograd.serialization"],
+     "`Generator` and `manual_seed`; `utils.data`: `Dataset`, `TensorDataset`, `DataLoader`, `random_split`; "
+     "`save` and `load`", "none (for the programs after the course)",
+     "`torch/random.py`; `torch/utils/data/`; `torch/serialization.py`"),
     (["mini_autograd.optim", "mini_autograd.optim.optimizer", "mini_autograd.optim.sgd",
       "mini_autograd.optim.adam", "mini_autograd.optim.rmsprop"], "`Optimizer` (`zero_grad`), `SGD`, `Adam`, "
      "`RMSprop`", "05, 10", "`torch/optim/optimizer.py`; `sgd.py`; `adam.py`; `rmsprop.py`"),

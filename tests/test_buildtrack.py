@@ -308,3 +308,19 @@ def test_a_mistake_in_a_later_piece_is_blamed_on_its_own_step(planted):
                         "        if self.saved is not None:\n            raise RuntimeError(")
     first_not_done = next(s for s in STEP_IDS if verdict(s, directory).status != "done")
     assert first_not_done == "07.1", verdict(first_not_done, directory).message
+
+
+def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
+    from buildtrack.framework import Verdict
+    real = buildtrack.verdict
+
+    def blaming(step_id, directory):
+        if step_id == "04.2":
+            return Verdict("wrong", "The piece at fault: run_backward (step 03.2)", culprit_step="03.2")
+        return real(step_id, directory)
+
+    monkeypatch.setattr(buildtrack, "verdict", blaming)
+    buildtrack.progress(answers=True)
+    rows = {line[2:6]: line for line in capsys.readouterr().out.splitlines() if line[:1] in "✅❌⏳"}
+    assert rows["03.2"].startswith("❌") and "step 04.2's check found a mistake" in rows["03.2"]
+    assert rows["03.1"].startswith("✅")

@@ -49,6 +49,9 @@ case("loader_in_order", DATA + """
           DataLoader(ds, batch_size=3, drop_last=True)])
     print(next(iter(DataLoader(ds))))
 """)
+case("loader_pin_memory_without_an_accelerator", DATA + """
+    print(len(list(DataLoader(ds, batch_size=4, pin_memory=True))))
+""")
 case("loader_without_batching", DATA + """
     loader = DataLoader(ds, batch_size=None)
     print(len(loader), next(iter(loader)))

@@ -8,6 +8,7 @@ PyTorch counterpart: torch/utils/data/dataloader.py and torch/utils/data/_utils/
 import collections.abc
 import copy
 import re
+import warnings
 
 import numpy as np
 
@@ -202,6 +203,9 @@ class _SingleProcessDataLoaderIter:
         self._dataset = loader.dataset
         self._auto_collation = loader._auto_collation
         self._collate_fn = loader.collate_fn
+        if loader.pin_memory and not torch.accelerator.is_available():
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device "
+                          "pinned memory won't be used.", stacklevel=3)
         self._sampler_iter = iter(loader._index_sampler)
         # PyTorch draws a seed for worker processes here, from the loader's generator; drawing it
         # too keeps the default generator's numbers in step with PyTorch's use of it

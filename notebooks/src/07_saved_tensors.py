@@ -11,7 +11,8 @@
 # - which tensors each operation saves, read from its node's `_saved_*` attributes and drawn
 #   with `viz.draw(..., show_saved=True)`: `x ** 2` keeps `x`, `exp` keeps its result, `x * 3`
 #   keeps only the 3 — each operation keeps just what its formula needs
-# - how a node saves its own output without creating a reference cycle
+# - how a node saves its own output without creating a reference cycle, and how
+#   `saved_tensors_hooks` lets you watch (or move) every tensor the graph saves
 # - how many bytes a small network's graph holds in training, compared with `no_grad` and
 #   `inference_mode`, measured by walking the graph (and, optionally, with Python's memory
 #   allocator)
@@ -195,6 +196,42 @@ show_source(torch.ops.pointwise.Exp)
 # `torch/autograd/function.py`, as here.
 #
 # </details>
+
+# %% [markdown]
+# ### Watching the saves: `saved_tensors_hooks`
+#
+# A node keeps what it saved until backward asks for it, and PyTorch lets you decide *how* it is
+# kept. Inside a `torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook)` block, every
+# tensor an operation saves is handed to `pack_hook`, and the graph stores whatever that returns:
+# the tensor itself, a copy on the CPU, a file name. When backward needs the tensor, `unpack_hook`
+# gets that object back and must return a tensor with the same values. Two hooks that only print
+# show the saving rules of this section at work:
+
+# %%
+def pack_hook(t):
+    print("pack:  ", t)
+    return t            # whatever is returned is kept: a copy on the CPU, a file name, ...
+
+
+def unpack_hook(packed):
+    print("unpack:", packed)
+    return packed       # must give back a tensor with the same values
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+    y = (x * x).exp().sum()     # MulBackward0 saves x twice, ExpBackward0 its result
+print("forward done")
+y.backward()
+print(x.grad)
+
+# %% [markdown]
+# `x * x` saves `x` twice (as `other`, then as `self`: PyTorch saves a formula's inputs in
+# alphabetical order of their names), `exp` saves its own result, and `sum` saves nothing (its
+# formula needs only the input's shape). Backward unpacks each saved tensor when its node runs,
+# newest node first: the exponential's result, then the two `x`. PyTorch 2.13 prints the same
+# eight lines. `torch.autograd.graph.save_on_cpu()` is this mechanism with hooks that move each
+# saved tensor to the CPU and back, to free GPU memory during the forward pass.
 
 # %% [markdown]
 # ## 4. What training costs: saved bytes, measured

@@ -113,7 +113,8 @@ def _exp_then_tanh(torch):
 
 @step("08.1", "dependency counts", "compute_dependencies in engine.py", after="06.2")
 def check_dependencies(m):
-    x, out, _ = _diamond(m)
+    x, out, lines = _diamond(m)
+    label = _labels(lines)
     nodes = walk_nodes(out.grad_fn)
     counts = m.engine.compute_dependencies(out.grad_fn)
     expect(isinstance(counts, dict), f"compute_dependencies returned a {type(counts).__name__}, "
@@ -133,7 +134,7 @@ def check_dependencies(m):
         if got != want[id(node)]:
             hint = (" It gets one gradient per edge pointing at it: count edges, not nodes."
                     if want[id(node)] > 1 else "")
-            raise Wrong(f"compute_dependencies gives {node.name()} the count {got}, "
+            raise Wrong(f"compute_dependencies gives {label(node)} the count {got}, "
                         f"expected {want[id(node)]}.{hint}")
     x = m.tensor([1.0, 2.0], requires_grad=True)
     a = x * 2                                        # a feeds two nodes: its node must be walked once

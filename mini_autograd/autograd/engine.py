@@ -237,7 +237,7 @@ def evaluate_function(graph_task, node, inputs, ready_queue):
             dependencies[next_node] = remaining
         buffer = not_ready.get(next_node)
         if buffer is None:
-            if not graph_task.should_execute(next_node):
+            if graph_task.exec_info and not graph_task.should_execute(next_node):
                 continue                               # autograd.grad: this node is not needed
             buffer = not_ready[next_node] = InputBuffer(next_node.num_inputs)
         buffer.add(input_nr, grad)

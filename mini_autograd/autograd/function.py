@@ -115,11 +115,12 @@ class BackwardFunction(Node, FunctionCtx):
         if not isinstance(grads, tuple):
             grads = (grads,)
         expected = len(self._arg_is_tensor)
-        if len(grads) > expected and all(g is None for g in grads[expected:]):
-            grads = grads[:expected]                    # extra trailing Nones are allowed, as in PyTorch
         if len(grads) != expected:
-            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
-                               f"(expected {expected}, got {len(grads)})")
+            if len(grads) > expected and all(g is None for g in grads[expected:]):
+                grads = grads[:expected]                # extra trailing Nones are allowed, as in PyTorch
+            else:
+                raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                                   f"(expected {expected}, got {len(grads)})")
         for g in grads:
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(f"function {self.name()} returned a gradient of type "
@@ -220,7 +221,7 @@ class Function:
     @classmethod
     def apply(cls, *args):
         """Run forward; if any input requires grad (and grad mode is on), record a node."""
-        needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         grad_enabled = grad_mode.is_grad_enabled()
         record = grad_enabled and any(needs_input_grad) and not grad_mode.is_inference_mode_enabled()
         ctx = cls._backward_cls() if record else FunctionCtx()
@@ -297,13 +298,12 @@ def _record(node, args, outputs):
 
     torch/csrc/autograd/python_function.cpp: _wrap_outputs and _save_variables.
     """
-    tensor_args = [a for a in args if isinstance(a, Tensor)]
-    node._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
-    node.next_functions = tuple(gradient_edge(a) for a in tensor_args)
+    node._arg_is_tensor = tuple([isinstance(a, Tensor) for a in args])
+    node.next_functions = tuple([gradient_edge(a) for a in args if isinstance(a, Tensor)])
 
     wrapped, metadata = [], []
     for output_nr, out in enumerate(outputs):
-        if _is_one_of(out, tensor_args):
+        if _is_one_of(out, args):
             out = _alias(out)                  # forward returned an input: give back a new tensor
         if out._data.dtype.kind == "f" and not _is_one_of(out, node._non_differentiable):
             out._grad_fn = node
@@ -312,8 +312,8 @@ def _record(node, args, outputs):
         metadata.append((out._data.shape, out._data.dtype))
     node._input_metadata = tuple(metadata)
 
-    node._saved = tuple(None if t is None else SavedTensor(t, is_output=_is_one_of(t, outputs))
-                        for t in node._to_save)
+    node._saved = tuple([None if t is None else SavedTensor(t, is_output=_is_one_of(t, outputs))
+                         for t in node._to_save])
     node._to_save = ()
     return tuple(wrapped)
 

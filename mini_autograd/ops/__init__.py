@@ -239,5 +239,19 @@ def inplace(op, tensor, other):
 
     When the node keeps the tensor's old values (Mul and Div do, for the other input's
     gradient), ``run_inplace`` gives it a copy of them, as PyTorch saves ``self.clone()``.
+    When nothing is recorded and ``other`` is a float tensor of the same shape and dtype
+    (an optimizer's ``param.add_(update)``), numpy writes the result straight into the
+    tensor: the same numbers, without a result array to copy in.
     """
-    return inplace_ops.run_inplace(tensor, op, (other,))
+    write = None
+    if (op in _WRITE_IN_PLACE and isinstance(other, Tensor) and other._data.dtype == tensor._data.dtype
+            and other._data.shape == tensor._data.shape and tensor._data.dtype.kind == "f"):
+        write = _WRITE_IN_PLACE[op]
+    return inplace_ops.run_inplace(tensor, op, (other,), write=write)
+
+
+def _write_with(ufunc):
+    return lambda array, other: ufunc(array, other._data, out=array)
+
+
+_WRITE_IN_PLACE = {add: _write_with(np.add), sub: _write_with(np.subtract), mul: _write_with(np.multiply)}

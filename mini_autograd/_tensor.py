@@ -694,7 +694,8 @@ def _dim_args(dim, keepdim, kwargs, name):
 
 def _is_operand(value):
     """Tensors, python numbers and numpy arrays can meet a Tensor in + - * / **."""
-    return isinstance(value, (Tensor, numbers.Number, np.ndarray, np.generic))
+    # float and int first: they answer at once, where the numbers.Number check costs ~0.1 us
+    return isinstance(value, (Tensor, float, int, numbers.Number, np.ndarray, np.generic))
 
 
 def _wrap_dim(dim, ndim):

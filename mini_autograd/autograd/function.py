@@ -59,12 +59,10 @@ class BackwardFunction(Node, FunctionCtx):
     """A node made by ``Function.apply``; one subclass per Function, named like PyTorch's."""
 
     _forward_cls = None
-
-    def __init__(self):
-        super().__init__()
-        self._saved = ()
-        self._arg_is_tensor = ()
-        self.needs_input_grad = ()
+    # Defaults until Function.apply and _record set them (class attributes: nothing to do per node)
+    _saved = ()
+    _arg_is_tensor = ()
+    needs_input_grad = ()
 
     def __repr__(self):
         if self._forward_cls._is_builtin:

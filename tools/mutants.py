@@ -70,7 +70,7 @@ def _changes(node):
                lambda n, _: setattr(n, "ops", [SWAPS[type(n.ops[0])]()]))
     if isinstance(node, (ast.If, ast.While)):
         yield "condition negated", lambda n, _: setattr(n, "test", ast.UnaryOp(ast.Not(), n.test))
-    if isinstance(node, ast.Constant) and type(node.value) in (bool, int) and node.value in (True, False, 0, 1):
+    if isinstance(node, ast.Constant) and type(node.value) in (bool, int) and node.value in (0, 1):
         new = {True: False, False: True}[node.value] if isinstance(node.value, bool) else 1 - node.value
         yield f"{node.value!r} -> {new!r}", lambda n, _, new=new: setattr(n, "value", new)
     if isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.Return)):

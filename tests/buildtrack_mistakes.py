@@ -303,6 +303,14 @@ MISTAKES += [
      "                    p.add_(self.lr * p.grad)\n", "climbs the gradient"),
     ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n",
      "                    p = p - self.lr * p.grad\n", "Rebinding a name"),
+    ("10.1", "nn.py", "        self.bias = Parameter(creation.uniform(-bound, bound, (out_features,)))\n",
+     "        self.bias = Parameter(creation.uniform(0.0, 0.0, (out_features,)))\n", "does not start at zero"),
+    ("10.1", "nn.py",
+     "        self.weight = Parameter(creation.uniform(-bound, bound, (out_features, in_features)))\n"
+     "        self.bias = Parameter(creation.uniform(-bound, bound, (out_features,)))\n",
+     "        self.bias = Parameter(creation.uniform(-bound, bound, (out_features,)))\n"
+     "        self.weight = Parameter(creation.uniform(-bound, bound, (out_features, in_features)))\n",
+     "draw the weight first"),
     # 11.1 gradcheck
     ("11.1", "gradcheck.py",
      "            for t in inputs:\n                t.grad = None\n            seed = zeros_like(output)\n",

@@ -34,8 +34,17 @@ def check_linear(m):
         data = values(p)
         expect(np.all(np.abs(data) <= bound + 1e-7), f"Linear(400, 30).{name} has entries up to "
                f"{np.abs(data).max():.3f}, beyond k = 1/sqrt(400) = 0.05: draw uniformly from [-k, k].")
-    expect(values(w).std() > bound / 3, f"Linear(400, 30).weight has a spread of {values(w).std():.4f}; "
-           f"uniform on [-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: draw from the whole interval.")
+    for name, p in (("weight", w), ("bias", b)):
+        spread = values(p).std()
+        expect(spread > bound / 3, f"Linear(400, 30).{name} has a spread of {spread:.4f}; uniform on "
+               f"[-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: draw it from the whole interval "
+               "(PyTorch draws the bias too, it does not start at zero).")
+    m.manual_seed(0)                          # PyTorch's order: the weight's numbers, then the bias's
+    drawn = [values(m.creation.uniform(-bound, bound, shape)) for shape in ((30, 400), (30,))]
+    expect(np.array_equal(values(w), drawn[0]) and np.array_equal(values(b), drawn[1]),
+           "after manual_seed(0), Linear(400, 30)'s numbers are not the seed's first draws: draw the weight "
+           "first, then the bias, each with one creation.uniform call, as PyTorch does (the same seed then "
+           "gives the same layer).")
     x = m.tensor(np.arange(8.0).reshape(2, 4))
     layer = m.nn.Linear(4, 3)
     try:

@@ -30,7 +30,8 @@ class Linear:
         PyTorch: Linear.reset_parameters. ``self.weight``: a Parameter of shape
         ``(out_features, in_features)``, ``self.bias``: of shape ``(out_features,)``,
         both drawn uniformly from ``[-k, k]`` with ``k = 1 / sqrt(in_features)``,
-        as PyTorch does. Hint: ``creation.uniform(low, high, shape)`` (given) draws
+        the weight first, then the bias, as PyTorch does (so that the same seed
+        gives the same numbers). Hint: ``creation.uniform(low, high, shape)`` (given) draws
         float32 numbers from the seeded generator (``manual_seed``).
         """
         raise NotImplementedError("Step 10.1: Linear.__init__")

@@ -213,25 +213,22 @@ def test_the_answer_key_agrees_with_mini_autograd_on_many_random_programs(step_i
 
 
 # ------------------------------------------------- stand-ins, unrelated steps, rewrites, the cache
-def _stub_of(file, qualified):
-    """The text of one piece's stub (as shipped), for planting an unwritten piece in a copy of the key."""
+def _function_text(source, qualified):
+    """The text of one function of ``source``, as it stands there (for planting it in a copy of the key)."""
     import ast
     from buildtrack import stubs
-    source = make_stubs.expected_stubs()[file]
     for name, function, _ in stubs._functions(ast.parse(source)):
         if name == qualified:
             return ast.get_source_segment(source, function)
     raise KeyError(qualified)
+
+
+def _stub_of(file, qualified):
+    return _function_text(make_stubs.expected_stubs()[file], qualified)
 
 
 def _answer_of(file, qualified):
-    import ast
-    from buildtrack import stubs
-    source = (ANSWER_KEY / file).read_text()
-    for name, function, _ in stubs._functions(ast.parse(source)):
-        if name == qualified:
-            return ast.get_source_segment(source, function)
-    raise KeyError(qualified)
+    return _function_text((ANSWER_KEY / file).read_text(), qualified)
 
 
 def test_a_step_uses_a_later_step_unwritten_piece_from_the_answer_key(planted):

@@ -219,8 +219,7 @@ def _run_one(the_step, directory, ran=None):
     if shipped:
         return Verdict("todo", shipped)
     step_of = {(file, name): step for file, name, step in swap.answer_pieces()}
-    stand_ins = {piece for piece in swap.unwritten(directory, _fingerprint(directory))
-                 if step_of[piece] != the_step.id}
+    stand_ins = {piece for piece in swap.unwritten(directory) if step_of[piece] != the_step.id}
     try:
         with _time_limit(SECONDS_PER_STEP), warnings.catch_warnings(), \
                 swap.answer_key_for(package, stand_ins):
@@ -288,9 +287,15 @@ def _passes_without_later_pieces(the_step, package, stand_ins, error):
     later = {(file, name) for file, name, step in swap.answer_pieces() if step > the_step.id}
     if not later - stand_ins:
         return None
+    return _sentence_with(lambda: _checks(the_step, package), package, later - stand_ins)
+
+
+def _sentence_with(run, package, pieces):
+    """What ``run()`` returns with ``pieces`` from the answer key, or None if it raises."""
+    from . import swap
     try:
-        with swap.answer_key_for(package, later - stand_ins):
-            return _checks(the_step, package)
+        with swap.answer_key_for(package, pieces):
+            return run()
     except Exception:
         return None
 
@@ -313,12 +318,7 @@ def _culprit_of_named(the_step, package, stand_ins, seconds=4.0):
                if (file, name) not in own and (file, name) not in stand_ins]
 
     def passes(pieces):
-        try:
-            with swap.answer_key_for(package, pieces):
-                the_step.check(package)
-            return True
-        except Exception:
-            return False
+        return _sentence_with(lambda: the_step.check(package), package, pieces) is not None
 
     if not earlier or not passes({(file, name) for file, name, _ in earlier}):
         return None
@@ -473,7 +473,7 @@ def _cached(step_id, directory, fingerprint):
     from .swap import unwritten
     directory = pathlib.Path(directory).resolve()
     index = _package_index(directory, fingerprint)
-    stand_ins = sorted(f"{file}:{name}" for file, name in unwritten(directory, fingerprint))
+    stand_ins = sorted(f"{file}:{name}" for file, name in unwritten(directory))
     for entry in _entries(step_id):
         if _still_valid(entry, index, stand_ins):
             return Verdict(**entry["verdict"])

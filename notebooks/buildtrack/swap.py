@@ -17,7 +17,7 @@ import sys
 import textwrap
 
 from . import stubs
-from .framework import ANSWER_KEY
+from .framework import ANSWER_KEY, _fingerprint
 
 
 @functools.cache
@@ -61,16 +61,14 @@ def _answer_function(file, qualified):
     raise KeyError(qualified)
 
 
-def unwritten(directory, fingerprint=None):
-    """``{(file, qualified name)}`` of the pieces in ``directory`` that are still exactly their stub.
-
-    ``fingerprint`` (of the directory's files) lets a second call with the same files answer at once.
-    """
-    return set(_unwritten(str(directory), fingerprint or object()))
+def unwritten(directory):
+    """``{(file, qualified name)}`` of the pieces in ``directory`` that are still exactly their stub."""
+    return set(_unwritten(str(directory), _fingerprint(directory)))
 
 
 @functools.lru_cache(maxsize=16)
 def _unwritten(directory, fingerprint):
+    """(``fingerprint``, of the directory's files, keys the cache: an edit makes a new entry.)"""
     found = []
     for path in sorted(ANSWER_KEY.glob("*.py")):
         mine_path = pathlib.Path(directory) / path.name

@@ -435,8 +435,8 @@ class Tensor:
     def __gt__(self, other): return ops.compare(np.greater, self, other)
     def __ge__(self, other): return ops.compare(np.greater_equal, self, other)
 
-    def add(self, other): return ops.add(self, other)
-    def sub(self, other): return ops.sub(self, other)
+    def add(self, other, *, alpha=1): return ops.add(self, other, alpha)
+    def sub(self, other, *, alpha=1): return ops.sub(self, other, alpha)
     def mul(self, other): return ops.mul(self, other)
     def div(self, other): return ops.div(self, other)
     def pow(self, exponent): return ops.pow(self, exponent)
@@ -664,8 +664,8 @@ class Tensor:
         from . import creation
         return creation.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def add_(self, other): return ops.inplace(ops.add, self, other)
-    def sub_(self, other): return ops.inplace(ops.sub, self, other)
+    def add_(self, other, *, alpha=1): return ops.inplace(ops.add, self, other, alpha)
+    def sub_(self, other, *, alpha=1): return ops.inplace(ops.sub, self, other, alpha)
     def mul_(self, other): return ops.inplace(ops.mul, self, other)
     def div_(self, other): return ops.inplace(ops.div, self, other)
 

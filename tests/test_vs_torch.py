@@ -2012,6 +2012,83 @@ case("dynamic_graph_control_flow", """
 """)
 
 
+# ---------------------------------------------------------------------------
+# add and sub with alpha (the form PyTorch's SGD uses: param.add_(grad, alpha=-lr))
+
+case("add_sub_alpha_values_and_nodes", """
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    y = torch.add(a, b, alpha=2)
+    z = a.sub(b, alpha=0.5)
+    print(y, y.grad_fn._saved_alpha, z, z.grad_fn._saved_alpha)
+    print(torch.add(a, 3, alpha=2), torch.sub(torch.tensor([1, 2]), 1, alpha=2))
+    print(torch.tensor([1, 2]).add(torch.tensor([1, 2]), alpha=3))
+    print(torch.tensor([1.0, 2.0]).add(torch.tensor([1, 2]), alpha=0.5))
+    print(torch.tensor([True]).add(torch.tensor([True]), alpha=True))
+    (y * y + z * z).sum().backward()
+    print(a.grad, b.grad)
+""")
+case("add_sub_alpha_double_backward_nodes", """
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    for y in (torch.add(a, b, alpha=2), a.sub(b, alpha=0.5)):
+        g, = torch.autograd.grad((y * y).sum(), b, create_graph=True)
+        print(g, g.grad_fn.name(), edges(g.grad_fn))
+""")
+case("add_sub_alpha_in_place", """
+    with torch.no_grad():
+        w = torch.tensor([1.0, 2.0])
+        w.add_(torch.tensor([0.1, 0.2]), alpha=-0.01)
+        print(w, w._version)
+        w.sub_(torch.tensor([0.1, 0.2]), alpha=3)
+        w.add_(2, alpha=2)
+        print(w, w._version)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    q = x * 1
+    q.add_(b, alpha=3)
+    print(q.grad_fn.name(), q.grad_fn._saved_alpha)
+    q.sum().backward()
+    print(x.grad, b.grad)
+""")
+case("add_sub_alpha_one_as_float", """
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    a.add(b, alpha=1.0).sum().backward()
+    a.sub(b, alpha=1.0).sum().backward()
+    print(a.grad, b.grad)
+    with torch.no_grad():
+        print(torch.tensor([1.0, 2.0]).add_(torch.tensor([1.0, 1.0]), alpha=1.0))
+""")
+case("add_float_alpha_one_on_integers", """
+    torch.tensor([1, 2]).add(torch.tensor([1, 2]), alpha=1.0)
+""", error="RuntimeError")
+case("add_float_alpha_on_integers", """
+    torch.tensor([1, 2]).add(torch.tensor([1, 2]), alpha=0.5)
+""", error="RuntimeError")
+case("add_bool_alpha_on_floats", """
+    torch.tensor([1.0, 2.0]).add(torch.tensor([1.0, 2.0]), alpha=True)
+""", error="RuntimeError")
+case("sub_in_place_float_alpha_on_integers", """
+    torch.tensor([1, 2]).sub_(torch.tensor([1, 2]), alpha=0.5)
+""", error="RuntimeError")
+case("add_alpha_not_a_number", """
+    torch.tensor([1.0, 2.0]).add(torch.tensor([1.0, 2.0]), alpha="x")
+""", error="TypeError")
+# PyTorch's add with alpha is one fused multiply-add (one rounding); numpy rounds the product, then the
+# sum, so the last bit differs for about 9% of elements (README: limits). The values are compared with
+# a tolerance: this one lands on a rounding boundary at the 4th decimal (0.30905 vs 0.30904999).
+case("sgd_with_momentum_nesterov_and_weight_decay", """
+    w = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)
+    for step in range(3):
+        opt.zero_grad()
+        ((w * torch.tensor([1.0, -2.0])) ** 2).sum().backward()
+        opt.step()
+        record(f"w after step {step}", w)
+    print(w.requires_grad, w.grad_fn, w._version, sorted(opt.state[w]))
+""")
+
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):
     assert_same(code, error=error, message=message)

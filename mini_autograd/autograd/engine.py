@@ -76,7 +76,7 @@ class ReadyQueue:
 
 
 class NoTracer:
-    """The tracer when nobody watches: each report does nothing (mini_autograd.viz has a real one)."""
+    """A tracer whose reports do nothing: the base of mini_autograd.viz's, which draws each step."""
 
     def on_execute(self, node, input_buffer, graph_task, ready_queue):
         pass
@@ -87,8 +87,6 @@ class NoTracer:
     def on_finish(self, graph_task):
         pass
 
-
-NO_TRACER = NoTracer()
 
 
 class GraphTask:
@@ -102,7 +100,7 @@ class GraphTask:
         self.exec_info = {}      # node -> needed; empty means "run every node"
         self.captures = {}       # node -> [(input_nr, index into captured_grads)]
         self.captured_grads = []
-        self.tracer = NO_TRACER  # observer of each step (mini_autograd.viz); by default, nobody
+        self.tracer = None       # observer of each step (mini_autograd.viz); by default, nobody
 
     def should_execute(self, node):
         return not self.exec_info or self.exec_info.get(node, False) or node in self.captures
@@ -184,9 +182,7 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
             tracer=None):
     """Run one backward pass (engine.cpp: Engine::execute)."""
     graph_task = GraphTask(keep_graph, create_graph)
-    if tracer is not None:
-        graph_task.tracer = tracer
-    tracer = graph_task.tracer
+    graph_task.tracer = tracer
     root_grads = validate_outputs(root_edges, root_grads)      # the starting gradients, checked too
     # A single root is run directly; several share a GraphRoot in front of them.
     if len(root_edges) == 1:
@@ -209,11 +205,13 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
         with np.errstate(all="ignore"):         # as in PyTorch: inf and nan appear without warnings
             while ready_queue:
                 node, input_buffer = ready_queue.pop()
-                tracer.on_execute(node, input_buffer, graph_task, ready_queue)
+                if tracer is not None:
+                    tracer.on_execute(node, input_buffer, graph_task, ready_queue)
                 evaluate_function(graph_task, node, input_buffer.buffer, ready_queue)
     finally:
         grad_mode._set_grad_enabled(previous_mode)
-    tracer.on_finish(graph_task)
+    if tracer is not None:
+        tracer.on_finish(graph_task)
     return graph_task.captured_grads
 
 
@@ -223,7 +221,8 @@ def evaluate_function(graph_task, node, inputs, ready_queue):
         return
 
     outputs = call_function(graph_task, node, inputs)
-    graph_task.tracer.on_outputs(node, outputs, graph_task)
+    if graph_task.tracer is not None:
+        graph_task.tracer.on_outputs(node, outputs, graph_task)
 
     dependencies = graph_task.dependencies
     not_ready = graph_task.not_ready

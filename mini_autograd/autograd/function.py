@@ -72,7 +72,7 @@ class BackwardFunction(Node, FunctionCtx):
 
     @property
     def saved_tensors(self):
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     def release_variables(self):
         for saved in self._saved:
@@ -84,7 +84,7 @@ class BackwardFunction(Node, FunctionCtx):
         if self._forward_cls._is_builtin and self._nothing_to_do(grad_outputs):
             _ = self.saved_tensors      # unpacked anyway, as PyTorch's nodes do: a second backward fails
             return (None,) * len(self.next_functions)      # pass "no gradient" on, as PyTorch's C++ nodes do
-        if self.materialize_grads and any(g is None for g in grad_outputs):
+        if self.materialize_grads and _has_none(grad_outputs):
             grad_outputs = self._materialize_missing_grads(grad_outputs)
         grads = self._call_backward(grad_outputs)
         return self._drop_grads_of_non_tensor_args(grads)
@@ -146,6 +146,14 @@ class BackwardFunction(Node, FunctionCtx):
             if key in self.__dict__:
                 return self.__dict__[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _has_none(items):
+    """``any(x is None for x in items)``, as a loop: it runs for every node, and costs less."""
+    for item in items:  # noqa: SIM110
+        if item is None:
+            return True
+    return False
 
 
 class BackwardFunctionWithSavedAttributes(BackwardFunction):
@@ -226,11 +234,14 @@ class Function:
         ctx.needs_input_grad = needs_input_grad
         ctx._grad_enabled = grad_enabled            # for the views forward makes (ops/_helpers.py: view_of)
 
-        grad_mode._set_grad_enabled(False)          # forward itself is never recorded
-        try:
+        if grad_enabled:
+            grad_mode._set_grad_enabled(False)      # forward itself is never recorded
+            try:
+                outputs = cls.forward(ctx, *args)
+            finally:
+                grad_mode._set_grad_enabled(True)
+        else:                                       # already off (in backward, under no_grad)
             outputs = cls.forward(ctx, *args)
-        finally:
-            grad_mode._set_grad_enabled(grad_enabled)
 
         if isinstance(outputs, Tensor):
             return _record(ctx, args, (outputs,))[0] if record else outputs

@@ -195,7 +195,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "is_output", "saved_version", "version_counter",
-                 "requires_grad", "freed", "grad_fn_name", "output_nr", "was_leaf", "packed")
+                 "requires_grad", "freed", "output_nr", "was_leaf", "packed")
 
     def __init__(self, tensor, is_output):
         if tensor._is_inference:
@@ -211,7 +211,6 @@ class SavedTensor:
         self.saved_version = tensor._version_counter.value
         self.requires_grad = tensor.requires_grad
         self.output_nr = tensor._output_nr
-        self.grad_fn_name = None
         self.was_leaf = tensor._grad_fn is None
         self.freed = False
         self.packed = None

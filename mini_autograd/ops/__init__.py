@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, check_broadcast, check_tensor, dims_tuple
+from ._helpers import as_tensor_operand, check_broadcast, check_tensor, dims_tuple, result_dtype
 from .pointwise import (Abs, Add, Clamp, ClampTensor, Cos, Div, Exp, Log, Maximum, Minimum, Mul, Neg,
                         PowScalarTensor, PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid,
                         Sin, Sqrt, Sub, Tanh, ToCopy, Where)
@@ -43,22 +43,41 @@ def _binary_operands(a, b, symbol):
     return a, as_tensor_operand(b, symbol)
 
 
-def add(a, b):
-    return Add.apply(*_binary_operands(a, b, "+"))
+def add(a, b, alpha=1):
+    """``a + alpha * b``."""
+    a, b = _binary_operands(a, b, "+")
+    if not (alpha == 1 and type(alpha) is int):            # the common case, no alpha given, needs no check
+        alpha = _checked_alpha(a, b, alpha, "add")
+    return Add.apply(a, b) if alpha == 1 else Add.apply(a, b, alpha)
+
+
+def _checked_alpha(a, b, alpha, name):
+    """alpha must suit the result's dtype (aten/src/ATen/native/BinaryOps.h: alpha_check)."""
+    if not isinstance(alpha, numbers.Number) or isinstance(alpha, complex):
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+    kind = result_dtype(a, b).kind
+    if isinstance(alpha, (bool, np.bool_)) and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if kind in "biu" and not isinstance(alpha, (numbers.Integral, np.bool_)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    return alpha
 
 
 _BOOL_SUB_MESSAGE = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
                      "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-def sub(a, b):
+def sub(a, b, alpha=1):
+    """``a - alpha * b``."""
     a, b = _binary_operands(a, b, "-")
     if a._data.dtype == np.bool_ or b._data.dtype == np.bool_:
         if a._data.dtype == b._data.dtype:
             raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                                "Use the `^` or `logical_xor()` operator instead.")
         raise RuntimeError(_BOOL_SUB_MESSAGE)
-    return Sub.apply(a, b)
+    if not (alpha == 1 and type(alpha) is int):
+        alpha = _checked_alpha(a, b, alpha, "sub")
+    return Sub.apply(a, b) if alpha == 1 else Sub.apply(a, b, alpha)
 
 
 def rsub(a, number):
@@ -234,24 +253,31 @@ def bitwise(function, a, b, symbol):
     return Tensor(np.asarray(function(a._data, b._data)))
 
 
-def inplace(op, tensor, other):
+def inplace(op, tensor, other, alpha=1):
     """``tensor.add_(other)`` and friends: see ``inplace.run_inplace``.
 
     When the node keeps the tensor's old values (Mul and Div do, for the other input's
     gradient), ``run_inplace`` gives it a copy of them, as PyTorch saves ``self.clone()``.
     When nothing is recorded and ``other`` is a float tensor of the same shape and dtype
     (an optimizer's ``param.add_(update)``), numpy writes the result straight into the
-    tensor: the same numbers, without a result array to copy in.
+    tensor: the same numbers, without a result array to copy in. ``alpha`` is add_'s and sub_'s.
     """
+    if not (alpha == 1 and type(alpha) is int):
+        alpha = _checked_alpha(tensor, as_tensor_operand(other, op.__name__), alpha, op.__name__ + "_")
+    args = (other,) if alpha == 1 else (other, alpha)
     write = None
     if (op in _WRITE_IN_PLACE and isinstance(other, Tensor) and other._data.dtype == tensor._data.dtype
             and other._data.shape == tensor._data.shape and tensor._data.dtype.kind == "f"):
         write = _WRITE_IN_PLACE[op]
-    return inplace_ops.run_inplace(tensor, op, (other,), write=write)
+    return inplace_ops.run_inplace(tensor, op, args, write=write)
 
 
 def _write_with(ufunc):
-    return lambda array, other: ufunc(array, other._data, out=array)
+    """``array = ufunc(array, alpha * other)``, written into ``array``."""
+    def write(array, other, alpha=1):
+        scaled = other._data if alpha == 1 else np.multiply(other._data, alpha, dtype=array.dtype)
+        ufunc(array, scaled, out=array)
+    return write
 
 
 _WRITE_IN_PLACE = {add: _write_with(np.add), sub: _write_with(np.subtract), mul: _write_with(np.multiply)}

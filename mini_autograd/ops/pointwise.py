@@ -52,32 +52,43 @@ def _keep(grad, mask):
 
 
 # --------------------------------------------------------------------- binary
+def _scaled(a, b, alpha):
+    """``alpha * b`` for ``a + alpha * b``, in the result's dtype: alpha takes no part in type promotion."""
+    scaled = Tensor(np.multiply(b._data, alpha, dtype=result_dtype(a, b)))
+    scaled._wrapped_number = b._wrapped_number
+    return scaled
+
+
 class Add(Function):
-    """a + b.  d/da = 1, d/db = 1."""
+    """a + alpha * b (alpha is 1 unless given: ``p.add_(g, alpha=-lr)``).  d/da = 1, d/db = alpha."""
     node_name = "AddBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.alpha = 1            # add's alpha, read only as grad_fn._saved_alpha (PyTorch shows it)
-        return _binary(np.add, a, b)
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha        # read only as grad_fn._saved_alpha (PyTorch shows it)
+        return _binary(np.add, a, b if alpha == 1 else _scaled(a, b, alpha))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, grad
+        if ctx.alpha == 1:
+            return grad, grad
+        return grad, MulScalar.apply(grad, ctx.alpha), None     # derivatives.yaml: grad * alpha
 
 
 class Sub(Function):
-    """a - b.  d/da = 1, d/db = -1."""
+    """a - alpha * b (alpha is 1 unless given).  d/da = 1, d/db = -alpha."""
     node_name = "SubBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.alpha = 1            # sub's alpha, read only as grad_fn._saved_alpha (PyTorch shows it)
-        return _binary(np.subtract, a, b)
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha        # read only as grad_fn._saved_alpha (PyTorch shows it)
+        return _binary(np.subtract, a, b if alpha == 1 else _scaled(a, b, alpha))
 
     @staticmethod
     def backward(ctx, grad):
-        return grad, -grad
+        if ctx.alpha == 1:
+            return grad, -grad
+        return grad, MulScalar.apply(-grad, ctx.alpha), None    # derivatives.yaml: -grad * alpha
 
 
 class Rsub(Function):

@@ -7,7 +7,8 @@ from .optimizer import Optimizer
 
 
 class SGD(Optimizer):
-    """``p -= lr * g``, where g is the gradient, or with momentum its running sum::
+    """``p -= lr * g``, where g is the gradient, or with momentum its running sum (the same lines as
+    PyTorch's, ``param.add_(grad, alpha=-lr)`` and all)::
 
         g = grad + weight_decay * p
         buf = g                                    (first step)
@@ -41,14 +42,14 @@ class SGD(Optimizer):
             weight_decay, nesterov = group["weight_decay"], group["nesterov"]
             for param, grad in self._params_with_grad(group):
                 if weight_decay != 0:
-                    grad = grad + param * weight_decay
+                    grad = grad.add(param, alpha=weight_decay)
                 if momentum != 0:
                     state = self.state[param]
                     buf = state.get("momentum_buffer")
                     if buf is None:
-                        buf = state["momentum_buffer"] = grad.clone().detach()
+                        buf = state["momentum_buffer"] = grad.detach().clone()
                     else:
-                        buf.mul_(momentum).add_(grad * (1 - dampening))
-                    grad = grad + buf * momentum if nesterov else buf
-                param.add_(grad * -lr)
+                        buf.mul_(momentum).add_(grad, alpha=1 - dampening)
+                    grad = grad.add(buf, alpha=momentum) if nesterov else buf
+                param.add_(grad, alpha=-lr)
         return loss

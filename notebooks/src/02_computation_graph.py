@@ -383,7 +383,8 @@ from mini_autograd.ops.pointwise import Add
 show_source(Add)
 
 # %% [markdown]
-# `node_name = "AddBackward0"` is the name you saw printed. `x + 2` calls `Tensor.__add__`, which wraps the number 2
+# `node_name = "AddBackward0"` is the name you saw printed. (`alpha` is for PyTorch's `a.add(b, alpha=2)`, which
+# computes `a + 2 * b` in one node; `a + b` leaves it at 1, and the first `return` runs.) `x + 2` calls `Tensor.__add__`, which wraps the number 2
 # into a tensor that does not require grad and calls `Add.apply(x, <that tensor>)`. `apply` is where the
 # recording happens:
 

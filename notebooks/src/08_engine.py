@@ -266,7 +266,7 @@ print("x.grad =", x.grad)
 # casts each one to the dtype of the output it is for, as PyTorch's does), puts the starting
 # gradient into the root's `InputBuffer`, counts dependencies, pushes the root into a
 # `ReadyQueue`, and then loops — pop a ready node, evaluate it — until the queue is empty.
-# (The `tracer` lines are the hooks `trace_backward` used above; they do nothing otherwise.)
+# (The `tracer` lines are the hooks `trace_backward` used above; without a tracer they are skipped.)
 
 # %%
 show_source(engine.execute)

@@ -265,7 +265,8 @@ show_source(torch.optim.SGD.step)
 
 # %% [markdown]
 # For each parameter with a gradient: add weight decay if asked, fold the gradient into a
-# momentum buffer if asked, then `param.add_(grad * -lr)` — an **in-place** update of the leaf.
+# momentum buffer if asked, then `param.add_(grad, alpha=-lr)`, PyTorch's own line: $p \leftarrow p + (-\text{lr})\,g$,
+# an **in-place** update of the leaf.
 # The `@grad_mode.no_grad()` decorator matters. Try the same in-place update with recording on:
 
 # %%
@@ -670,7 +671,7 @@ buildtrack.compare_graphs(linear_and_loss, "10.2", show_values=False)
 # Last, the update. Write `SGD.step` in [myautograd/optim.py](myautograd/optim.py): for each parameter with a
 # gradient, $p \leftarrow p - \text{lr} \cdot \nabla_p L$, written into `p` in place (`p.sub_(...)`, whose
 # version bump you wrote in step 07.1) and with recording off (your `no_grad` of step 06.1). Section 3 showed
-# why both: `mini_autograd`'s `SGD.step` does `param.add_(grad * -lr)` under `no_grad`, and an in-place change
+# why both: `mini_autograd`'s `SGD.step` does `param.add_(grad, alpha=-lr)` under `no_grad`, and an in-place change
 # of a leaf that requires grad is refused while recording. In place matters for one more reason: the model and
 # the optimizer hold the same tensor objects, so `p = p - lr * p.grad` would give the loop's name `p` a new
 # tensor, and the model would never see it.

@@ -7,7 +7,7 @@ engine. The chain cycles through ``* 0.9``, ``+ 0.1`` and ``tanh()``; ``.sum()``
 at the end makes a scalar to call ``backward()`` on. Reported per operation,
 in microseconds; forward and backward are timed separately in each round.
 
-Target: mini_autograd spends no more per operation than PyTorch.
+Target (issue 21): mini_autograd spends at most twice what PyTorch spends per operation.
 
     python benchmarks/bench_op_overhead.py [--threads 1] [--quick]
 """
@@ -20,6 +20,7 @@ import time                               # noqa: E402
 import mini_autograd as mt                # noqa: E402
 
 OPS = 1000
+TARGET = 2.0           # times PyTorch's per-op time (issue 21)
 
 
 def chain_timer(lib, ops):
@@ -92,7 +93,7 @@ def report(results):
         ratio, cpu_ratio = results["ratio_vs_torch"], results["cpu_ratio_vs_torch"]
         text += ("\n\nmini_autograd / torch per op (median of paired ratios) = "
                  f"{cpu_ratio:.2f} in CPU time, {ratio:.2f} in wall-clock time "
-                 f"(target <= 1.0: {'met' if cpu_ratio <= 1.0 else 'MISSED'})")
+                 f"(target <= {TARGET}: {'met' if cpu_ratio <= TARGET else 'MISSED'})")
     text += (f"\nmini_autograd with the garbage collector on (it is off above, as in timeit): "
              f"{results['mini_autograd_total_with_gc']:.2f} us/op")
     return text

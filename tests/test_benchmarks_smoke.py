@@ -14,3 +14,12 @@ def test_run_all_quick():
     summary = result.stdout.split("## Summary", 1)[1]
     for name in ("1. MLP training step", "2. per-op overhead", "3. deep chains", "4. peak memory"):
         assert name in summary
+
+
+def test_step_breakdown_quick():
+    script = os.path.join(ROOT, "benchmarks", "bench_step_breakdown.py")
+    result = subprocess.run([sys.executable, script, "--quick"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for phase in ("forward", "backward", "update", "step"):
+        assert f"| {phase} |" in result.stdout
+    assert "Function.apply calls" in result.stdout and "in a tight loop" in result.stdout

@@ -51,8 +51,8 @@ def summary(results):
                      f"{ops['cpu_ratio_vs_torch']:.2f}x in CPU time, {ops['ratio_vs_torch']:.2f}x wall",
                      _verdict(ops["cpu_ratio_vs_torch"] <= 2.0)))
     else:
-        rows.append(("2. per-op overhead", "<= 2x PyTorch", f"{mini['total']:.1f} us/op (PyTorch not installed)",
-                     "-"))
+        rows.append(("2. per-op overhead", "<= 2x PyTorch",
+                     f"{mini['total']:.1f} us/op (PyTorch not installed)", "-"))
     cpu, wall = chain["cpu_ratio_large_middle"], chain["ratio_large_middle"]
     small, middle, large = (str(n) for n in chain["lengths"])
     rows.append((f"3. deep chains ({int(small):,} / {int(middle):,} / {int(large):,} ops)",

@@ -13,6 +13,14 @@ what the gap to the numpy step is made of:
    tight loop, where the interpreter's code and objects sit in the CPU caches,
    and right after the 256x784 @ 784x256 matrix product of the first layer,
    which evicts them, as happens to every op inside a real step.
+4. **One op, layer by layer.** A recorded ``z * 0.9`` (as in benchmark 2),
+   then the same with one layer peeled off at a time: ``ops.mul`` (no
+   ``Tensor.__mul__``), ``Mul.apply`` with the number already wrapped, the node
+   and ``forward`` alone, and those plus ``_record``. The differences are what
+   each layer costs.
+5. **One engine node.** ``backward()`` through a chain of 1,000 ``+ 0.1``, per
+   node: ``AddBackward0`` hands its gradient on unchanged, so this is the
+   engine's own work per node.
 
     python benchmarks/bench_step_breakdown.py [--threads 1] [--quick]
 """
@@ -155,6 +163,58 @@ def one_op_warm_and_cold(sizes, rounds):
     return {"warm_us": statistics.median(warm) * 1e6, "cold_us": statistics.median(cold) * 1e6}
 
 
+def one_op_layer_by_layer(number):
+    """Microseconds for a recorded ``z * 0.9``, and with its outer layers peeled off one at a time."""
+    from mini_autograd.ops import mul
+    from mini_autograd.ops._helpers import as_tensor_operand
+    from mini_autograd.ops.pointwise import Mul
+
+    z = mt.tensor([1.0], requires_grad=True) * 1.0          # a non-leaf, as inside a chain
+    wrapped = as_tensor_operand(0.9, "*")
+
+    def node_and_forward():
+        ctx = Mul._backward_cls()
+        ctx.needs_input_grad, ctx._grad_enabled = (True, False), True
+        return ctx, Mul.forward(ctx, z, wrapped)
+
+    def node_forward_and_record():
+        ctx, out = node_and_forward()
+        return function._record(ctx, (z, wrapped), (out,))
+
+    layers = {"z * 0.9": lambda: z * 0.9,
+              "ops.mul(z, 0.9)": lambda: mul(z, 0.9),
+              "Mul.apply(z, wrapped 0.9)": lambda: Mul.apply(z, wrapped),
+              "the node, forward and _record": node_forward_and_record,
+              "the node and forward": node_and_forward,
+              "wrapping 0.9 (as_tensor_operand)": lambda: as_tensor_operand(0.9, "*")}
+    return {name: _best_of(f, number) for name, f in layers.items()}
+
+
+def one_engine_node(rounds):
+    """Microseconds per node of backward() through 1,000 ``+ 0.1`` (AddBackward0 passes grad on as it is)."""
+    per_node = []
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            x = mt.tensor([1.0], requires_grad=True)
+            y = x
+            for _ in range(1000):
+                y = y + 0.1
+            loss = y.sum()
+            start = time.perf_counter()
+            loss.backward()
+            per_node.append((time.perf_counter() - start) / 1002)   # 1,000 adds, the sum, AccumulateGrad
+    finally:
+        gc.enable()
+    return statistics.median(per_node) * 1e6
+
+
+def _best_of(function_, number):
+    """timeit's way: the fastest of five repeats of ``number`` calls, in microseconds per call."""
+    import timeit
+    return min(timeit.repeat(function_, number=number, repeat=5)) / number * 1e6
+
+
 def run(args):
     sizes = (20, 16, 4) if args.quick else SIZES
     rounds = 5 if args.quick else 200
@@ -162,7 +222,9 @@ def run(args):
     return {"sizes": sizes, "rounds": rounds, "threads": args.threads,
             "phases_ms": {str(batch): phases(batch, sizes, rounds) for batch in batches},
             "counts": counts(batches[0], sizes),
-            "one_op": one_op_warm_and_cold(sizes, rounds)}
+            "one_op": one_op_warm_and_cold(sizes, rounds),
+            "layers_us": one_op_layer_by_layer(1000 if args.quick else 100_000),
+            "engine_node_us": one_engine_node(3 if args.quick else 100)}
 
 
 def report(results):
@@ -181,7 +243,13 @@ def report(results):
     lines += ["", f"One step makes {tally['Function.apply']} Function.apply calls and runs "
                   f"{tally['engine nodes']} engine nodes.",
               f"One recorded op (weight.t()): {op['warm_us']:.1f} us in a tight loop, {op['cold_us']:.1f} us "
-              f"right after the first layer's matrix product ({op['cold_us'] / op['warm_us']:.1f}x)."]
+              f"right after the first layer's matrix product ({op['cold_us'] / op['warm_us']:.1f}x).", "",
+              "One recorded op, layer by layer (timeit, best of 5; each of the first five rows is the one "
+              "above without its outermost layer; the last is the wrapping of the number alone):", ""]
+    rows = [(name, f"{us:.2f}") for name, us in results["layers_us"].items()]
+    lines.append(_common.table(["call", "us"], rows))
+    lines += ["", f"One engine node (backward through 1,000 `+ 0.1`): {results['engine_node_us']:.2f} us "
+                  "per node."]
     return "\n".join(lines)
 
 

@@ -23,3 +23,4 @@ def test_step_breakdown_quick():
     for phase in ("forward", "backward", "update", "step"):
         assert f"| {phase} |" in result.stdout
     assert "Function.apply calls" in result.stdout and "in a tight loop" in result.stdout
+    assert "| Mul.apply(z, wrapped 0.9) |" in result.stdout and "One engine node" in result.stdout

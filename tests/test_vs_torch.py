@@ -2015,6 +2015,26 @@ case("dynamic_graph_control_flow", """
 # ---------------------------------------------------------------------------
 # add and sub with alpha (the form PyTorch's SGD uses: param.add_(grad, alpha=-lr))
 
+case("init_kaiming_mode_in_any_case", """
+    import math
+    t = torch.empty(3, 40)
+    torch.nn.init.kaiming_uniform_(t, mode="FAN_IN", nonlinearity="relu")
+    print(bool(t.abs().max() <= math.sqrt(6 / 40)), bool(t.abs().max() > math.sqrt(6 / 40) / 2))
+    torch.nn.init.kaiming_normal_(t, mode="Fan_Out")
+    print(t.shape, t.requires_grad)
+""")
+case("init_kaiming_unknown_mode", """
+    torch.nn.init.kaiming_normal_(torch.empty(3, 4), mode="fan_avg")
+""", error="ValueError")
+case("init_normal_negative_std", """
+    torch.nn.init.normal_(torch.empty(3), std=-1.0)
+""", error="RuntimeError")
+case("init_fills_parameters_without_recording", """
+    w = torch.nn.Parameter(torch.empty(2, 3))
+    print(torch.nn.init.uniform_(w, -1, 1) is w, w.grad_fn, w._version > 0)
+    print(torch.nn.init.normal_(w) is w, w.grad_fn, w.requires_grad)
+""")
+
 case("add_sub_alpha_values_and_nodes", """
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     b = torch.tensor([3.0, 4.0], requires_grad=True)

@@ -12,7 +12,6 @@ import warnings
 import numpy as np
 
 from .. import grad_mode
-from ..random import numpy_rng
 from .._tensor import Tensor
 
 
@@ -23,13 +22,15 @@ def _fill(tensor, values):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    """Fill with values drawn from U(a, b)."""
-    return _fill(tensor, numpy_rng(generator, "uniform_").uniform(a, b, tensor.shape))
+    """Fill with values drawn from U(a, b): ``tensor.uniform_`` under ``no_grad``, as in PyTorch."""
+    with grad_mode.no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    """Fill with values drawn from N(mean, std**2)."""
-    return _fill(tensor, numpy_rng(generator, "normal_").normal(mean, std, tensor.shape))
+    """Fill with values drawn from N(mean, std**2): ``tensor.normal_`` under ``no_grad``, as in PyTorch."""
+    with grad_mode.no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor, val):
@@ -65,6 +66,16 @@ def _calculate_fan_in_and_fan_out(tensor):
     return tensor.shape[1] * receptive_field, tensor.shape[0] * receptive_field
 
 
+def _calculate_correct_fan(tensor, mode):
+    """fan_in or fan_out, as ``mode`` (any case) says; PyTorch's error for another mode."""
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al., 2015).
 
@@ -73,8 +84,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
         return tensor
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    fan = fan_in if mode == "fan_in" else fan_out
+    fan = _calculate_correct_fan(tensor, mode)
     bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
     return uniform_(tensor, -bound, bound, generator)
 
@@ -84,8 +94,7 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
         return tensor
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    fan = fan_in if mode == "fan_in" else fan_out
+    fan = _calculate_correct_fan(tensor, mode)
     return normal_(tensor, 0, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
 
 

@@ -411,3 +411,16 @@ def test_cases_deterministic_under_torch():
         code = param.values[0]
         first, second = run_snippet(code, torch), run_snippet(code, torch)
         assert first["stdout"] == second["stdout"], param.id
+
+
+def test_view_outside_its_base_memory_is_refused_not_misread():
+    """After ``b.data = ...`` a view of b no longer lies in b's memory: an in-place change through it
+    raises (a limit: PyTorch keeps the old storage), rather than reading or writing past the new array."""
+    import mini_autograd as torch
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    b = x * 1
+    v = b[1:]
+    b.data = torch.zeros(4)
+    with pytest.raises(RuntimeError, match="could not find this view's elements in its base's memory"):
+        v.mul_(2)
+        b.sum().backward()

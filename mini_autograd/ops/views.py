@@ -116,11 +116,15 @@ def expand_array(array, sizes):
 def strided_geometry(base, view):
     """``view``'s (sizes, strides, offset), in elements, in the memory of ``base`` (numpy arrays),
     as PyTorch's as_strided sees a view in its base's storage; None unless ``base`` is one dense
-    block with no negative stride and ``view`` has no negative stride (then positions are used)."""
+    block with no negative stride and ``view`` has no negative stride and lies inside it (then
+    positions are used, and checked)."""
     if not _is_dense(base) or any(st < 0 for st in base.strides + view.strides):
         return None
     start = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
-    return tuple(view.shape), tuple(st // view.itemsize for st in view.strides), start
+    sizes, strides = tuple(view.shape), tuple(st // view.itemsize for st in view.strides)
+    if start < 0 or _storage_size(sizes, strides, start) > base.size:
+        return None                      # not inside base's memory (its .data was replaced)
+    return sizes, strides, start
 
 
 def _storage_size(sizes, strides, offset):

@@ -65,6 +65,16 @@ case("custom_function_and_linear", LOGGING_HOOKS + """
     y.backward()
     print(x.grad, layer.weight.grad)
 """)
+case("in_place_op_packs_the_old_values_clone", LOGGING_HOOKS + """
+    a0 = torch.tensor([1., 2., 3.], requires_grad=True)
+    b = torch.tensor([4., 5., 6.], requires_grad=True)
+    a = a0 * 1
+    with hooks:
+        a.mul_(b)
+    a.mul_(10)              # changes a again: backward must still see a's values before the first mul_
+    a.sum().backward()
+    print(a0.grad, b.grad)
+""")
 case("unpacked_is_a_new_tensor", """
     with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
         x = torch.tensor([1., 2., 3.], requires_grad=True)

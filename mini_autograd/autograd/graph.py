@@ -214,8 +214,9 @@ class SavedTensor:
         self.was_leaf = tensor._grad_fn is None
         self.freed = False
         self.packed = None
-        if _hooks_stack and not tensor._wrapped_number:    # under saved_tensors_hooks: keep only what
-            self.packed = PackedTensor(tensor, *_hooks_stack[-1])    # pack_hook returns
+        if _hooks_stack and not tensor._wrapped_number and not _packing_deferred_for(tensor):
+            self.packed = PackedTensor(tensor, *_hooks_stack[-1])    # under saved_tensors_hooks: keep only
+            # what pack_hook returns
             self.tensor = self.data = None
 
     def unpack(self, node):
@@ -257,6 +258,12 @@ class SavedTensor:
 # ----------------------------------------------------------------------------- saved tensors hooks
 _hooks_stack = []        # (pack_hook, unpack_hook) of each open saved_tensors_hooks block, innermost last
 _hooks_disabled = []     # the messages of the open disable_saved_tensors_hooks blocks
+_packing_deferred = []   # an in-place op's old values: saved as they are, then packed as their clone
+                         # (ops/inplace.py: run_inplace and _keep_old_values)
+
+
+def _packing_deferred_for(tensor):
+    return bool(_packing_deferred) and _packing_deferred[-1] is tensor
 
 
 class saved_tensors_hooks:

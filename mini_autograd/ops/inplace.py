@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import grad_mode
 from ..autograd.function import Function
-from ..autograd.graph import SavedTensor, gradient_edge
+from ..autograd.graph import SavedTensor, _packing_deferred, gradient_edge
 from .._tensor import Tensor
 from .shape import Clone
 from .views import CopySlices, check_no_partial_overlap, set_history
@@ -46,7 +46,11 @@ def run_inplace(tensor, compute, args, write=None, check_overlap=True, check_par
     old = Tensor(tensor._data)                       # the values before the change, for the graph
     old._grad_fn, old._output_nr = tensor.grad_fn, tensor._output_nr
     old._requires_grad = tensor._requires_grad
-    result = compute(old, *args)
+    _packing_deferred.append(old)     # under saved_tensors_hooks, what the node saves of it is packed
+    try:                              # as its clone (_keep_old_values), the values backward will read
+        result = compute(old, *args)
+    finally:
+        _packing_deferred.pop()
     node = result._grad_fn
     if node is not None:
         _keep_old_values(node, old)
@@ -106,13 +110,14 @@ def _keep_old_values(node, old):
     The copy is ``old.clone()``, recorded (CloneBackward0), made after the node: PyTorch's generated
     in-place ops save ``original_self = self.clone()`` that way (a second backward goes through it).
     """
+    clone = None
+    kept = []
     for saved in node._saved:
         if saved is not None and not saved.is_output and saved.tensor is old:
-            clone = Clone.apply(old)
-            saved.tensor, saved.data = clone, clone._data
-            saved.version_counter = clone._version_counter
-            saved.saved_version = clone._version_counter.value
-            saved.was_leaf = clone._grad_fn is None
+            clone = Clone.apply(old) if clone is None else clone
+            saved = SavedTensor(clone, is_output=False)      # packed now, under saved_tensors_hooks
+        kept.append(saved)
+    node._saved = tuple(kept)
 
 
 def _write_result(tensor, result):

@@ -183,17 +183,19 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
 
 
 def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
-    dtype = dtype or t.dtype
-    if not dtype.is_floating_point:
-        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{dtype.scalar_name}\'')
-    return rand(*t.shape, dtype=dtype, device=device, requires_grad=requires_grad, generator=generator)
+    return rand(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad,
+                generator=generator)
 
 
 def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
-    dtype = dtype or t.dtype
+    return randn(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad,
+                 generator=generator)
+
+
+def check_floating(dtype, kernel):
+    """PyTorch's error when a random kernel that draws floats is asked for another dtype."""
     if not dtype.is_floating_point:
-        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{dtype.scalar_name}\'')
-    return randn(*t.shape, dtype=dtype, device=device, requires_grad=requires_grad, generator=generator)
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
@@ -232,6 +234,7 @@ def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **
     """Uniform on [0, 1), from ``generator`` (by default the one ``manual_seed`` seeds)."""
     shape = _factory_shape("rand", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
+    check_floating(dtype, "check_uniform_bounds")
     return Tensor(numpy_rng(generator, "rand").random(shape).astype(dtype.numpy), requires_grad)
 
 
@@ -239,6 +242,7 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, *
     """Standard normal, from ``generator`` (by default the one ``manual_seed`` seeds)."""
     shape = _factory_shape("randn", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
+    check_floating(dtype, "normal_kernel_cpu")
     return Tensor(numpy_rng(generator, "randn").standard_normal(shape).astype(dtype.numpy), requires_grad)
 
 

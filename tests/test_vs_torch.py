@@ -2035,6 +2035,23 @@ case("init_fills_parameters_without_recording", """
     print(torch.nn.init.normal_(w) is w, w.grad_fn, w.requires_grad)
 """)
 
+case("rand_with_an_integer_dtype", """
+    torch.rand(2, dtype=torch.int64)
+""", error="NotImplementedError")
+case("randn_with_an_integer_dtype", """
+    torch.randn(2, 3, dtype=torch.int32)
+""", error="NotImplementedError")
+case("masked_fill_mask_broadcasts_to_a_larger_shape", """
+    x = torch.zeros(3, requires_grad=True)
+    v = torch.tensor(2.0, requires_grad=True)
+    mask = torch.tensor([[True, False, True], [False, False, True]])
+    y = x.masked_fill(mask, 1.0)
+    z = x.masked_fill(mask, v)
+    print(y, z)
+    (y.sum() + (z * 3).sum()).backward()
+    print(x.grad, v.grad)
+""")
+
 case("add_sub_alpha_values_and_nodes", """
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     b = torch.tensor([3.0, 4.0], requires_grad=True)

@@ -96,9 +96,11 @@ def masked_fill(x, mask, value):
     if mask.dtype.name != "bool":
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{mask.dtype.c_name}")
+    shape = x._data.shape
     if mask.shape != x.shape:
-        check_broadcast_shapes(x._data.shape, mask._data.shape)
-    where = np.broadcast_to(mask._data, x._data.shape)
+        check_broadcast_shapes(shape, mask._data.shape)
+        shape = np.broadcast_shapes(shape, mask._data.shape)     # the mask may make the result larger
+    where = np.broadcast_to(mask._data, shape)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor "

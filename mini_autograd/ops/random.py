@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from .. import _dtype
+from ..creation import check_floating
 from ..random import numpy_rng
 from .._tensor import Tensor
 from ..autograd.function import Function
@@ -70,9 +71,6 @@ class NormalTensorTensor(Function):
         return _zeros_of(ctx.mean_shape, grad), _zeros_of(ctx.std_shape, grad), None
 
 
-def _check_floating(tensor, kernel="normal_kernel_cpu"):
-    if not tensor.dtype.is_floating_point:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{tensor.dtype.scalar_name}\'')
 
 
 _NORMAL_SIGNATURES = (
@@ -109,20 +107,20 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         raise TypeError("normal() received an invalid combination of arguments: size= goes with a float "
                         "mean and std only")
     if mean_is_tensor and std_is_tensor:
-        _check_floating(mean)
+        check_floating(mean.dtype, "normal_kernel_cpu")
         if mean._data.shape != std._data.shape:
             check_broadcast_shapes(mean._data.shape, std._data.shape)
         if std._data.size and (std._data < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
         return NormalTensorTensor.apply(mean, std, rng)
     if mean_is_tensor:
-        _check_floating(mean)
+        check_floating(mean.dtype, "normal_kernel_cpu")
         if not isinstance(std, numbers.Real):
             check_tensor(std, "normal", "std", 2)
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
         return NormalTensorFloat.apply(mean, std, rng)
-    _check_floating(std)
+    check_floating(std.dtype, "normal_kernel_cpu")
     if std._data.size and (std._data < 0).any():
         raise RuntimeError("normal expects all elements of std >= 0.0")
     return NormalFloatTensor.apply(float(mean), std, rng)

@@ -2052,6 +2052,22 @@ case("masked_fill_mask_broadcasts_to_a_larger_shape", """
     print(x.grad, v.grad)
 """)
 
+case("module_list_and_sequential_set_items", """
+    import collections
+    nn = torch.nn
+    ml = nn.ModuleList([nn.Linear(2, 2), nn.ReLU(), nn.Tanh()])
+    ml[-1] = nn.Sigmoid()
+    s = nn.Sequential(collections.OrderedDict([("fc", nn.Linear(2, 2)), ("act", nn.ReLU())]))
+    s[1] = nn.Tanh()
+    print(ml, s, s[-1], s[0:1], len(s), ml[1:], len(ml[1:]))
+""")
+case("module_list_set_item_out_of_range", """
+    torch.nn.ModuleList([torch.nn.ReLU(), torch.nn.Tanh()])[5] = torch.nn.ReLU()
+""", error="IndexError")
+case("module_list_empty_set_item", """
+    torch.nn.ModuleList()[0] = torch.nn.ReLU()
+""", error="IndexError")
+
 case("add_sub_alpha_values_and_nodes", """
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     b = torch.tensor([3.0, 4.0], requires_grad=True)

@@ -1,4 +1,4 @@
-"""``Sequential``: modules run one after another.
+"""``Sequential`` (modules run one after another) and ``ModuleList``.
 
 PyTorch counterpart: torch/nn/modules/container.py.
 """
@@ -7,7 +7,36 @@ import collections
 from .module import Module
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What ``Sequential`` and ``ModuleList`` share: length, iteration, indexing and ``append``."""
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def _key(self, index):
+        """The name of the submodule at ``index`` (negative counts from the end), or PyTorch's IndexError."""
+        size = len(self)
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of range")
+        return list(self._modules)[index % size]
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self._of_items(list(self._modules.items())[index])
+        return self._modules[self._key(index)]
+
+    def __setitem__(self, index, module):
+        self.add_module(self._key(index), module)
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_ModuleSequence):
     """``Sequential(a, b, c)(x)`` is ``c(b(a(x)))``; the parts are named "0", "1", "2".
 
     Also ``Sequential(OrderedDict([("fc", ...), ("act", ...)]))`` for names of your own.
@@ -27,26 +56,12 @@ class Sequential(Module):
             input = module(input)
         return input
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return Sequential(collections.OrderedDict(list(self._modules.items())[index]))
-        size = len(self)
-        if not -size <= index < size:
-            raise IndexError(f"index {index} is out of range")
-        return list(self._modules.values())[index % size]
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
+    @staticmethod
+    def _of_items(items):
+        return Sequential(collections.OrderedDict(items))
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules, registered as submodules "0", "1", ... (their parameters are the list's)."""
 
     def __init__(self, modules=None):
@@ -54,26 +69,9 @@ class ModuleList(Module):
         if modules is not None:
             self.extend(modules)
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return ModuleList(list(self._modules.values())[index])
-        size = len(self)
-        if not -size <= index < size:
-            raise IndexError(f"index {index} is out of range")
-        return list(self._modules.values())[index % size]
-
-    def __setitem__(self, index, module):
-        self.add_module(str(index % len(self)), module)
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
+    @staticmethod
+    def _of_items(items):
+        return ModuleList([module for _, module in items])
 
     def extend(self, modules):
         for module in modules:

@@ -14,9 +14,13 @@ import warnings
 import numpy as np
 
 from .. import grad_mode, ops
+from .._tensor import Tensor
+from ..creation import empty_like, zeros
+from ..ops import more
 from ..ops._helpers import check_broadcast, check_tensor as _check_tensor, wrap_dim
 from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntropyWithLogits, ClassTargets,
                           LogSoftmax, LossWeights, MseLoss, NllLoss, Softmax)
+from ..ops.nn_layers import ABSENT, Embedding, HuberLoss, Indices, NativeBatchNorm, RunningStats, SmoothL1Loss
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
@@ -169,9 +173,7 @@ def _check_class_targets(input, target, weight, ignore_index):
         if weight.shape != (classes,):
             raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no "
                                f"classes but got weight tensor of shape: {list(weight.shape)}")
-        if weight.requires_grad and grad_mode.is_grad_enabled():
-            raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect to "
-                               "argument 'weight'. This input cannot have requires_grad True.")
+        _check_not_differentiable(weight, "nll_loss_forward", "weight")
         if weight.dtype is not input.dtype:
             raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(weight)}")
     values = target._data.reshape(-1)
@@ -213,16 +215,23 @@ def _warn_target_size(input, target):
 
 def mse_loss(input, target, reduction="mean"):
     """The mean (or sum) of the squared differences (``MseLossBackward0``)."""
-    _check_tensor(input, "mse_loss", "input", 1)
-    _check_tensor(target, "mse_loss", "target", 2)
-    _check_reduction(reduction)
+    input, target = _loss_operands("mse_loss", input, target, reduction)
+    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(input)}\'')
+    return MseLoss.apply(input, target, reduction)
+
+
+def _loss_operands(name, input, target, reduction):
+    """A pointwise loss's checks, in PyTorch's order: two tensors; a target of another shape is warned
+    about and broadcast against the input (torch.broadcast_tensors); then the reduction."""
+    _check_tensor(input, name, "input", 1)
+    _check_tensor(target, name, "target", 2)
     if target.shape != input.shape:
         _warn_target_size(input, target)
         check_broadcast(input, target)
         input, target = _broadcast_tensors(input, target)
-    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
-        raise NotImplementedError(f'"mse_cpu" not implemented for \'{_type_name(input)}\'')
-    return MseLoss.apply(input, target, reduction)
+    _check_reduction(reduction)
+    return input, target
 
 
 def _broadcast_tensors(*tensors):
@@ -275,11 +284,7 @@ def _check_not_differentiable(tensor, function, argument):
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """The mean (or sum) of the absolute differences."""
-    _check_tensor(input, "l1_loss", "input", 1)
-    _check_tensor(target, "l1_loss", "target", 2)
-    _check_reduction(reduction)
-    if target.shape != input.shape:
-        _warn_target_size(input, target)
+    input, target = _loss_operands("l1_loss", input, target, reduction)
     loss = (input - target).abs()
     if reduction == "none":
         return loss
@@ -301,17 +306,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
-        zero = _zero_of(input)                  # PyTorch multiplies by a 0-d zero
+        zero = zeros((), dtype=input.dtype)     # PyTorch multiplies by a 0-d zero
         return input.mul_(zero) if inplace else input * zero
-    from ..creation import empty_like
     noise = empty_like(input).bernoulli_(1 - p)
     noise.div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
-
-
-def _zero_of(input):
-    from .._tensor import Tensor
-    return Tensor(np.zeros((), input._data.dtype))
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
@@ -322,7 +321,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     Training uses the batch's statistics and moves ``running_mean`` / ``running_var`` (when given)
     towards them by ``momentum``; evaluation uses the running ones.
     """
-    from ..ops.nn_layers import ABSENT, NativeBatchNorm, RunningStats
     _check_tensor(input, "batch_norm", "input", 1)
     if training:
         size = list(input.shape)
@@ -358,19 +356,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     The ``padding_idx`` row gets no gradient; with ``max_norm``, the rows looked up are first
     rescaled in place (without recording) so that their norm is at most ``max_norm``.
     """
-    from ..ops.nn_layers import Embedding, Indices
     _check_tensor(input, "embedding", "indices", 2)
     _check_tensor(weight, "embedding", "weight", 1)
-    if padding_idx is not None:
-        if padding_idx > 0:
-            if padding_idx >= weight.size(0):
-                raise AssertionError("Padding_idx must be within num_embeddings")
-        elif padding_idx < 0:
-            if padding_idx < -weight.size(0):
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx = weight.size(0) + padding_idx
-    else:
-        padding_idx = -1
+    padding_idx = -1 if padding_idx is None else padding_index(padding_idx, weight.size(0))
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     if input.dtype.name not in ("int64", "int32"):
@@ -380,14 +368,20 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     values = input._data
     if values.size and ((values < 0) | (values >= weight.shape[0])).any():
         raise IndexError("index out of range in self")
-    if max_norm is not None:
-        with grad_mode.no_grad():
-            rows = np.unique(values)
-            norms = np.linalg.norm(weight._data[rows].astype(np.float64), ord=norm_type, axis=1)
-            scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-            weight._data[rows] = (weight._data[rows] * scale[:, None]).astype(weight._data.dtype)
-            weight._bump_version()
+    if max_norm is not None:                    # numpy on weight's memory: nothing is recorded
+        rows = np.unique(values)
+        norms = np.linalg.norm(weight._data[rows].astype(np.float64), ord=norm_type, axis=1)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight._data[rows] = (weight._data[rows] * scale[:, None]).astype(weight._data.dtype)
+        weight._bump_version()
     return Embedding.apply(weight, Indices(input), padding_idx, scale_grad_by_freq, sparse)
+
+
+def padding_index(padding_idx, num_embeddings):
+    """``padding_idx`` checked against the table's size, a negative one counted from the end."""
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return padding_idx + num_embeddings if padding_idx < 0 else padding_idx
 
 
 def one_hot(tensor, num_classes=-1):
@@ -395,7 +389,6 @@ def one_hot(tensor, num_classes=-1):
 
     ``num_classes=-1`` takes one more than the largest index.
     """
-    from .._tensor import Tensor
     _check_tensor(tensor, "one_hot", "self", 1)
     if tensor.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -415,35 +408,20 @@ def one_hot(tensor, num_classes=-1):
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """Squared error where ``|input - target| < beta`` (halved, over beta), absolute error beyond:
     less swayed by outliers than ``mse_loss`` (``SmoothL1LossBackward0``; ``beta=0`` is ``l1_loss``)."""
-    from ..ops.nn_layers import SmoothL1Loss
-    _check_tensor(input, "smooth_l1_loss", "input", 1)
-    _check_tensor(target, "smooth_l1_loss", "target", 2)
-    if target.shape != input.shape:
-        _warn_target_size(input, target)
-    _check_reduction(reduction)
-    check_broadcast(input, target)
-    input, target = _broadcast_tensors(input, target)
+    input, target = _loss_operands("smooth_l1_loss", input, target, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
-        loss = (input - target).abs()
-        return loss if reduction == "none" else (loss.mean() if reduction == "mean" else loss.sum())
+        return l1_loss(input, target, reduction=reduction)     # as PyTorch's kernel does
     return SmoothL1Loss.apply(input, target, reduction, beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """Squared error (halved) where ``|input - target| < delta``, ``delta`` times the absolute error
     (less delta / 2) beyond (``HuberLossBackward0``)."""
-    from ..ops.nn_layers import HuberLoss
-    _check_tensor(input, "huber_loss", "input", 1)
-    _check_tensor(target, "huber_loss", "target", 2)
     if weight is not None:
         raise NotImplementedError("mini_autograd's huber_loss has no weight")
-    if target.shape != input.shape:
-        _warn_target_size(input, target)
-    _check_reduction(reduction)
-    check_broadcast(input, target)
-    input, target = _broadcast_tensors(input, target)
+    input, target = _loss_operands("huber_loss", input, target, reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     return HuberLoss.apply(input, target, reduction, delta)
@@ -451,6 +429,5 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where it is positive, else negative_slope * input (``LeakyReluBackward0``)."""
-    from ..ops import more
     _check_tensor(input, "leaky_relu", "input", 1)
     return more.leaky_relu_(input, negative_slope) if inplace else more.leaky_relu(input, negative_slope)

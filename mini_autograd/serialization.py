@@ -10,7 +10,6 @@ PyTorch counterpart: torch/serialization.py and torch/_weights_only_unpickler.py
 """
 import codecs
 import collections
-import io
 import os
 import pickle
 
@@ -45,7 +44,6 @@ _SAFE = {("mini_autograd.serialization", "_rebuild_tensor"): _rebuild_tensor,
          ("numpy", "ndarray"): np.ndarray, ("numpy", "dtype"): np.dtype}
 for _name in ("numpy.core.multiarray", "numpy._core.multiarray"):
     _SAFE[(_name, "_reconstruct")] = np.ndarray.__reduce__(np.zeros(0))[0]
-for _name in ("numpy.core.multiarray", "numpy._core.multiarray"):
     _SAFE[(_name, "scalar")] = np.float64(0).__reduce__()[0]
 _SAFE.update({("numpy.dtypes", name): getattr(np.dtypes, name) for name in dir(np.dtypes)
               if name.endswith("DType")})
@@ -73,10 +71,8 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_seria
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
     """Read back what ``save`` wrote (``map_location`` is accepted: everything is on the CPU)."""
+    unpickler = pickle.Unpickler if weights_only is False else _WeightsUnpickler
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as file:
-            data = file.read()
-    else:
-        data = f.read()
-    unpickler = pickle.Unpickler if weights_only is False else _WeightsUnpickler
-    return unpickler(io.BytesIO(data)).load()
+            return unpickler(file).load()
+    return unpickler(f).load()

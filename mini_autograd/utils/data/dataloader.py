@@ -212,7 +212,6 @@ class _SingleProcessDataLoaderIter:
         self._base_seed = torch.empty((), dtype=torch.int64).random_(generator=loader.generator).item()
         if loader._is_iterable:
             self._dataset_iter = iter(self._dataset)
-        self._num_yielded = 0
 
     def __iter__(self):
         return self
@@ -231,7 +230,6 @@ class _SingleProcessDataLoaderIter:
                 data = [self._dataset[idx] for idx in index]
         else:
             data = self._dataset[index]
-        self._num_yielded += 1
         return self._collate_fn(data)
 
     def _fetch_iterable(self, batch_indices):

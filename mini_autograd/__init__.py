@@ -148,9 +148,7 @@ def _with_out(function):
             raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                                "differentiation, but one of the arguments requires grad.")
         result = function(*args, **kwargs)
-        if not numpy.can_cast(result._data.dtype, out._data.dtype, casting="same_kind"):
-            raise RuntimeError(f"result type {result.dtype.scalar_name} can't be cast to the desired output "
-                               f"type {out.dtype.scalar_name}")
+        _ops.inplace_ops.check_cast(result, out)
         if out.shape != result.shape:
             if out.numel():
                 import warnings

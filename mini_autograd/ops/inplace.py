@@ -120,12 +120,17 @@ def _keep_old_values(node, old):
     node._saved = tuple(kept)
 
 
-def _write_result(tensor, result):
-    """Copy an out-of-place result into the tensor's memory, with PyTorch's checks."""
+def check_cast(result, tensor):
+    """PyTorch's error when ``result`` cannot be written into ``tensor`` (in place, or as ``out=``)."""
     if result._data.dtype != tensor._data.dtype and not np.can_cast(result._data.dtype, tensor._data.dtype,
                                                                      casting="same_kind"):
         raise RuntimeError(f"result type {result.dtype.scalar_name} can't be cast to the desired "
                            f"output type {tensor.dtype.scalar_name}")
+
+
+def _write_result(tensor, result):
+    """Copy an out-of-place result into the tensor's memory, with PyTorch's checks."""
+    check_cast(result, tensor)
     if result._data.shape != tensor._data.shape:
         raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast shape "
                            f"{list(result.shape)}")

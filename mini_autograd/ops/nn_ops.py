@@ -312,8 +312,7 @@ class MseLossBackward(Function):
 
 def _mse_double_backward(grad, x, reduction):
     """FunctionsManual.cpp, mse_loss_double_backward: 2 * grad, divided by x's size for the mean."""
-    grad_x = MulScalar.apply(grad, 2)
-    return DivScalar.apply(grad_x, x.numel()) if reduction == REDUCTIONS["mean"] else grad_x
+    return _divide_for_mean(MulScalar.apply(grad, 2), reduction, x.numel())
 
 
 def _softplus_neg(x):
@@ -340,6 +339,14 @@ def _one_minus(x):
 def _divide_for_mean(grad, reduction, numel):
     """A loss gradient divided by the element count for the mean reduction (``div_(numel)``)."""
     return DivScalar.apply(grad, numel) if reduction == REDUCTIONS["mean"] else grad
+
+
+def _weighted_mean_grad(grad, weight, reduction, numel):
+    """A loss gradient times the loss's ``weight`` (if any; in place, ``mul_``, as PyTorch's formulas),
+    then divided by the element count for the mean reduction."""
+    if weight is not None:
+        grad = grad.mul_(weight)
+    return _divide_for_mean(grad, reduction, numel)
 
 
 class BinaryCrossEntropyWithLogits(Function):
@@ -387,9 +394,7 @@ class BinaryCrossEntropyWithLogits(Function):
                 grad_target = -x * grad
             else:   # in place, as PyTorch: log_sigmoid(-x).sub_(log_sigmoid(x).mul_(pos_weight)).mul_(grad)
                 grad_target = LogSigmoid.apply(-x).sub_(LogSigmoid.apply(x).mul_(pos_weight)).mul_(grad)
-            if weight is not None:
-                grad_target = grad_target.mul_(weight)
-            grad_target = _divide_for_mean(grad_target, ctx.reduction, target.numel())
+            grad_target = _weighted_mean_grad(grad_target, weight, ctx.reduction, target.numel())
         return grad_x, grad_target, None, None
 
 
@@ -482,9 +487,7 @@ class BinaryCrossEntropy(Function):
             grad_x = BinaryCrossEntropyBackward.apply(grad, x, target, LossWeights(weight), ctx.reduction)
         if ctx.needs_input_grad[1]:      # FunctionsManual.cpp: binary_cross_entropy_target_backward
             grad_target = Logit.apply(x).neg_().mul_(grad)
-            if weight is not None:
-                grad_target = grad_target.mul_(weight)
-            grad_target = _divide_for_mean(grad_target, ctx.reduction, target.numel())
+            grad_target = _weighted_mean_grad(grad_target, weight, ctx.reduction, target.numel())
         return grad_x, grad_target, None, None
 
 
@@ -517,17 +520,13 @@ class BinaryCrossEntropyBackward(Function):
             x_eps, one_minus_x_eps = AddScalar.apply(x, _BCE_EPS), AddScalar.apply(_one_minus(x), _BCE_EPS)
             grad_grad = (x - target) / (x_eps * one_minus_x_eps)
             grad_grad = grad_grad.mul_(gg)
-            if weight is not None:
-                grad_grad = grad_grad.mul_(weight)
-            grad_grad = _divide_for_mean(grad_grad, reduction, x.numel())
+            grad_grad = _weighted_mean_grad(grad_grad, weight, reduction, x.numel())
         if needs[1]:
             numerator = x * x - MulScalar.apply(x, 2) * target + target
             x_eps, one_minus_x_eps = AddScalar.apply(x, _BCE_EPS), AddScalar.apply(_one_minus(x), _BCE_EPS)
             denominator = x_eps ** 2 * one_minus_x_eps ** 2
             grad_x = (numerator / denominator).mul_(gg * grad)
-            if weight is not None:
-                grad_x = grad_x.mul_(weight)
-            grad_x = _divide_for_mean(grad_x, reduction, x.numel())
+            grad_x = _weighted_mean_grad(grad_x, weight, reduction, x.numel())
         if needs[2]:
             grad_target = -gg * grad
             if weight is not None:

@@ -612,8 +612,7 @@ class Tensor:
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         """Fill with values drawn from N(mean, std**2)."""
-        if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        ops.random.check_std(std)
         rng = _random.numpy_rng(generator, "normal_")
         return ops.inplace_ops.copy_(self, Tensor(rng.normal(mean, std, self._data.shape)
                                                   .astype(self._data.dtype)))

@@ -73,6 +73,12 @@ class NormalTensorTensor(Function):
 
 
 
+def check_std(std):
+    """PyTorch's error for a negative standard deviation (a number)."""
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
 _NORMAL_SIGNATURES = (
     " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
     " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
@@ -96,8 +102,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         from ..creation import _resolve_dtype, _shape
         from .._device import check_device
         check_device(device)
-        if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        check_std(std)
         dtype = _resolve_dtype(dtype, _dtype.float32)
         shape = _shape((size,), "normal")
         z = rng.standard_normal(shape).astype(dtype.numpy)
@@ -117,8 +122,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         check_floating(mean.dtype, "normal_kernel_cpu")
         if not isinstance(std, numbers.Real):
             check_tensor(std, "normal", "std", 2)
-        if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        check_std(std)
         return NormalTensorFloat.apply(mean, std, rng)
     check_floating(std.dtype, "normal_kernel_cpu")
     if std._data.size and (std._data < 0).any():

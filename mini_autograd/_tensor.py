@@ -119,9 +119,7 @@ class Tensor:
     def numel(self):
         return self._data.size
 
-    def nelement(self):
-        """The number of elements: another name of ``numel()``."""
-        return self._data.size
+    nelement = numel        # PyTorch's other name for it
 
     def __len__(self):
         if self.ndim == 0:

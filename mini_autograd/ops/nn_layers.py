@@ -169,8 +169,8 @@ class EmbeddingDenseBackward(Function):
 class SmoothL1Loss(Function):
     """0.5 (x - y)**2 / beta where |x - y| < beta, else |x - y| - 0.5 beta; then mean, sum or nothing.
 
-    ``huber`` (``HuberLossBackward0``): delta * that with beta = delta, i.e. 0.5 (x - y)**2 inside
-    and delta (|x - y| - 0.5 delta) outside. d/dx = clamp((x - y) / beta, -1, 1) [* delta] [/ n].
+    d/dx = clamp((x - y) / beta, -1, 1) [/ n]. (``HuberLoss``, below, is delta times this loss with
+    beta = delta.)
     """
     node_name = "SmoothL1LossBackward0"
     saved_names = ("self", "target")

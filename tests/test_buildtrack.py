@@ -5,6 +5,7 @@ key in answers/myautograd by tools/make_stubs.py; the checks live in
 notebooks/buildtrack.
 """
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -285,6 +286,20 @@ def test_a_verdict_is_kept_until_code_it_ran_changes(planted, monkeypatch, tmp_p
     source = source.replace("return grad * b, grad * a", "return b * grad, a * grad")
     (directory / "ops.py").write_text(source)
     assert verdict("03.2", directory).status == "done" and "03.2" in runs and "01.1" not in runs
+
+
+def test_a_remembered_wrong_verdict_names_the_line_where_the_code_is_now(planted, monkeypatch, tmp_path):
+    """A "wrong" message names a line of your code: add a line above the function, and the step runs
+    again instead of showing the old line number."""
+    from buildtrack import framework
+    monkeypatch.setattr(framework, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(framework, "_memory", {})
+    directory = planted("ops.py", "return grad * b, grad * a", "return grad * b, grad * not_defined")
+    first = verdict("03.2", directory)
+    line = int(re.search(r"ops\.py, line (\d+)", first.message).group(1))
+    (directory / "ops.py").write_text("# a note\n" + (directory / "ops.py").read_text())
+    again = verdict("03.2", directory)
+    assert again.status == "wrong" and f"ops.py, line {line + 1}" in again.message, again.message
 
 
 def test_a_mistake_the_named_scenarios_miss_is_caught_by_random_programs(planted):

@@ -357,19 +357,18 @@ def _hash(text):
 
 @functools.lru_cache(maxsize=8)
 def _package_index(directory, fingerprint):
-    """``{file: (hash of the code outside functions, {function: (first line, last line, hash)})}``."""
-    from .stubs import _functions
+    """``{file: (hash of the code outside functions, {function: (first line, hash of its body)})}``."""
+    from .stubs import _functions, function_dumps
     index = {}
     for path in sorted(pathlib.Path(directory).glob("*.py")):
         try:
             tree = ast.parse(path.read_text())
         except SyntaxError:
             continue
-        functions = {}
-        for name, function, _ in _functions(tree):
-            body = function.body[1:] if ast.get_docstring(function) else function.body
-            first = min([function.lineno] + [d.lineno for d in function.decorator_list])
-            functions[name] = (first, function.end_lineno, _hash(ast.dump(ast.Module(body, []))))
+        dumps = function_dumps(tree)
+        functions = {name: (min([function.lineno] + [d.lineno for d in function.decorator_list]),
+                            _hash(dumps[name]))
+                     for name, function, _ in _functions(tree)}
         for _, function, _ in _functions(tree):
             function.body = []                      # what is left: imports, classes, names, signatures
         index[path.name] = (_hash(ast.dump(tree)), functions)
@@ -419,9 +418,16 @@ def _note_calls(package, directory, ran):
             setattr(owner, attribute, replacement)
 
 
-def _dependencies(ran, index):
+def _digest(function, with_line):
+    """A function's hash, with the line it starts on when the verdict's message may name a line."""
+    first, digest = function
+    return f"{first}:{digest}" if with_line else digest
+
+
+def _dependencies(ran, index, with_lines):
     """``{"file" or "file:function": hash}`` of the functions that ran, and of each touched file's other
-    code (imports, classes, names)."""
+    code (imports, classes, names). ``with_lines``: a "wrong" message names a line of your code, so
+    a function that moved (lines added above it) makes the verdict stale too."""
     found = {"__init__.py": index.get("__init__.py", ("", {}))[0]}
     for key in ran:
         file, _, name = key.partition(":")
@@ -429,17 +435,22 @@ def _dependencies(ran, index):
             skeleton, functions = index[file]
             found[file] = skeleton
             if name in functions:
-                found[key] = functions[name][2]
+                found[key] = _digest(functions[name], with_lines)
     return found
 
 
 def _still_valid(entry, index, stand_ins):
     if entry["checks"] != _checks_fingerprint() or entry["stand_ins"] != stand_ins:
         return False
+    with_lines = entry["verdict"]["status"] != "done"
     for key, digest in entry["dependencies"].items():
         file, _, name = key.partition(":")
         skeleton, functions = index.get(file, (None, {}))
-        now = functions.get(name, (0, 0, None))[2] if name else skeleton
+        if name:
+            function = functions.get(name)
+            now = None if function is None else _digest(function, with_lines)
+        else:
+            now = skeleton
         if now != digest:
             return False
     return True
@@ -486,7 +497,8 @@ def _cached(step_id, directory, fingerprint):
     if result.message.startswith(("myautograd does not import", "the check took more than")):
         return result                             # (nothing ran, or a slow machine: not kept)
     _remember(step_id, {"checks": _checks_fingerprint(), "stand_ins": stand_ins,
-                        "dependencies": _dependencies(ran, index), "verdict": dataclasses.asdict(result)})
+                        "dependencies": _dependencies(ran, index, result.status != "done"),
+                        "verdict": dataclasses.asdict(result)})
     return result
 
 

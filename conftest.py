@@ -6,6 +6,7 @@
   --nbval-sanitize-with relative to the current directory, so it is wired in
   here by absolute path: `pytest --nbval` works from any directory.
 - Jupyter's .ipynb_checkpoints copies are never collected.
+- The build track's verdict cache of a test session is a temporary folder of its own.
 - Notebook cells that compare with real PyTorch (they name `real_torch` or
   `pytorch`) still run when PyTorch is not installed, as they do for a
   learner (they print "not installed"), but their output is not compared:
@@ -17,12 +18,15 @@
 import importlib.util
 import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 SANITIZE_FILE = Path(__file__).resolve().parent / "tests" / "nbval_sanitize.cfg"
 
 
 def pytest_configure(config):
+    _own_buildtrack_cache(config)
     option = config.option
     if not (getattr(option, "nbval", False) or getattr(option, "nbval_lax", False)):
         return
@@ -33,6 +37,17 @@ def pytest_configure(config):
     # nbval reads config.option.nbval_sanitize_with when it sets up each
     # notebook (IPyNbFile.get_sanitize_files), after every pytest_configure.
     option.nbval_sanitize_with = str(SANITIZE_FILE)
+
+
+def _own_buildtrack_cache(config):
+    """The build track's verdicts of this test session go to a folder of its own, shared by the
+    xdist workers and the notebook kernels they start (they inherit the environment), and removed at
+    the end: a session never reuses verdicts from an earlier one, nor fills the learner's cache."""
+    if os.environ.get("BUILDTRACK_CACHE_DIR"):
+        return                          # set by the session that started this worker, or by the caller
+    folder = tempfile.mkdtemp(prefix="buildtrack-cache-")
+    os.environ["BUILDTRACK_CACHE_DIR"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def pytest_report_header(config):

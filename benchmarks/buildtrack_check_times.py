@@ -61,8 +61,15 @@ def edit_one_piece(directory, step_id):
     path.write_text("\n".join(lines))
 
 
+def _environment(directory, cache):
+    """The checks' environment: one BLAS thread, and the cache on or off, kept beside the copy (never the
+    learner's ``notebooks/.buildtrack_cache``)."""
+    return dict(os.environ, BUILDTRACK_CACHE="1" if cache else "0", OPENBLAS_NUM_THREADS="1",
+                BUILDTRACK_CACHE_DIR=str(pathlib.Path(directory).parent / "cache"))
+
+
 def timed_check(step_id, directory, cache):
-    environment = dict(os.environ, BUILDTRACK_CACHE="1" if cache else "0", OPENBLAS_NUM_THREADS="1")
+    environment = _environment(directory, cache)
     code = TIMED.format(notebooks=str(NOTEBOOKS), step=step_id, directory=str(directory))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
                          check=True, cwd=NOTEBOOKS).stdout.split()
@@ -71,7 +78,7 @@ def timed_check(step_id, directory, cache):
 
 
 def timed_progress(directory, cache):
-    environment = dict(os.environ, BUILDTRACK_CACHE="1" if cache else "0", OPENBLAS_NUM_THREADS="1")
+    environment = _environment(directory, cache)
     code = (f"import sys; sys.path.insert(0, {str(NOTEBOOKS)!r})\nimport buildtrack\n"
             "from buildtrack.framework import STEPS, verdict\n"
             f"[verdict(s, {str(directory)!r}) for s in STEPS]")

@@ -336,7 +336,8 @@ def _culprit_of_named(the_step, package, stand_ins, seconds=4.0):
 # your functions ran; the verdict is kept (in memory and in .buildtrack_cache/) with a hash of each
 # of them and of the files' other code (imports, classes, names). Edit a function no check of a
 # step ran, and that step's verdict comes back at once; edit one it ran, and it runs again.
-CACHE = NOTEBOOKS / ".buildtrack_cache"
+# The tests and the tools keep theirs elsewhere (BUILDTRACK_CACHE_DIR), never in the learner's.
+CACHE = pathlib.Path(os.environ.get("BUILDTRACK_CACHE_DIR") or NOTEBOOKS / ".buildtrack_cache")
 KEEP = 40                                  # cached verdicts per step
 _memory = {}
 

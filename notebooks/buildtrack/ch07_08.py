@@ -2,6 +2,7 @@
 import numpy as np
 
 from ._testing import expect, expect_close, expect_raises, grad_of, recording_off, reference, walk_nodes
+from .differential import node_label
 from .framework import Wrong, step
 
 SECOND_BACKWARD = "Trying to backward through the graph a second time"
@@ -182,18 +183,13 @@ def reference_prehook(node, record):
 
 def _labels(lines):
     """``label(node)`` for record_order: a node named with the line of ``lines`` ({line: tensor}) that made it
-    (two nodes can share a name: "MulBackward0 of `a = x * 2`")."""
-    def label(node):
-        name = node.name().rsplit("::", 1)[-1]
-        for line, tensor in lines.items():
-            if tensor.grad_fn is node:
-                return f"{name} of `{line}`"
-        return name
-    return label
+    (two nodes can share a name: "MulBackward0 of `a = x * 2`"), as the random programs name them."""
+    made_by = {line: line for line in lines}
+    return lambda node: node_label(node, lines, made_by)
 
 
-def _mine_order(m, out, lines=None):
-    names = record_order(out, learner_prehook, label=_labels(lines or {}))
+def _mine_order(m, out, lines):
+    names = record_order(out, learner_prehook, label=_labels(lines))
     out.backward()
     return names
 

@@ -197,7 +197,7 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _run_one(the_step, directory, ran=None):
+def _run_one(the_step, directory, ran):
     """The verdict of one step on the package in ``directory``, earlier steps not considered.
 
     Pieces of other steps that are still stubs run as the answer key's (``swap.unwritten``): a step
@@ -213,8 +213,7 @@ def _run_one(the_step, directory, ran=None):
             where = f"{PACKAGE_NAME}/{pathlib.Path(error.filename or '?').name}, line {error.lineno}"
         return Verdict("wrong", f"myautograd does not import: {type(error).__name__}: {error}"
                        + (f" ({where})" if where else ""))
-    if ran is not None:
-        _note_calls(package, directory, ran)
+    _note_calls(package, directory, ran)
     shipped = _still_shipped(the_step, directory)
     if shipped:
         return Verdict("todo", shipped)
@@ -226,7 +225,7 @@ def _run_one(the_step, directory, ran=None):
             warnings.simplefilter("ignore")
             try:
                 sentence = _checks(the_step, package)
-            except (Wrong, Exception) as error:
+            except Exception as error:                      # a Wrong, or any error your code raised
                 # A mistake in a later step's piece is that step's to report: with every later piece
                 # from the answer key, does this step pass?
                 sentence = _passes_without_later_pieces(the_step, package, stand_ins, error)
@@ -485,7 +484,7 @@ def _cached(step_id, directory, fingerprint):
     from .swap import unwritten
     directory = pathlib.Path(directory).resolve()
     index = _package_index(directory, fingerprint)
-    stand_ins = sorted(f"{file}:{name}" for file, name in unwritten(directory))
+    stand_ins = sorted(f"{file}:{name}" for file, name in unwritten(directory, fingerprint))
     for entry in _entries(step_id):
         if _still_valid(entry, index, stand_ins):
             return Verdict(**entry["verdict"])

@@ -53,6 +53,7 @@ def file_of(qualified):
     raise KeyError(qualified)
 
 
+@functools.cache
 def _answer_function(file, qualified):
     source = _answer_source(file)
     for name, function, _ in stubs._functions(ast.parse(source)):
@@ -61,9 +62,10 @@ def _answer_function(file, qualified):
     raise KeyError(qualified)
 
 
-def unwritten(directory):
-    """``{(file, qualified name)}`` of the pieces in ``directory`` that are still exactly their stub."""
-    return set(_unwritten(str(directory), _fingerprint(directory)))
+def unwritten(directory, fingerprint=None):
+    """``{(file, qualified name)}`` of the pieces in ``directory`` that are still exactly their stub
+    (``fingerprint``: the directory's, when the caller has it already)."""
+    return set(_unwritten(str(directory), fingerprint or _fingerprint(directory)))
 
 
 @functools.lru_cache(maxsize=16)

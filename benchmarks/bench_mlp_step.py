@@ -15,54 +15,12 @@ import _common
 
 ARGS = _common.parse_args(__doc__)      # before numpy: it fixes the BLAS thread count
 
-import numpy as np                        # noqa: E402
-
 import mini_autograd as mt                # noqa: E402
+from _mlp import ACTIVATIONS, NumpyMLP, make_batch, mini_model  # noqa: E402
 
 TARGET = 1.15
 
 
-class NumpyMLP:
-    """The same MLP and SGD step, with the backward pass written out by hand."""
-
-    def __init__(self, w1, b1, w2, b2, activation="relu"):
-        self.w1, self.b1, self.w2, self.b2 = (np.array(p, dtype=np.float32) for p in (w1, b1, w2, b2))
-        self.activation = activation
-
-    def step(self, x, y, lr):
-        n = len(y)
-        rows = np.arange(n)
-        # forward
-        h = x @ self.w1.T
-        h += self.b1
-        a = np.maximum(h, 0) if self.activation == "relu" else np.tanh(h)
-        logits = a @ self.w2.T
-        logits += self.b2
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-        loss = -log_probs[rows, y].mean()
-        # backward
-        d_logits = np.exp(log_probs)           # softmax
-        d_logits[rows, y] -= 1
-        d_logits /= n
-        d_w2 = d_logits.T @ a
-        d_b2 = d_logits.sum(axis=0)
-        d_h = d_logits @ self.w2
-        if self.activation == "relu":
-            d_h *= h > 0
-        else:
-            d_h *= 1 - a * a
-        d_w1 = d_h.T @ x
-        d_b1 = d_h.sum(axis=0)
-        # SGD
-        self.w1 -= lr * d_w1
-        self.b1 -= lr * d_b1
-        self.w2 -= lr * d_w2
-        self.b2 -= lr * d_b2
-        return loss
-
-
-ACTIVATIONS = {"relu": "ReLU", "tanh": "Tanh"}      # the name in the results, the nn module's name
 FLOAT32_FUNCTIONS = "mini_autograd, numpy's float32 tanh"
 
 
@@ -86,31 +44,24 @@ def mini_step_function(model, x, y, float32_functions=False):
     return mini_step
 
 
-def make_models(batch, sizes, torch, activation="relu"):
+def make_models(batch_size, sizes, torch, activation="relu"):
     """Copies of one MLP (same initial weights) and their step functions (each returns the loss)."""
     mt.manual_seed(0)
-    module = ACTIVATIONS[activation]
-
-    def mini_model():
-        return mt.nn.Sequential(mt.nn.Linear(sizes[0], sizes[1]), getattr(mt.nn, module)(),
-                                mt.nn.Linear(sizes[1], sizes[2]))
-
-    model = mini_model()
-    rng = np.random.default_rng(0)
-    x_np = rng.standard_normal((batch, sizes[0])).astype(np.float32)
-    y_np = rng.integers(0, sizes[2], batch)
+    model = mini_model(sizes, activation)
+    x_np, y_np = make_batch(batch_size, sizes)
     x, y = mt.tensor(x_np), mt.tensor(y_np)
     weights = [p.detach().numpy().copy() for p in model.parameters()]
     numpy_model = NumpyMLP(*weights, activation)
     steps = {"mini_autograd": mini_step_function(model, x, y),
              "numpy": lambda: float(numpy_model.step(x_np, y_np, 0.01))}
     if activation == "tanh":
-        twin = mini_model()
+        twin = mini_model(sizes, activation)
         twin.load_state_dict(model.state_dict())
         steps[FLOAT32_FUNCTIONS] = mini_step_function(twin, x, y, float32_functions=True)
 
     if torch is not None:
-        t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]), getattr(torch.nn, module)(),
+        t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]),
+                                      getattr(torch.nn, ACTIVATIONS[activation])(),
                                       torch.nn.Linear(sizes[1], sizes[2]))
         t_model.load_state_dict({k: torch.tensor(w)
                                  for k, w in zip(t_model.state_dict(), weights, strict=True)})

@@ -32,26 +32,23 @@ import gc                                 # noqa: E402
 import statistics                         # noqa: E402
 import time                               # noqa: E402
 
-import numpy as np                        # noqa: E402
-
 import mini_autograd as mt                # noqa: E402
 from mini_autograd.autograd import engine, function  # noqa: E402
+from _mlp import NumpyMLP, make_batch, mini_model  # noqa: E402
 
 SIZES = (784, 256, 10)
 PHASES = ("forward", "backward", "update")
 
 
-def make_pair(batch, sizes):
-    """mini_autograd's phased step and the numpy one, from the same weights and data."""
+def make_pair(batch_size, sizes):
+    """mini_autograd's phased step and benchmark 1's numpy step, from the same weights and data."""
     mt.manual_seed(0)
-    model = mt.nn.Sequential(mt.nn.Linear(sizes[0], sizes[1]), mt.nn.ReLU(), mt.nn.Linear(sizes[1], sizes[2]))
+    model = mini_model(sizes)
     optimizer = mt.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = mt.nn.CrossEntropyLoss()
-    rng = np.random.default_rng(0)
-    x_np = rng.standard_normal((batch, sizes[0])).astype(np.float32)
-    y_np = rng.integers(0, sizes[2], batch)
+    x_np, y_np = make_batch(batch_size, sizes)
     x, y = mt.tensor(x_np), mt.tensor(y_np)
-    w1, b1, w2, b2 = (p.detach().numpy().copy() for p in model.parameters())
+    numpy_model = NumpyMLP(*(p.detach().numpy().copy() for p in model.parameters()))
 
     def mini_step(clock):
         times = []
@@ -69,29 +66,14 @@ def make_pair(batch, sizes):
 
     def numpy_step(clock):
         times = []
-        rows = np.arange(batch)
         start = clock()
-        h = x_np @ w1.T
-        h += b1
-        a = np.maximum(h, 0)
-        logits = a @ w2.T
-        logits += b2
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-        float(-log_probs[rows, y_np].mean())
+        float(numpy_model.forward(x_np, y_np))
         times.append(clock() - start)
         start = clock()
-        d_logits = np.exp(log_probs)
-        d_logits[rows, y_np] -= 1
-        d_logits /= batch
-        d_w2, d_b2 = d_logits.T @ a, d_logits.sum(axis=0)
-        d_h = d_logits @ w2
-        d_h *= h > 0
-        d_w1, d_b1 = d_h.T @ x_np, d_h.sum(axis=0)
+        grads = numpy_model.backward(x_np, y_np)
         times.append(clock() - start)
         start = clock()
-        for param, grad in ((w1, d_w1), (b1, d_b1), (w2, d_w2), (b2, d_b2)):
-            param -= 0.01 * grad
+        numpy_model.update(grads, 0.01)
         times.append(clock() - start)
         return times
 

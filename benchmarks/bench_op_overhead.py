@@ -59,7 +59,7 @@ def run(args):
         return lambda: split[name].append(timers[name]())
 
     _common.alternate({name: recorder(name) for name in libs}, rounds=rounds, warmup=3)
-    results = {"ops": ops, "rounds": rounds, "threads": args.threads, "us_per_op": {}}
+    results = {"ops": ops, "rounds": rounds, "threads": args.threads, "us_per_op": {}, "target": TARGET}
     totals, cpu_totals = {}, {}
     for name, runs in split.items():
         runs = runs[3:]                     # drop the warm-up rounds

@@ -1,21 +1,28 @@
-"""How long a learner waits for a build-track check cell, and for `make progress`.
+"""How long a learner waits for a build-track verdict: right code and wrong code, in CPU seconds.
 
-A finished package (a copy of the answer key) is checked the way a learner meets it:
+Every time is the CPU time (``time.process_time``) of the process that checks, around one
+``verdict(step)`` call, imports excluded; the wall-clock time is printed beside it. Three kinds of
+verdict, on a copy of the answer key:
 
-- **after an edit**: for each step, one of its pieces is edited (a line that changes
-  nothing is added, which still changes the function's source hash), then a fresh
-  process imports buildtrack and times ``buildtrack.check(step)``: the verdicts of
-  steps whose code did not change come from the cache, the rest run;
-- **cold**: the same call with no cache at all (``BUILDTRACK_CACHE=0``), which is a
-  first check in a new checkout;
-- **progress**: ``make progress``'s table (``python -m buildtrack``) cold, then again
-  with nothing changed.
+- **right code, after an edit**: one of the step's pieces is edited (a line that changes nothing is
+  added, which still changes the function's hash); the verdicts of steps whose code did not change
+  come from the cache, the step's own check runs;
+- **right code, cold**: no cache at all (``BUILDTRACK_CACHE=0``): a first check in a new checkout,
+  every earlier step the step waits for checked too;
+- **wrong code**: each planted mistake of ``tests/buildtrack_mistakes.py`` (the mistakes learners
+  make, and the ones the random programs find), checked right after it was made: the earlier
+  verdicts are cached from the right code, so the steps whose functions changed run again. The
+  mistakes found by random programs (a differential verdict) are counted apart: they also shrink
+  the program and look for the piece at fault.
 
-Prints each step's times and the medians and maxima. Run on a quiet machine:
+Also ``make progress``'s table (``python -m buildtrack``) cold, then again with nothing changed.
+Prints each time, then medians and maxima. Run on a quiet machine:
 
-    .venv/bin/python benchmarks/buildtrack_check_times.py
+    .venv/bin/python benchmarks/buildtrack_check_times.py            # everything (about 10 minutes)
+    .venv/bin/python benchmarks/buildtrack_check_times.py --mistakes 20   # every 6th mistake or so
 """
 import argparse
+import json
 import os
 import pathlib
 import shutil
@@ -28,18 +35,19 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 sys.path.insert(0, str(NOTEBOOKS))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from buildtrack import swap  # noqa: E402
 from buildtrack.framework import ANSWER_KEY, STEPS  # noqa: E402
 
 TIMED = """
-import sys, time
+import json, sys, time
 sys.path.insert(0, {notebooks!r})
 import buildtrack
 from buildtrack.framework import verdict
-start = time.perf_counter()
+wall, cpu = time.perf_counter(), time.process_time()
 result = verdict({step!r}, {directory!r})
-print(time.perf_counter() - start, result.status)
+print(json.dumps([time.process_time() - cpu, time.perf_counter() - wall, result.status, result.differential]))
 """
 
 
@@ -61,52 +69,97 @@ def edit_one_piece(directory, step_id):
     path.write_text("\n".join(lines))
 
 
-def _environment(directory, cache):
-    """The checks' environment: one BLAS thread, and the cache on or off, kept beside the copy (never the
-    learner's ``notebooks/.buildtrack_cache``)."""
+def plant(directory, file, old, new):
+    """Plant a mistake of tests/buildtrack_mistakes.py (``old`` and ``new`` may be tuples, pairwise)."""
+    source = (directory / file).read_text()
+    for old_text, new_text in (zip(old, new, strict=True) if isinstance(old, tuple) else [(old, new)]):
+        source = source.replace(old_text, new_text)
+    (directory / file).write_text(source)
+
+
+def _environment(cache_dir, cache):
+    """One BLAS thread, and the cache on or off, kept in ``cache_dir`` (never the learner's)."""
     return dict(os.environ, BUILDTRACK_CACHE="1" if cache else "0", OPENBLAS_NUM_THREADS="1",
-                BUILDTRACK_CACHE_DIR=str(pathlib.Path(directory).parent / "cache"))
+                BUILDTRACK_CACHE_DIR=str(cache_dir))
 
 
-def timed_check(step_id, directory, cache):
-    environment = _environment(directory, cache)
+def timed_verdict(step_id, directory, cache_dir, cache=True):
+    """``(cpu seconds, wall seconds, status, found by random programs)`` of one verdict, in a new process."""
     code = TIMED.format(notebooks=str(NOTEBOOKS), step=step_id, directory=str(directory))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
-                         check=True, cwd=NOTEBOOKS).stdout.split()
-    assert out[1] == "done", (step_id, out)
-    return float(out[0])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=_environment(cache_dir, cache), cwd=NOTEBOOKS).stdout
+    return tuple(json.loads(out.strip().splitlines()[-1]))
 
 
-def timed_progress(directory, cache):
-    environment = _environment(directory, cache)
+def timed_progress(directory, cache_dir, cache):
     code = (f"import sys; sys.path.insert(0, {str(NOTEBOOKS)!r})\nimport buildtrack\n"
             "from buildtrack.framework import STEPS, verdict\n"
             f"[verdict(s, {str(directory)!r}) for s in STEPS]")
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=environment, cwd=NOTEBOOKS)
+    subprocess.run([sys.executable, "-c", code], check=True, env=_environment(cache_dir, cache),
+                   cwd=NOTEBOOKS)
     return time.perf_counter() - start
 
 
+def summary(label, rows):
+    """Median and maximum CPU time of ``rows`` (``(name, cpu, wall, ...)``)."""
+    if not rows:
+        return
+    cpu = [row[1] for row in rows]
+    slowest = max(rows, key=lambda row: row[1])
+    print(f"{label} ({len(rows)}): CPU median {statistics.median(cpu):.2f} s, slowest {slowest[1]:.2f} s "
+          f"({slowest[0]}); wall median {statistics.median(row[2] for row in rows):.2f} s")
+
+
 def main():
-    argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mistakes", type=int, default=None, help="time about this many planted mistakes "
+                        "(evenly spread) instead of all of them")
+    arguments = parser.parse_args()
+    from buildtrack_mistakes import MISTAKES
+
     work = pathlib.Path(tempfile.mkdtemp())
-    directory = work / "myautograd"
+    directory, cache_dir = work / "myautograd", work / "cache"
     shutil.copytree(ANSWER_KEY, directory)
-    cold_progress = timed_progress(directory, cache=False)
-    timed_progress(directory, cache=True)                       # fills the cache
-    warm_progress = timed_progress(directory, cache=True)
-    rows = []
+    cold_progress = timed_progress(directory, cache_dir, cache=False)
+    timed_progress(directory, cache_dir, cache=True)                    # fills the cache
+    warm_progress = timed_progress(directory, cache_dir, cache=True)
+    right_edit, right_cold = [], []
     for step_id in STEPS:
-        cold = timed_check(step_id, directory, cache=False)
-        edit_one_piece(directory, step_id)
-        after_edit = timed_check(step_id, directory, cache=True)
-        rows.append((step_id, after_edit, cold))
-        print(f"{step_id}  after an edit {after_edit:5.2f} s   cold {cold:5.2f} s", flush=True)
+        cpu, wall, status, _ = timed_verdict(step_id, directory, cache_dir, cache=False)
+        assert status == "done", step_id
+        right_cold.append((step_id, cpu, wall))
+        edited = work / "edited" / "myautograd"
+        shutil.copytree(directory, edited)
+        shutil.copytree(cache_dir, work / "edited" / "cache")
+        edit_one_piece(edited, step_id)
+        cpu_edit, wall_edit, status, _ = timed_verdict(step_id, edited, work / "edited" / "cache")
+        assert status == "done", step_id
+        right_edit.append((step_id, cpu_edit, wall_edit))
+        shutil.rmtree(work / "edited")
+        print(f"{step_id}  right code: after an edit {cpu_edit:5.2f} s CPU ({wall_edit:5.2f} s wall), "
+              f"cold {cpu:5.2f} s CPU ({wall:5.2f} s wall)", flush=True)
+
+    every = max(1, len(MISTAKES) // arguments.mistakes) if arguments.mistakes else 1
+    wrong_named, wrong_random = [], []
+    for index, (step_id, file, old, new, _) in list(enumerate(MISTAKES))[::every]:
+        trial = work / f"mistake-{index}"
+        shutil.copytree(directory, trial / "myautograd")
+        shutil.copytree(cache_dir, trial / "cache")
+        plant(trial / "myautograd", file, old, new)
+        cpu, wall, status, differential = timed_verdict(step_id, trial / "myautograd", trial / "cache")
+        shutil.rmtree(trial)
+        name = f"{step_id}-{index}"
+        (wrong_random if differential else wrong_named).append((name, cpu, wall))
+        print(f"{name}  wrong code ({'random programs' if differential else 'named scenario'}): "
+              f"{cpu:5.2f} s CPU ({wall:5.2f} s wall), {status}", flush=True)
     shutil.rmtree(work)
-    for label, column in (("after an edit", 1), ("cold", 2)):
-        times = [row[column] for row in rows]
-        print(f"check cell, {label}: median {statistics.median(times):.2f} s, slowest {max(times):.2f} s "
-              f"({max(rows, key=lambda row: row[column])[0]})")
+
+    summary("right code, after an edit", right_edit)
+    summary("right code, cold (every step it waits for checked too)", right_cold)
+    summary("wrong code found by a named scenario", wrong_named)
+    summary("wrong code found by random programs", wrong_random)
+    summary("every verdict after an edit (right and wrong code)", right_edit + wrong_named + wrong_random)
     print(f"progress table (python -m buildtrack): {cold_progress:.1f} s cold, {warm_progress:.1f} s "
           "unchanged (whole process, imports included)")
 

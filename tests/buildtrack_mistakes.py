@@ -51,7 +51,7 @@ MISTAKES = [
     # 03.1 backward formulas
     ("03.1", "ops.py", "return grad * b, grad * a", "return b, a", "ignores grad"),
     ("03.1", "ops.py", "return grad * result", "return grad * result * 0", "all zeros"),
-    ("03.1", "ops.py", "np.full(ctx.shape, 1 / n,", "np.full(ctx.shape, 1,", "off by a factor of n = 6"),
+    ("03.1", "ops.py", "dtype=grad._data.dtype) / n)", "dtype=grad._data.dtype))", "off by a factor of n = 6"),
     ("03.1", "ops.py", "a ** (ctx.exponent - 1)", "a ** ctx.exponent", "the power goes down by one"),
     ("03.1", "ops.py", "return grad * Tensor(np.ones(ctx.shape, dtype=grad._data.dtype))", "return grad",
      "expected [2, 3], the shape of that input"),
@@ -145,12 +145,13 @@ MISTAKES = [
     ("06.1", "grad_mode.py", "        _state.grad_enabled = False\n", "",
      "switch recording off in __enter__"),
     # 06.2 detach and requires_grad_
-    ("06.2", "tensor.py", "        return Tensor(self._data)\n", "        return self\n",
+    ("06.2", "tensor.py", "        detached = Tensor(self._data)\n"
+     "        detached._version_counter = self._version_counter\n        return detached\n", "        return self\n",
      "returned y itself"),
-    ("06.2", "tensor.py", "        return Tensor(self._data)\n", "        return Tensor(self._data.copy())\n",
+    ("06.2", "tensor.py", "detached = Tensor(self._data)", "detached = Tensor(self._data.copy())",
      "copied the numbers"),
-    ("06.2", "tensor.py", "        return Tensor(self._data)\n",
-     "        return Tensor(self._data, requires_grad=self.requires_grad)\n", "cut from the graph"),
+    ("06.2", "tensor.py", "detached = Tensor(self._data)",
+     "detached = Tensor(self._data, requires_grad=self.requires_grad)", "cut from the graph"),
     ("06.2", "tensor.py", "        if not self.is_leaf:\n            if requires_grad:\n"
      "                return self                    # a non-leaf requires grad already\n"
      "            raise RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)\n", "",
@@ -164,7 +165,9 @@ ENGINE_03 = """    root, _ = gradient_edge(tensor)
     grad_mode._state.grad_enabled = False
     try:
         for node in topological_order(root):
-            grad = grads.pop(node)
+            grad = grads.pop(node, None)
+            if grad is None:                   # no gradient reached it
+                continue
             for hook in node.pre_hooks:
                 new_grad = hook(grad)
                 if new_grad is not None:
@@ -220,10 +223,10 @@ MISTAKES += [
     ("07.2", "tensor.py", "        engine.run_backward(self, gradient, retain_graph)\n",
      "        engine.run_backward(self, gradient, retain_graph=False)\n", "With retain_graph=True"),
     ("07.2", "engine.py",
-     "            next_grads = node.apply(grad)\n"
+     "                next_grads = node.apply(grad)\n"
      "            if not retain_graph:\n                node.release_saved()\n",
-     "            if not retain_graph:\n                node.release_saved()\n"
-     "            next_grads = node.apply(grad)\n",
+     "                if not retain_graph:\n                    node.release_saved()\n"
+     "                next_grads = node.apply(grad)\n",
      "after it has run"),
     # 08.1 dependency counts
     ("08.1", "engine.py",
@@ -249,7 +252,7 @@ MISTAKES += [
      ("            _, _, node = ready.pop(0)\n",
       "                    ready.append((-next_node.sequence_nr, next(arrivals), next_node))\n"),
      "first-in-first-out"),
-    ("08.2", "engine.py", "                if dependencies[next_node] == 0 and next_node in buffers:\n",
+    ("08.2", "engine.py", "                if dependencies[next_node] == 0:\n",
      "                if next_node in buffers:\n", "ran more than once"),
     ("08.2", "engine.py", ("    ready = [(-root.sequence_nr, next(arrivals), root)]\n",
                            "heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))"),
@@ -271,8 +274,7 @@ NOT_STARTED = [
      ("        self.saved = tuple((t, t._version) for t in tensors)\n", SAVED_TENSORS_07),
      ("        self.saved = tensors\n", "        return self.saved\n"),
      "rewrite BackwardFunction.save_for_backward"),
-    ("07.2", "engine.py", "            if not retain_graph:\n                node.release_saved()\n", "",
-     "run_backward does not use release_saved yet"),
+    ("07.2", "engine.py", engine_08(), ENGINE_03, "run_backward does not use release_saved yet"),
     ("08.2", "engine.py", engine_08(), ENGINE_07, "run_backward does not use compute_dependencies yet"),
 ]
 
@@ -402,8 +404,8 @@ MISTAKES += [  # issue 18: wrong code that once got a ✅
      "buffers[next_node]._data += next_grad._data if next_node in buffers else 0\n"
      "                    buffers.setdefault(next_node, next_grad)", "run_backward"),
     # 03.2: a hook's None taken as the new gradient
-    ("03.2", "engine.py", "                new_grad = hook(grad)\n                if new_grad is not None:\n                    grad = new_grad\n",
-     "                grad = hook(grad)\n", "run_backward"),
+    ("03.2", "engine.py", "                    new_grad = hook(grad)\n                    if new_grad is not None:\n"
+     "                        grad = new_grad\n", "                    grad = hook(grad)\n", "run_backward"),
     # 04.2: retain_grad's hook overwrites instead of adding
     ("04.2", "tensor.py", "self._grad = Tensor(grad._data.copy()) if self._grad is None else self._grad + grad",
      "self._grad = Tensor(grad._data.copy())", "accumulates like a leaf"),
@@ -431,4 +433,100 @@ MISTAKES += [  # issue 18: wrong code that once got a ✅
     # 11.2: custom sigmoid multiplies grad in place
     ("11.2", "custom.py", "        return grad * s * (1 - s)",
      "        grad._data *= s._data * (1 - s._data)\n        return grad", "changed the gradient"),
+]
+
+# Issue 26, chapters 10 and 11: kept in a file of their own.
+from buildtrack_mistakes_ch10_11 import MISTAKES as _MISTAKES_CH10_11  # noqa: E402
+
+MISTAKES += _MISTAKES_CH10_11
+
+MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), and the answer key's own slips
+    # 03.1: the textbook formula for a ** 0: 0 * 0 ** -1 = nan at a = 0
+    ("03.1", "ops.py", "        if ctx.exponent == 0:\n            return Tensor(np.zeros_like(a._data))\n", "",
+     "pow_backward"),
+    # 03.2: a node that only None reached, popped anyway
+    ("03.2", "engine.py", "            grad = buffers.pop(node, None)\n", "            grad = buffers.pop(node)\n",
+     "has nothing to pass on: skip it"),
+    # 03.3: no requires-grad check: the engine meets a (None, 0) edge
+    ("03.3", "tensor.py",
+     "        if not self.requires_grad:\n            raise RuntimeError(\"element 0 of tensors does not require "
+     "grad and does not have a grad_fn\")\n", "",
+     "where PyTorch raises RuntimeError: element 0 of tensors does not require grad"),
+    # 03.3: a gradient of another shape, or of another dtype, taken as it is
+    ("03.3", "tensor.py",
+     "        if gradient.shape != self.shape:\n            raise RuntimeError(f\"Mismatch in shape: grad_output[0] "
+     "has a shape of torch.Size(\"\n                               f\"{list(gradient.shape)}) and output[0] has "
+     "a shape of \"\n                               f\"torch.Size({list(self.shape)}).\")\n", "",
+     "Mismatch in shape: grad_output[0] has a shape of torch.Size([3])"),
+    ("03.3", "tensor.py", "        if gradient._data.dtype != self._data.dtype:\n"
+     "            gradient = Tensor(gradient._data.astype(self._data.dtype))\n", "", "PyTorch's is float32"),
+    # 04.2: a leaf's retain_grad switches retains_grad on
+    ("04.2", "tensor.py", "        if self.is_leaf or self.retains_grad:\n            return\n",
+     "        if self.is_leaf:\n            self.retains_grad = True\n            return\n"
+     "        if self.retains_grad:\n            return\n", "PyTorch keeps it False"),
+    # 04.2: the retained gradient is the very tensor that arrived
+    ("04.2", "tensor.py",
+     "self._grad = Tensor(grad._data.copy()) if self._grad is None else self._grad + grad",
+     "self._grad = grad if self._grad is None else self._grad + grad", "y.grad is v itself"),
+    # 04.2: a leaf's retain_grad hooks its AccumulateGrad (kept alive on the tensor): the gradient twice
+    ("04.2", "tensor.py",
+     ("        if self.is_leaf or self.retains_grad:\n            return\n        self.retains_grad = True\n",
+      "        self.grad_fn.pre_hooks.append(keep_grad)\n"),
+     ("        if self.retains_grad:\n            return\n        self.retains_grad = not self.is_leaf\n",
+      "        from .function import gradient_edge\n        self._kept_node = gradient_edge(self)[0]\n"
+      "        self._kept_node.pre_hooks.append(keep_grad)\n"),
+     "count the gradient twice"),
+    # 05.1: the sum in a new array: a numpy view taken before no longer sees it
+    ("05.1", "function.py", "            variable._grad._data += grad._data\n",
+     "            variable._grad._data = variable._grad._data + grad._data\n", "went into a new array"),
+    # 06.1: the values from before the blocks on one stack for all threads: nested blocks work, two
+    # threads' blocks put back each other's
+    ("06.1", "grad_mode.py", ("_state = _ThreadState()\n", "        self.previous = _state.grad_enabled\n",
+                              "        _state.grad_enabled = self.previous\n"),
+     ("_state = _ThreadState()\n_PREVIOUS = []\n", "        _PREVIOUS.append(_state.grad_enabled)\n",
+      "        _state.grad_enabled = _PREVIOUS.pop()\n"),
+     "not on the class or in a global"),
+    # 06.2: an integer tensor refused requires_grad_(False)
+    ("06.2", "tensor.py", "        if requires_grad and not self.dtype.is_floating_point:\n"
+     "            raise RuntimeError(\"only Tensors",
+     "        if not self.dtype.is_floating_point:\n            raise RuntimeError(\"only Tensors",
+     "requires_grad_(False) raised RuntimeError"),
+    # 06.2: detach() with a version counter of its own (the answer key's slip)
+    ("06.2", "tensor.py", "        detached._version_counter = self._version_counter\n", "",
+     "version counter (detached._version_counter = self._version_counter)"),
+    # 07.1: only the first saved tensor's version checked
+    ("07.1", "function.py", "        for tensor, version in self.saved:\n",
+     "        for tensor, version in self.saved[:1]:\n", "check every saved tensor"),
+    # 07.1: no version bump when the values stay the same
+    ("07.1", "tensor.py", "        self._data[...] = data\n        self._version += 1\n",
+     "        if not np.array_equal(self._data, data):\n            self._version += 1\n"
+     "        self._data[...] = data\n", "whether or not it changes a value"),
+    # 07.1: in-place changes refused under no_grad too
+    ("07.1", "tensor.py",
+     "        if self.requires_grad and is_grad_enabled():\n            if self.is_leaf:\n"
+     "                raise RuntimeError(\n"
+     "                    \"a leaf Variable that requires grad is being used in an in-place operation.\")\n"
+     "            raise RuntimeError(\"myautograd records no in-place operations: use them under no_grad\")\n",
+     "        if self.requires_grad and self.is_leaf and is_grad_enabled():\n"
+     "            raise RuntimeError(\"a leaf Variable that requires grad is being used in an in-place operation.\")\n"
+     "        if self.requires_grad and not self.is_leaf:\n"
+     "            raise RuntimeError(\"myautograd records no in-place operations: use them under no_grad\")\n",
+     "with recording off (inside no_grad) raised"),
+    # 07.2: everything freed only once backward is over
+    ("07.2", "engine.py",
+     ("    try:\n        while ready:\n", "            if not retain_graph:\n                node.release_saved()\n",
+      "    finally:\n        grad_mode._state.grad_enabled = previous\n"),
+     ("    ran = []\n    try:\n        while ready:\n", "            ran.append(node)\n",
+      "        if not retain_graph:\n            for node in ran:\n                node.release_saved()\n"
+      "    finally:\n        grad_mode._state.grad_enabled = previous\n"),
+     "not all at the end"),
+    # 07.2 (a regression): the rewrite for step 08.2 dropped release_saved
+    ("07.2", "engine.py", "            if not retain_graph:\n                node.release_saved()\n", "",
+     "did your rewrite for step 08.2 drop it?"),
+    # 08.2: a None gradient does not count as arrived
+    ("08.2", "engine.py",
+     "                    buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad\n"
+     "                dependencies[next_node] -= 1\n",
+     "                    buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad\n"
+     "                    dependencies[next_node] -= 1\n", "one of them carries None: it still counts"),
 ]

@@ -86,8 +86,10 @@ def run_backward(tensor, gradient, retain_graph=False):
     PyTorch: Engine::execute (engine.cpp). Start at ``gradient_edge(tensor)``'s
     node; keep a dict ``{node: gradient arriving there}``. For each node in
     topological order:
-    1. take its gradient, pass it through each hook in ``node.pre_hooks``
-       (a hook returning something other than None replaces it);
+    1. take its gradient (a node that no gradient reached, because every backward
+       above it returned None for it, has nothing to pass on: skip it), pass it
+       through each hook in ``node.pre_hooks`` (a hook returning something other
+       than None replaces it);
     2. ``node.apply(grad)``: one gradient per edge in ``node.next_functions``;
     3. for each edge ``(next_node, _)`` with a node and a gradient that is not
        None: ``sum_to`` the input's shape (``node.input_shapes[i]``), then *add*
@@ -106,7 +108,10 @@ def run_backward(tensor, gradient, retain_graph=False):
     newest node runs first (heapq pops the smallest; the arrival number breaks
     ties, since nodes cannot be compared; that tie rule is mini_autograd's, not
     PyTorch's, whose heap keeps no order among ties). Pop, run, pass gradients
-    on, until the queue is empty.
+    on, until the queue is empty. Every edge counts, also one whose gradient is
+    None: a node whose count reaches 0 with nothing in its buffer (only None
+    arrived) is ready too, and takes its turn passing None on, so that the
+    counts below it still go down (PyTorch runs it with undefined gradients).
     """
     ### BEGIN SOLUTION
     root, _ = gradient_edge(tensor)
@@ -119,12 +124,15 @@ def run_backward(tensor, gradient, retain_graph=False):
     try:
         while ready:
             _, _, node = heapq.heappop(ready)
-            grad = buffers.pop(node)
-            for hook in node.pre_hooks:
-                new_grad = hook(grad)
-                if new_grad is not None:
-                    grad = new_grad
-            next_grads = node.apply(grad)
+            grad = buffers.pop(node, None)
+            if grad is None:                           # only None arrived: nothing to pass on
+                next_grads = (None,) * len(node.next_functions)
+            else:
+                for hook in node.pre_hooks:
+                    new_grad = hook(grad)
+                    if new_grad is not None:
+                        grad = new_grad
+                next_grads = node.apply(grad)
             if not retain_graph:
                 node.release_saved()
             for i, ((next_node, _), next_grad) in enumerate(
@@ -135,7 +143,7 @@ def run_backward(tensor, gradient, retain_graph=False):
                     next_grad = sum_to(next_grad, node.input_shapes[i])
                     buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad
                 dependencies[next_node] -= 1
-                if dependencies[next_node] == 0 and next_node in buffers:
+                if dependencies[next_node] == 0:
                     heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))
     finally:
         grad_mode._state.grad_enabled = previous

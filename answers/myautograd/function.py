@@ -193,9 +193,12 @@ class BackwardFunction(Node):
     def apply(self, grad):
         grads = self.function.backward(self, grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
-        if len(grads) != len(self.next_functions):
+        expected = len(self.next_functions)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]            # extra Nones are allowed, as in PyTorch (python_function.cpp)
+        if len(grads) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
-                               f"(expected {len(self.next_functions)}, got {len(grads)})")
+                               f"(expected {expected}, got {len(grads)})")
         return grads
 
 

@@ -28,6 +28,12 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
       that reaches ``inputs[i].grad`` when backward starts from a gradient that
       is 1 at that entry and 0 elsewhere. Gradients accumulate into ``.grad``, so
       each backward must start from cleared ``.grad``s.
+      When ``inputs[i].grad`` stays None after a backward, no gradient reached
+      input i: that column is zeros (if nudging input i moves nothing either, the
+      two agree, and PyTorch returns True).
+    - compare with the ``eps``, ``atol`` and ``rtol`` you were given: an entry passes
+      when |analytical - numerical| <= atol + rtol * |numerical|, every entry of both
+      matrices, every input.
     Afterwards every input's ``.grad`` is what it was before the call (PyTorch's
     gradcheck leaves them alone: None stays None, a gradient stays).
     """

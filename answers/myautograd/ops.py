@@ -92,9 +92,16 @@ class Pow(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = a ** c for a number c. d out/d a = c * a ** (c - 1)."""
+        """Step 03.1: out = a ** c for a number c. d out/d a = c * a ** (c - 1).
+
+        For c = 0 the result is the constant 1, and its gradient is zeros shaped like a
+        (``Tensor(np.zeros_like(a._data))``), as PyTorch's pow_backward returns: the formula
+        would give 0 * 0 ** -1 = nan at a = 0.
+        """
         ### BEGIN SOLUTION
         a, = ctx.saved_tensors
+        if ctx.exponent == 0:
+            return Tensor(np.zeros_like(a._data))
         return grad * ctx.exponent * a ** (ctx.exponent - 1)
         ### END SOLUTION
 
@@ -150,7 +157,7 @@ class Mean(Function):
         """Step 03.1: out = a.mean() over n entries. Each entry gets ``grad / n``, shaped like a."""
         ### BEGIN SOLUTION
         n = int(np.prod(ctx.shape))
-        return grad * Tensor(np.full(ctx.shape, 1 / n, dtype=grad._data.dtype))
+        return grad * Tensor(np.ones(ctx.shape, dtype=grad._data.dtype) / n)
         ### END SOLUTION
 
 

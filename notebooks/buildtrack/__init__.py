@@ -5,7 +5,7 @@ edits count) and prints one line: ✅ done, ⏳ not done yet, or ❌ with the li
 mistake. ``buildtrack.progress()`` prints every step; so does ``make progress``.
 The checks live here, outside the files you edit.
 """
-from . import ch01_02, ch03, ch04_06, ch07_08, ch10_11  # noqa: F401  (registers the steps, in order)
+from . import ch01_02, ch03, ch04_06, ch07_08, ch10, ch11  # noqa: F401  (registers the steps, in order)
 from .framework import STEPS, Verdict, package_dir, verdict
 from .notebook import compare_graphs, mine
 

@@ -19,6 +19,7 @@ FORMULAS = [
     ("Add", lambda a, b: a + b, (A, B), UP),
     ("Mul", lambda a, b: a * b, (A, B), UP),
     ("Pow", lambda a: a ** 3, (A,), UP),
+    ("Pow", lambda a: a ** 0, (A * [[0, 1, 1], [1, 0, 1]],), UP),     # c = 0, and a = 0 at two entries
     ("Exp", lambda a: a.exp(), (A,), UP),
     ("Sum", lambda a: a.sum(), (A,), np.array(1.7)),
     ("Mean", lambda a: a.mean(), (A,), np.array(1.7)),
@@ -30,6 +31,9 @@ MISTAKES = {   # what a formula's numbers look like for a typical mistake -> wha
     "zeros": "it gives all zeros.",
     "Mean": "it is off by a factor of n = 6: divide by the number of entries.",
     "Pow": "it looks like c * a ** c: in the derivative of a ** c, the power goes down by one.",
+    "Pow0": ("for a ** 0 at a = 0 the formula c * a ** (c - 1) gives 0 * 0 ** -1 = 0 * inf = nan. "
+             "a ** 0 is the constant 1, whose gradient is 0 everywhere: for c = 0 return zeros shaped "
+             "like a, as PyTorch's pow_backward does."),
 }
 
 
@@ -91,6 +95,8 @@ def _check_formula(m, name, make, inputs, upstream):
             hint = MISTAKES["Mean"]
         elif name == "Pow" and np.allclose(got, upstream * 3 * a ** 3):
             hint = MISTAKES["Pow"]
+        elif name == "Pow" and np.any(np.isnan(got)) and not np.any(np.isnan(want)):
+            hint = MISTAKES["Pow0"]
         else:
             hint = "compare with the derivative by hand."
         raise Wrong(f"{which} is wrong: got {show(got)}, expected {show(want)} (finite differences); {hint}")
@@ -110,6 +116,19 @@ def check_formulas(m):
     if unwritten:
         raise NotImplementedError(f"Step 03.1: {', '.join(unwritten)}")
     return "All seven formulas agree with finite differences, for an upstream gradient that is not all ones."
+
+
+def _blocking_function(m):
+    """A Function (yours) whose backward sends no gradient back: it returns None."""
+    class Block(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return m.Tensor(a._data * 1.0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None
+    return Block
 
 
 def _engine_backward(m, out):
@@ -201,6 +220,21 @@ def check_engine(m):
     expect(still_off, "backward ran with recording off (inside no_grad, say), and afterwards recording is "
            "on: put back the value it had before backward, not True.")
 
+    # Gradients that meet are added into a new tensor: Add hands one tensor to both its inputs.
+    p, q = m.tensor(1.0, requires_grad=True), m.tensor(1.0, requires_grad=True)
+    u, v = p * 2, q * 3
+    s = u + v
+    _engine_backward(m, s + u)                        # u: from s + u, and through s
+    if grad_of(q) is not None and np.allclose(values(grad_of(q)), 6.0):
+        raise Wrong("for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is 6; PyTorch gives 3. The "
+                    "gradient arriving at u's node was added in place into the one already there, and that "
+                    "tensor was the same one Add handed to s's node, and then to v's: add into a new tensor, "
+                    "next_grad + buffers[next_node], never with +=.")
+    expect_close(grad_of(q), 3.0, "for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is {got}; "
+                 "PyTorch gives {want}.")
+    expect_close(grad_of(p), 4.0, "for u = p * 2; v = q * 3; s = u + v; out = s + u, p.grad is {got}; "
+                 "PyTorch gives {want}: u gets a gradient from both paths.")
+
     # Two leaves fed the same gradient tensor by Add must not share one .grad.
     a = m.tensor(1.0, requires_grad=True)
     b = m.tensor(2.0, requires_grad=True)
@@ -208,6 +242,21 @@ def check_engine(m):
     expect(grad_of(a) is not grad_of(b), "a.grad and b.grad are the same tensor: "
            "Add hands the same gradient to both inputs, so AccumulateGrad must store a copy "
            "(Tensor(grad._data.copy())).")
+
+    # A Function whose backward sends None: the node below it gets no gradient from it.
+    block = _blocking_function(m)
+    x = m.tensor(1.0, requires_grad=True)
+    a = x * 2
+    out = block.apply(a * 1.0) + a              # a * 1.0's node receives only None
+    try:
+        _engine_backward(m, out)
+    except (KeyError, AttributeError, TypeError) as error:
+        raise Wrong(f"for a = x * 2; out = Block.apply(a * 1.0) + a, where Block's backward returns None, "
+                    f"your engine raised {type(error).__name__}: {error}. A node that no gradient reached "
+                    "(only None was sent to it) has nothing to pass on: skip it.") from None
+    expect_close(grad_of(x), 2.0, "for a = x * 2; out = Block.apply(a * 1.0) + a, where Block's backward "
+                 "returns None, x.grad is {got}; PyTorch gives {want}: the gradient that reaches a directly "
+                 "still counts.")
 
     # A chain of 10,000 operations: no recursion.
     x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
@@ -250,6 +299,20 @@ def check_tensor_backward(m):
         raise Wrong("(x * 3).backward() for x of shape [1] raised: one element is enough, the rule counts "
                     "elements (numel()), not dimensions.") from None
     expect_close(grad_of(x), [3.0], "(x * 3).backward() gives x.grad {got}, expected {want}.")
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    expect_raises(lambda: (x * 2).backward(m.tensor([1.0, 1.0, 1.0])), RuntimeError,
+                  "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a "
+                  "shape of torch.Size([2]).", "y.backward(g) for y of shape [2] and g of shape [3]")
+    expect_raises(lambda: (x * 2).backward(m.tensor([[1.0, 1.0]])), RuntimeError,
+                  "Mismatch in shape: grad_output[0] has a shape of torch.Size([1, 2]) and output[0] has a "
+                  "shape of torch.Size([2]).", "y.backward(g) for y of shape [2] and g of shape [1, 2]")
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    (x * 2).backward(m.tensor([1.0, 1.0], dtype=m.float64))
+    got = grad_of(x)
+    expect(got is not None and str(got._data.dtype) == "float32", "y.backward(g) for a float32 y and a "
+           f"float64 g leaves x.grad {'None' if got is None else got._data.dtype}; PyTorch's is float32: "
+           "the starting gradient is cast to the tensor's dtype "
+           "(Tensor(gradient._data.astype(self._data.dtype))).")
     leaf = m.tensor(2.0, requires_grad=True)
     leaf.backward()
     expect_close(grad_of(leaf), 1.0, "x.backward() on a leaf gives x.grad {got}, expected {want}: "
@@ -264,5 +327,5 @@ def check_tensor_backward(m):
     ((x * 2).exp().mean() * 3).backward()
     expect_close(grad_of(x), values(x_ref.grad),
                  "3·mean(exp(2x)) gives x.grad {got}; mini_autograd gives {want}.")
-    return ("backward() starts from 1 for one-element results, from gradient= otherwise, "
-            "with PyTorch's errors.")
+    return ("backward() starts from 1 for one-element results, from gradient= otherwise (of the tensor's "
+            "shape, cast to its dtype), with PyTorch's errors.")

@@ -46,6 +46,14 @@ def check_retain_grad(m):
     except Exception as error:
         raise Wrong(f"x.retain_grad() on a leaf raised {type(error).__name__}: {error}. "
                     "For a leaf retain_grad does nothing: its .grad is filled anyway.") from None
+    expect(x.retains_grad is False, "after x.retain_grad() on a leaf, x.retains_grad is True; PyTorch "
+           "keeps it False: retains_grad says that a non-leaf keeps its gradient, and a leaf does nothing "
+           "special.")
+    (x * 3).sum().backward()
+    expect_close(grad_of(x), [3.0, 3.0], "after x.retain_grad() on a leaf, (x * 3).sum().backward() gives "
+                 "x.grad {got}; PyTorch gives {want}: a leaf's .grad is filled by its AccumulateGrad "
+                 "already, so retain_grad on a leaf adds no hook (one would count the gradient twice).")
+    x = m.tensor([1.0, 2.0], requires_grad=True)
     y = x * 3
     y.retain_grad()
     y.retain_grad()                               # twice: still one copy of the gradient
@@ -71,6 +79,17 @@ def check_retain_grad(m):
     expect_close(got, 4 * values(y), "after two backward() calls, y.grad is {got}, expected {want}.")
     expect_raises(lambda: m.tensor([1.0]).retain_grad(), RuntimeError,
                   "can't retain_grad on Tensor that has requires_grad=False", "tensor([1.0]).retain_grad()")
+    # The retained gradient is a copy of what arrived: not the user's tensor.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    v = m.tensor([1.0, 1.0])
+    y.backward(v)
+    expect(grad_of(y) is not v, "after y.retain_grad(); y.backward(v), y.grad is v itself, the tensor "
+           "you passed in; PyTorch's is a copy: store Tensor(grad._data.copy()) the first time, as "
+           "AccumulateGrad does, or changing v would change y.grad.")
+    expect(grad_of(y) is None or not np.shares_memory(grad_of(y)._data, v._data), "after y.retain_grad(); "
+           "y.backward(v), y.grad shares its numbers with v: store a copy (Tensor(grad._data.copy())).")
     z = x * 2
     z.sum().backward()
     expect(grad_of(z) is None, "z = x * 2 did not ask to retain its gradient, "
@@ -93,6 +112,14 @@ def check_accumulation(m):
     expect_close(got, 8.0, "after two backward() calls x.grad is {got}, expected {want}: 4 + 4.")
     expect(got is first, "x.grad is a new tensor after the second backward: "
            "add into the existing one in place (variable._grad._data += grad._data), as PyTorch does.")
+    x = m.tensor(2.0, requires_grad=True)
+    (x * x).backward()
+    numbers = x.grad.numpy()                         # shares x.grad's memory
+    (x * x).backward()
+    expect(float(numbers) == 8.0, f"numbers = x.grad.numpy() taken after the first backward shows "
+           f"{float(numbers):g} after the second, where PyTorch's shows 8: the sum went into a new array "
+           "(variable._grad._data = ... + ...), not into the one x.grad had. Add in place: "
+           "variable._grad._data += grad._data.")
     a = m.tensor(1.0, requires_grad=True)
     b = m.tensor(2.0, requires_grad=True)
     (a + b).backward()
@@ -161,6 +188,7 @@ def check_no_grad(m):
     else:
         raise Wrong("an exception raised inside no_grad() disappeared: __exit__ must not return True.")
     expect(m.is_grad_enabled(), "after an exception inside no_grad(), recording is still off.")
+    _check_two_threads(m)
     (x * 2).sum().backward()
     expect_close(grad_of(x), [2.0, 2.0], "after no_grad blocks, (x * 2).sum().backward() gives x.grad {got}, "
                  "expected {want}.")
@@ -190,4 +218,54 @@ def check_detach(m):
     expect_raises(lambda: m.tensor([1, 2]).requires_grad_(), RuntimeError,
                   "only Tensors of floating point dtype can require gradients",
                   "tensor([1, 2]).requires_grad_() (an integer tensor)")
-    return "detach() shares the numbers and drops the history; requires_grad_ changes leaves only."
+    integers = m.tensor([1, 2])
+    try:
+        integers.requires_grad_(False)
+    except RuntimeError as error:
+        raise Wrong(f"tensor([1, 2]).requires_grad_(False) raised RuntimeError: {error}. Asking an integer "
+                    "tensor not to require grad is fine (it never does): only True is refused.") from None
+    x = m.tensor([1.0, 2.0])
+    d = x.detach()
+    d.mul_(2.0)
+    expect(x._version == 1 and d._version == 1, f"after d = x.detach(); d.mul_(2.0), x._version is "
+           f"{x._version} and d._version {d._version}; PyTorch's are 1 and 1: d shares x's numbers and its "
+           "version counter (detached._version_counter = self._version_counter), so that a change made "
+           "through d still stops a backward that saved x.")
+    return ("detach() shares the numbers and the version counter and drops the history; requires_grad_ "
+            "changes leaves only.")
+
+
+def _check_two_threads(m):
+    """Each thread has its own switch: no_grad in one thread leaves another's as it was (PyTorch's
+    GradMode is thread-local), also when the two blocks interleave."""
+    import threading
+    inside, leave = threading.Event(), threading.Event()
+    seen = {}
+
+    def other():
+        with m.no_grad():
+            inside.set()
+            leave.wait(5)
+        seen["other thread, after its block"] = m.is_grad_enabled()
+
+    m.set_grad_enabled(False)                      # this thread: recording off, then a no_grad block
+    try:
+        with m.no_grad():
+            thread = threading.Thread(target=other)
+            thread.start()
+            inside.wait(5)                          # the other thread is inside its own no_grad now
+            seen["this thread, inside its block"] = m.is_grad_enabled()
+        seen["this thread, after its block"] = m.is_grad_enabled()
+        leave.set()
+        thread.join(5)
+    finally:
+        leave.set()
+        m.set_grad_enabled(True)
+    want = {"this thread, inside its block": False, "this thread, after its block": False,
+            "other thread, after its block": True}
+    for what, value in want.items():
+        expect(seen.get(what) is value, f"two threads, each in a no_grad block at the same time (this one "
+               f"with recording already off before its block): {what}, is_grad_enabled() is "
+               f"{seen.get(what)!r}, expected {value}. Keep the value from before the block on self (the "
+               "no_grad object of this block), not on the class or in a global: each block, in each thread, "
+               "puts back its own.")

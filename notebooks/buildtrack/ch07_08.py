@@ -32,15 +32,13 @@ def check_versions(m):
                   "a leaf Variable that requires grad is being used in an in-place operation.",
                   "w.add_(1.0) on a leaf that requires grad, recording on")
     loss = (w * w).sum()
-    with recording_off(m):
-        w.sub_(0.1)                        # an optimizer step before backward: the classic mistake
+    _in_place_with_recording_off(m, lambda: w.sub_(0.1), "w.sub_(0.1) for a leaf w that requires grad")
     expect(w._version == 1, "w.sub_(0.1) under no_grad must bump w._version to 1.")
     expect_raises(loss.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; "
                   "expected version 0 instead.", "loss.backward() after w changed in place")
     y = m.tensor([1.0, 2.0], requires_grad=True).exp()
     z = y * 2
-    with recording_off(m):
-        y.add_(1.0)
+    _in_place_with_recording_off(m, lambda: y.add_(1.0), "y.add_(1.0) for y = x.exp()")
     expect_raises(lambda: z.sum().backward(), RuntimeError,
                   MODIFIED + ": [torch.FloatTensor [2]], which is output 0 of Exp, is at version 1; "
                   "expected version 0 instead.",
@@ -58,7 +56,31 @@ def check_versions(m):
         raise
     expect_close(grad_of(x), [4.0, 4.0],
                  "with nothing changed since the save, x.grad is {got}, expected {want}.")
+    # Every saved tensor is checked, not only the first one.
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = m.tensor([10.0, 20.0, 30.0])
+    y = (x * w).sum()
+    _in_place_with_recording_off(m, lambda: w.mul_(2.0), "w.mul_(2.0)")
+    expect_raises(y.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; expected "
+                  "version 0 instead.", "y.backward() for y = (x * w).sum() after w changed in place (w is "
+                  "x * w's second input: check every saved tensor, not only the first)")
+    # A write that keeps the values is a write too.
+    w = m.tensor([1.0, 2.0])
+    w.mul_(1.0)
+    expect(w._version == 1, f"after w.mul_(1.0), w._version is {w._version}, expected 1: PyTorch counts "
+           "every in-place operation, whether or not it changes a value (it does not look at the numbers).")
     return "In-place changes bump _version, and a changed saved tensor stops backward with PyTorch's error."
+
+
+def _in_place_with_recording_off(m, change, what):
+    """An in-place change under no_grad, which must be allowed (an optimizer's step)."""
+    try:
+        with recording_off(m):
+            change()
+    except RuntimeError as error:
+        raise Wrong(f"{what} with recording off (inside no_grad) raised RuntimeError: {error}. Refuse an "
+                    "in-place change only while recording is on (is_grad_enabled()): with recording off, as "
+                    "in an optimizer's step, PyTorch allows it and bumps the version.") from None
 
 
 @step("07.2", "freeing saved tensors; retain_graph",
@@ -91,6 +113,18 @@ def check_freeing(m):
     node = y.grad_fn.next_functions[0][0]
     expect(node.saved is None, "after backward without retain_graph, MulBackward0 still holds its saved "
            "tensors: call node.release_saved() after each node has run.")
+    # Node by node, during backward: not all at the end.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    e = x.exp()
+    out = (e * e).sum()
+    mul_node = out.grad_fn.next_functions[0][0]
+    held = []
+    e.grad_fn.pre_hooks.append(lambda grad: held.append(mul_node.saved is not None))
+    out.backward()
+    expect(held == [False], "for out = (e * e).sum() with e = x.exp(), when backward reached ExpBackward0, "
+           "MulBackward0 (which had run already) still held its saved tensors: free what a node saved right "
+           "after it has run, inside the loop, not all at the end. PyTorch frees them node by node, so the "
+           "memory of a long graph goes down while backward runs.")
     return "Saved tensors are freed after backward unless retain_graph=True, and a second backward says so."
 
 
@@ -151,12 +185,15 @@ def check_dependencies(m):
     expect(counts.get(accumulate) == 2, f"for y * y, y's AccumulateGrad gets {counts.get(accumulate)}, "
            "expected 2: y is used twice, so two gradients arrive.")
     h = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _ in range(100_000):
+    for _ in range(CHAIN):
         h = h * 1.0
     counted = len(m.engine.compute_dependencies(h.grad_fn))
-    expect(counted in (100_000, 100_001), "on a chain of 100,000 multiplications, "
-           f"compute_dependencies counts {counted} nodes, expected the 100,000 nodes below the root.")
-    return "Each node waits for one gradient per edge pointing at it; a 100,000-op chain is counted too."
+    expect(counted in (CHAIN, CHAIN + 1), f"on a chain of {CHAIN:,} multiplications, "
+           f"compute_dependencies counts {counted} nodes, expected the {CHAIN:,} nodes below the root.")
+    return f"Each node waits for one gradient per edge pointing at it; a {CHAIN:,}-op chain is counted too."
+
+
+CHAIN = 20_000     # operations: 20 times Python's limit on nested calls, so a recursive walk fails
 
 
 def record_order(out, prehook, label=None):
@@ -174,11 +211,14 @@ def learner_prehook(node, record):
 
 
 def reference_prehook(node, record):
-    """mini_autograd's (and PyTorch's) hooks: a leaf's tensor hook stands for its AccumulateGrad's."""
+    """mini_autograd's (and PyTorch's) hooks: a leaf's tensor hook stands for its AccumulateGrad's.
+
+    A node that only None reached is not recorded: PyTorch runs it with undefined gradients, your
+    engine passes None on without running it (step 08.2), and the order of the others is the same."""
     if node.name().endswith("AccumulateGrad"):
-        node.variable.register_hook(lambda grad: record())
+        node.variable.register_hook(lambda grad: None if grad is None else record())
     else:
-        node.register_prehook(lambda grads: record())
+        node.register_prehook(lambda grads: None if all(g is None for g in grads) else record())
 
 
 def _labels(lines):
@@ -245,11 +285,22 @@ def check_ready_queue(m):
     (y * y).backward()
     expect_close(grad_of(x), 4 * 2.0 ** 3, "for (x*x)*(x*x) at x = 2, x.grad is {got}, expected {want}: the "
                  "gradients of both uses must be added in the input buffer before the node runs.")
+    # A Function whose backward returns None: every edge counts, None or not.
+    from .ch03 import _blocking_function
+    x = m.tensor(1.0, requires_grad=True)
+    y = x * 3
+    out = _blocking_function(m).apply(y) + y
+    out.backward()
+    expect_close(grad_of(x), 3.0, "for y = x * 3; out = Block.apply(y) + y, where Block's backward returns "
+                 "None, x.grad is {got}; PyTorch gives {want}. Two edges point at y's node, and one of them "
+                 "carries None: it still counts. Take one off the node's count for every edge, whatever "
+                 "its gradient, and run a node whose count reaches 0 even if only None arrived (it passes "
+                 "None on).")
     h = x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _ in range(100_000):
+    for _ in range(CHAIN):
         h = h * 1.00001
     h.backward()
-    expect_close(grad_of(x), 1.00001 ** 100_000,
-                 "on a chain of 100,000 operations, x.grad is {got}, expected {want}.")
-    return ("Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers; "
-            "100,000 ops too.")
+    expect_close(grad_of(x), 1.00001 ** CHAIN,
+                 f"on a chain of {CHAIN:,} operations, x.grad is {{got}}, expected {{want}}.")
+    return ("Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers, "
+            f"None gradients and {CHAIN:,} ops too.")

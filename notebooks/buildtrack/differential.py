@@ -17,7 +17,9 @@ the piece whose swap removes the difference is named, with its step.
 """
 import contextlib
 import dataclasses
+import pathlib
 import re
+import sys
 import textwrap
 import warnings
 
@@ -25,15 +27,15 @@ import numpy as np
 
 import mini_autograd
 from .swap import answer_key_for, answer_pieces, swapped
-from ._testing import grad_of, values
+from ._testing import array_of, grad_of, values
 from .framework import Wrong
 
 # ------------------------------------------------------------------ the programs
 # What each step adds to the programs; a step's programs use its own features and all earlier ones.
 FEATURES = {
-    "03.2": {"engine", "hooks"},
+    "03.2": {"engine", "hooks", "functions", "integers"},
     "03.3": {"backward"},
-    "04.1": {"is_leaf"},
+    "04.1": {"is_leaf", "leaf_reuse"},
     "04.2": {"retain_grad"},
     "05.1": {"accumulate"},
     "05.2": {"zero_grad"},
@@ -44,7 +46,8 @@ FEATURES = {
     "08.2": {"order"},
     "10.3": {"sgd"},
 }
-SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1)]
+# 0-d, vectors, matrices, broadcastable ones and empty ones (drawn less often: shapes repeat).
+SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1), (), (3,), (2, 3), (0,), (2, 0)]
 # The steps whose check ends with random programs: each brings something the programs can use.
 STEPS = list(FEATURES)
 # Steps that bring nothing new to the programs run those of a later level, with the pieces of the
@@ -64,37 +67,102 @@ def features_for(step_id):
 
 @dataclasses.dataclass
 class Program:
-    """A program: statements (each one or more lines of Python), and what it uses."""
+    """A program: statements (each one or more lines of Python), and the helpers it uses."""
     statements: list
-    uses_backward_helper: bool = False
-    uses_prehook_helper: bool = False
+    helpers: tuple = ()              # names of HELPERS, in the order they are shown
+
+    def header(self, package="myautograd"):
+        lines = [f"import {package} as torch"]
+        for name in self.helpers:
+            lines += HELPERS[name][package].strip().split("\n")
+        return lines
 
     def source(self, package="myautograd"):
-        lines = [f"import {package} as torch"]
-        if self.uses_backward_helper:
-            lines += BACKWARD_HELPER[package].strip().split("\n")
-        if self.uses_prehook_helper:
-            lines += PREHOOK_HELPER[package].strip().split("\n")
+        lines = self.header(package)
         for statement in self.statements:
             lines += statement.split("\n")
         return "\n".join(lines)
 
+    def first_lines(self):
+        """The line of the shown program (your myautograd's) on which each statement starts."""
+        number, starts = len(self.header()) + 1, []
+        for statement in self.statements:
+            starts.append(number)
+            number += statement.count("\n") + 1
+        return starts
 
-# Until Tensor.backward exists (step 03.3) the programs call your engine directly.
-BACKWARD_HELPER = {
-    "myautograd": "def backward(t):  # (until step 03.3: your engine, straight)\n"
-                  "    torch.engine.run_backward(t, torch.ones_like(t))",
-    "mini_autograd": "def backward(t):\n    t.backward(torch.ones_like(t))",
-}
-# A hook on a node, called with the gradient arriving there; PyTorch's is register_prehook (with tuples).
-PREHOOK_HELPER = {
-    "myautograd": "def prehook(node, fn):  # PyTorch: node.register_prehook, with tuples of gradients\n"
-                  "    node.pre_hooks.append(fn)",
-    "mini_autograd": "def prehook(node, fn):\n"
-                     "    def on_tuple(grads):\n"
-                     "        new = fn(grads[0])\n"
-                     "        return None if new is None else (new,)\n"
-                     "    node.register_prehook(on_tuple)",
+
+# Helpers a program may use, for each package. The programs shown to you use myautograd's.
+HELPERS = {
+    # Until Tensor.backward exists (step 03.3) the programs call your engine directly.
+    "backward": {
+        "myautograd": "def backward(t):  # (until step 03.3: your engine, straight)\n"
+                      "    torch.engine.run_backward(t, torch.ones_like(t))",
+        "mini_autograd": "def backward(t):\n    t.backward(torch.ones_like(t))",
+    },
+    # A hook on a node, called with the gradient arriving there; PyTorch's is register_prehook (with
+    # tuples). myautograd calls no hook where no gradient arrived (PyTorch calls it with None).
+    "prehook": {
+        "myautograd": "def prehook(node, fn):  # PyTorch: node.register_prehook, with tuples of gradients\n"
+                      "    node.pre_hooks.append(fn)\n"
+                      "seen = []  # what the hooks saw",
+        "mini_autograd": "def prehook(node, fn):\n"
+                         "    def on_tuple(grads):\n"
+                         "        if grads[0] is None:\n"
+                         "            return None\n"
+                         "        new = fn(grads[0])\n"
+                         "        return None if new is None else (new,)\n"
+                         "    node.register_prehook(on_tuple)\n"
+                         "seen = []",
+    },
+    # Two Functions whose backward sends None: to its only input, or to its second one. (Where only
+    # None arrives, your engine runs no backward; PyTorch would call it with zeros, unless told not to.)
+    "functions": {
+        "myautograd": "class Block(torch.Function):  # its backward sends no gradient back\n"
+                      "    @staticmethod\n"
+                      "    def forward(ctx, a):\n"
+                      "        return torch.Tensor(a._data * 1.0)\n"
+                      "    @staticmethod\n"
+                      "    def backward(ctx, grad):\n"
+                      "        return None\n"
+                      "class Pick(torch.Function):  # a + b, whose backward sends no gradient to b\n"
+                      "    @staticmethod\n"
+                      "    def forward(ctx, a, b):\n"
+                      "        return torch.Tensor(a._data + b._data)\n"
+                      "    @staticmethod\n"
+                      "    def backward(ctx, grad):\n"
+                      "        return grad, None",
+        "mini_autograd": "class Block(torch.autograd.Function):\n"
+                         "    @staticmethod\n"
+                         "    def forward(ctx, a):\n"
+                         "        ctx.set_materialize_grads(False)\n"
+                         "        return a * 1.0\n"
+                         "    @staticmethod\n"
+                         "    def backward(ctx, grad):\n"
+                         "        return None\n"
+                         "class Pick(torch.autograd.Function):\n"
+                         "    @staticmethod\n"
+                         "    def forward(ctx, a, b):\n"
+                         "        ctx.set_materialize_grads(False)\n"
+                         "        return a + b\n"
+                         "    @staticmethod\n"
+                         "    def backward(ctx, grad):\n"
+                         "        return grad, None",
+    },
+    # The order the engine runs the nodes in (chapter 08's check names each node with the line that
+    # made it; this shorter version names them with node.name()).
+    "run_order": {
+        "myautograd": "def run_order(out):  # a hook on every node, noting the order they run in\n"
+                      "    names, stack, hooked = [], [out.grad_fn], set()\n"
+                      "    while stack:\n"
+                      "        node = stack.pop()\n"
+                      "        if node is not None and node not in hooked:\n"
+                      "            hooked.add(node)\n"
+                      "            node.pre_hooks.append(lambda g, name=node.name(): names.append(name))\n"
+                      "            stack += [next_node for next_node, _ in node.next_functions]\n"
+                      "    return names",
+        "mini_autograd": "",
+    },
 }
 
 
@@ -124,69 +192,106 @@ def programs(step_id):
     @st.composite
     def program(draw):
         statements, tensors = [], {}          # name -> (shape, requires grad, leaf)
-        helper = "engine" in features and "backward" not in features
-        hooks_used, extra_saves = False, set()
+        helpers = ["backward"] if "engine" in features and "backward" not in features else []
+        extra_saves, base_of = set(), {}
+        leaf_uses = {}                        # before step 04.1 a leaf is used once (see below)
         count = draw(st.integers(1, 3))
         dtype = draw(st.sampled_from(["float32", "float64"]))     # one dtype: no type promotion
         for i in range(count):
             name = "abc"[i]
             shape = draw(st.sampled_from(SHAPES))
             requires = draw(st.booleans()) if i else True
-            numbers = draw(st.lists(st.integers(-8, 8), min_size=max(1, int(np.prod(shape))),
-                                    max_size=max(1, int(np.prod(shape)))))
-            array = (np.array(numbers, dtype=float) / 4 + 0.125).reshape(shape)
+            size = int(np.prod(shape))
+            numbers = draw(st.lists(st.integers(-8, 8), min_size=size, max_size=size))
+            offset = draw(st.sampled_from([0.125, 0.0]))            # 0.0: zeros among the values
+            scale = draw(st.sampled_from([1.0, 1.0, 1.0, 100.0]))   # 100: exp overflows, logs of big numbers
+            array = ((np.array(numbers, dtype=float) / 4 + offset) * scale).reshape(shape)
             flag = ", requires_grad=True" if requires else ""
-            statements.append(f"{name} = torch.tensor({_literal(array)}, dtype=torch.{dtype}{flag})")
+            made = f"{name} = torch.tensor({_literal(array)}, dtype=torch.{dtype}{flag})"
+            if "no_grad" in features and draw(st.integers(0, 5)) == 0:
+                made = "with torch.no_grad():  # a leaf made here still requires grad\n    " + made
+            statements.append(made)
             tensors[name] = (shape, requires, True)
+            if "retain_grad" in features and requires and draw(st.integers(0, 5)) == 0:
+                statements.append(f"{name}.retain_grad()  # a leaf: nothing changes")
         names = list(tensors)
+        # Block and Pick, or in-place changes, not both: where only None arrives PyTorch still runs the
+        # node, and its saved tensors' version check can raise; your engine skips such a node.
+        with_functions = "functions" in features and ("in_place" not in features or draw(st.booleans()))
+        if "integers" in features and draw(st.integers(0, 4)) == 0:
+            statements += _integer_statements(draw, features)
+
+        def usable(n):
+            """Before step 04.1 (one AccumulateGrad per leaf) a leaf that requires grad is used once:
+            until then a new AccumulateGrad per use, each storing a copy, is what the steps ask for."""
+            shape, requires, leaf = tensors[n]
+            return "leaf_reuse" in features or not (leaf and requires and n in "abc") or not leaf_uses.get(n)
+
+        def use(n):
+            leaf_uses[n] = leaf_uses.get(n, 0) + 1
+            return n
 
         def may_change_in_place():
-            """Not a detached tensor (it shares its base's version in PyTorch), nor one that only
-            myautograd saves (see extra_saves)."""
-            return [n for n in names if not n.startswith("d") and n not in extra_saves]
+            """Not a tensor that only myautograd saves (see extra_saves), nor a detached twin of one
+            (it shares its version counter)."""
+            return [n for n in names if n not in extra_saves and base_of.get(n) not in extra_saves]
 
         for j in range(draw(st.integers(1, 6))):
             target = f"t{j + 1}"
             kind = draw(st.sampled_from(["add", "mul", "sub", "scale", "pow", "exp", "sum", "mean",
-                                         "matmul", "sum_dim"]))
-            u = names[draw(st.integers(0, len(names) - 1))]
-            v = names[draw(st.integers(0, len(names) - 1))]
+                                         "matmul", "sum_dim", "log", "tanh", "reuse", "block", "pick"]))
+            choices = [n for n in names if usable(n)] or names
+            u = choices[draw(st.integers(0, len(choices) - 1))]
+            v = choices[draw(st.integers(0, len(choices) - 1))]
+            if u == v and not usable(u):
+                v = None
             su, ru, _ = tensors[u]
-            sv, rv, _ = tensors[v]
-            if kind in ("add", "mul", "sub") and _broadcast(su, sv) is not None:
+            sv, rv, _ = tensors[v] if v is not None else (None, False, True)
+            expression = None
+            if kind in ("add", "mul", "sub") and v is not None and (u != v or "leaf_reuse" in features
+                                                                 or not tensors[u][2]) \
+                    and _broadcast(su, sv) is not None:
                 symbol = {"add": "+", "mul": "*", "sub": "-"}[kind]
-                expression, shape, requires = f"{u} {symbol} {v}", _broadcast(su, sv), ru or rv
-            elif kind == "matmul" and len(su) == 2 and len(sv) == 2 and su[1] == sv[0]:
-                expression, shape, requires = f"{u} @ {v}", (su[0], sv[1]), ru or rv
-            else:
-                expression = None
-            if kind in ("mul", "matmul") and expression is not None:
-                # PyTorch saves a for a * b only when b's gradient is wanted; myautograd always does.
-                # An in-place change of a would then stop only myautograd's backward: leave a alone.
+                expression, shape, requires = f"{use(u)} {symbol} {use(v)}", _broadcast(su, sv), ru or rv
+                if kind == "mul":
+                    # PyTorch saves a for a * b only when b's gradient is wanted; myautograd always does.
+                    # An in-place change of a would then stop only myautograd's backward: leave a alone.
+                    extra_saves.update(x for x, other in ((u, rv), (v, ru)) if not other)
+            elif kind == "matmul" and v is not None and u != v and len(su) == 2 and len(sv) == 2 \
+                    and su[1] == sv[0]:
+                expression, shape, requires = f"{use(u)} @ {use(v)}", (su[0], sv[1]), ru or rv
                 extra_saves.update(x for x, other in ((u, rv), (v, ru)) if not other)
-            if expression is None:
-                if kind == "pow":
-                    exponent = draw(st.sampled_from([2, 3]))
-                    expression, shape, requires = f"{u} ** {exponent}", su, ru
-                elif kind == "exp":
-                    expression, shape, requires = f"{u}.exp()", su, ru
-                elif kind in ("sum", "mean"):
-                    expression, shape, requires = f"{u}.{kind}()", (), ru
-                elif kind == "sum_dim" and len(su) == 2:
-                    dim, keep = draw(st.integers(0, 1)), draw(st.booleans())
-                    shape = tuple(1 if k == dim else n for k, n in enumerate(su)) if keep else \
-                        tuple(n for k, n in enumerate(su) if k != dim)
-                    expression, requires = f"{u}.sum(dim={dim}, keepdim={keep})", ru
+            elif kind == "pick" and with_functions and v is not None and u != v \
+                    and _broadcast(su, sv) is not None:
+                expression, shape, requires = f"Pick.apply({use(u)}, {use(v)})", _broadcast(su, sv), ru or rv
+                helpers.append("functions")
+            elif kind == "block" and with_functions:
+                expression, shape, requires = f"Block.apply({use(u)})", su, ru
+                helpers.append("functions")
+            elif kind == "reuse" and not tensors[u][2]:          # a node used three times
+                expression, shape, requires = f"{use(u)} * {u} + {u}", su, ru
+            elif kind == "pow":
+                exponent = draw(st.sampled_from([2, 3, 0, -1, 0.5]))
+                expression, shape, requires = f"{use(u)} ** {exponent}", su, ru
+            elif kind in ("exp", "log", "tanh"):
+                expression, shape, requires = f"{use(u)}.{kind}()", su, ru
+            elif kind in ("sum", "mean"):
+                expression, shape, requires = f"{use(u)}.{kind}()", (), ru
+            elif kind == "sum_dim" and len(su) == 2:
+                dim, keep = draw(st.integers(0, 1)), draw(st.booleans())
+                shape = tuple(1 if k == dim else n for k, n in enumerate(su)) if keep else \
+                    tuple(n for k, n in enumerate(su) if k != dim)
+                expression, requires = f"{use(u)}.sum(dim={dim}, keepdim={keep})", ru
+            else:
+                factor = draw(st.sampled_from([2.0, -0.5, 3.0]))
+                # (PyTorch's x * 2.0 saves no tensor; myautograd's makes 2.0 a tensor and saves x,
+                # which an in-place change of x would then trip over: with in-place ops, add instead.)
+                symbol = "+" if "in_place" in features else "*"
+                if draw(st.booleans()):
+                    expression = f"{use(u)} {symbol} {_number(factor)}"
                 else:
-                    factor = draw(st.sampled_from([2.0, -0.5, 3.0]))
-                    # (PyTorch's x * 2.0 saves no tensor; myautograd's makes 2.0 a tensor and saves x,
-                    # which an in-place change of x would then trip over: with in-place ops, add instead.)
-                    symbol = "+" if "in_place" in features else "*"
-                    if draw(st.booleans()):
-                        expression = f"{u} {symbol} {_number(factor)}"
-                    else:
-                        expression = f"{_number(factor)} {symbol} {u}"
-                    shape, requires = su, ru
+                    expression = f"{_number(factor)} {symbol} {use(u)}"
+                shape, requires = su, ru
             statement = f"{target} = {expression}"
             if "no_grad" in features and draw(st.integers(0, 5)) == 0:
                 nested = draw(st.booleans())
@@ -203,10 +308,13 @@ def programs(step_id):
                 detached = f"d{j + 1}"
                 statements.append(f"{detached} = {target}.detach()")
                 tensors[detached] = (shape, False, True)
+                base_of[detached] = base_of.get(target, target)
                 names.append(detached)
-            if "in_place" in features and may_change_in_place() and draw(st.integers(0, 5)) == 0:
+            if "in_place" in features and not with_functions and may_change_in_place() \
+                    and draw(st.integers(0, 5)) == 0:
                 victim = draw(st.sampled_from(may_change_in_place()))
-                method = draw(st.sampled_from(["add_(1.0)", "mul_(2.0)", "sub_(0.5)"]))
+                method = draw(st.sampled_from(["add_(1.0)", "mul_(2.0)", "sub_(0.5)", "mul_(1.0)",
+                                               "zero_()"]))
                 if draw(st.booleans()):
                     statements.append(f"with torch.no_grad():\n    {victim}.{method}")
                 else:
@@ -216,13 +324,19 @@ def programs(step_id):
         # the loss: a scalar that requires grad, if any tensor does
         candidates = [n for n in names if tensors[n][1]]
         if not candidates:
-            return Program(statements)
+            return Program(statements, tuple(dict.fromkeys(helpers)))
         last = candidates[-1]
         if "backward" in features and tensors[last][0] != () and draw(st.booleans()):
-            loss, seed = last, None                       # non-scalar: backward(gradient)
+            loss = last                                   # non-scalar: backward(gradient)
             shape = tensors[last][0]
-            gradient = (np.arange(int(np.prod(shape)), dtype=float).reshape(shape) - 1) / 2
-            seed = f"torch.tensor({_literal(gradient)}, dtype=torch.{dtype})"
+            if draw(st.integers(0, 7)) == 0:              # a gradient of another shape: refused
+                shape = draw(st.sampled_from([(1,) + shape, shape[1:] or (2,), (5,)]))
+            # of the tensor's dtype, mostly; else cast to it
+            seed_dtype = draw(st.sampled_from([dtype, dtype, dtype, "float32", "float64", "int64"]))
+            gradient = np.arange(int(np.prod(shape)), dtype=float).reshape(shape) - 1
+            gradient = gradient if seed_dtype == "int64" else gradient / 2
+            statements.append(f"g = torch.tensor({_literal(gradient)}, dtype=torch.{seed_dtype})")
+            seed = "g"
         else:
             loss = "loss"
             statements.append(f"loss = {last}.sum()" if tensors[last][0] != () else f"loss = {last} * 1.0")
@@ -232,18 +346,19 @@ def programs(step_id):
                 if tensors[node_name][2]:                 # a leaf: no grad_fn to hook
                     continue
                 kind = draw(st.sampled_from(["observe", "replace", "return_none"]))
-                hooks_used = True
+                helpers.append("prehook")
                 hook = {"observe": "lambda g: seen.append(g.sum().item())",
                         "replace": "lambda g: g * 2.0",
                         "return_none": "lambda g: None"}[kind]
                 statements.append(f"prehook({node_name}.grad_fn, {hook})")
         if "order" in features:
+            helpers.append("run_order")
             statements.append(f"order = run_order({loss})")
         times = draw(st.integers(1, 3)) if "accumulate" in features else 1
         for k in range(times):
             last_call = k == times - 1
             retain = "" if last_call and ("free" in features and draw(st.booleans())) else "retain_graph=True"
-            if helper:
+            if "backward" in helpers:
                 call = f"backward({loss})"
             elif seed is not None:                 # (retain_graph=True unless freeing is what is tested:
                 call = f"{loss}.backward({seed}{', ' + retain if retain else ''})"   # before step 07.2
@@ -252,6 +367,8 @@ def programs(step_id):
             statements.append(call)
             if "accumulate" in features and not last_call and draw(st.booleans()):
                 statements.append("first_grad = a.grad")
+                if draw(st.booleans()):
+                    statements.append("first_numbers = a.grad.numpy()  # shares a.grad's memory")
             if "zero_grad" in features and not last_call and draw(st.integers(0, 2)) == 0:
                 none = draw(st.booleans())
                 statements.append(f"torch.optim.SGD([{', '.join(n for n in 'abc' if n in tensors)}], lr=0.1)"
@@ -261,11 +378,23 @@ def programs(step_id):
         if "sgd" in features:
             params = ", ".join(n for n in "abc" if n in tensors and tensors[n][1])
             statements.append(f"torch.optim.SGD([{params}], lr=0.1).step()")
-        if "in_place" in features and may_change_in_place() and draw(st.integers(0, 3)) == 0:
+        if "in_place" in features and not with_functions and may_change_in_place() \
+                and draw(st.integers(0, 3)) == 0:
             statements.append(f"{draw(st.sampled_from(may_change_in_place()))}.add_(1.0)  # after backward")
-        return Program(statements, uses_backward_helper=helper, uses_prehook_helper=hooks_used)
+        return Program(statements, tuple(dict.fromkeys(helpers)))
 
     return program()
+
+
+def _integer_statements(draw, features):
+    """An integer tensor: its operations are never recorded, and it cannot require grad."""
+    from hypothesis import strategies as st
+    statements = ["i = torch.tensor([1, 2, 3])", f"j = i {draw(st.sampled_from(['* 2', '+ i', '- 1']))}"]
+    if draw(st.booleans()):
+        statements.append("k = torch.tensor([1, 2], requires_grad=True)  # integers cannot require grad")
+    if "detach" in features and draw(st.booleans()):
+        statements.append(draw(st.sampled_from(["i.requires_grad_(False)", "i.requires_grad_()"])))
+    return statements
 
 
 # --------------------------------------------------------------- running them
@@ -273,7 +402,7 @@ def run_order_helper(torch, namespace, made_by):
     """``run_order(out)``: hooks that record the order the engine runs out's nodes in (chapter 08's check),
     each node named with the line that made it: two nodes can share a name."""
     from .ch07_08 import learner_prehook, record_order, reference_prehook
-    prehook = reference_prehook if torch is mini_autograd else learner_prehook
+    prehook = learner_prehook if hasattr(torch, "engine") and hasattr(torch, "custom") else reference_prehook
     return lambda out: record_order(out, prehook, label=lambda node: node_label(node, namespace, made_by))
 
 
@@ -291,32 +420,35 @@ def node_label(node, namespace, made_by):
 IN_PLACE_REFUSAL = "myautograd records no in-place operations: use them under no_grad"
 
 
-def _refused_in_place(namespace, statement):
-    """mini_autograd records an in-place change of a non-leaf; myautograd refuses it (step 07.1)."""
+def _refused_in_place(namespace, statement, torch):
+    """mini_autograd (and PyTorch) record an in-place change of a non-leaf; myautograd refuses it
+    (step 07.1)."""
     if "with torch.no_grad" in statement or "_(" not in statement or "\n" in statement:
         return False
     name = statement.split(".", 1)[0].strip()
     t = namespace.get(name)
     return (t is not None and getattr(t, "requires_grad", False) and t.grad_fn is not None
-            and mini_autograd.is_grad_enabled())
+            and torch.is_grad_enabled())
 
 
 def run(program, torch, features=frozenset()):
-    """Everything ``program`` shows when ``torch`` is the package: a dict, comparable between packages."""
-    name = "mini_autograd" if torch is mini_autograd else "myautograd"
+    """Everything ``program`` shows when ``torch`` is the package: a dict, comparable between packages.
+
+    ``torch`` is myautograd, mini_autograd or PyTorch itself (which takes mini_autograd's helpers).
+    Errors are keyed by the line of the program as shown (your myautograd's version of it).
+    """
+    name = "myautograd" if hasattr(torch, "engine") and hasattr(torch, "custom") else "mini_autograd"
     made_by = {}                                       # t2 -> "t2 = a * b": names for the nodes
-    namespace = {"torch": torch, "seen": []}
-    namespace["run_order"] = run_order_helper(torch, namespace, made_by)
+    namespace = {"torch": torch}
     with _fresh_grad_mode(torch), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for helper, used in ((BACKWARD_HELPER, program.uses_backward_helper),
-                             (PREHOOK_HELPER, program.uses_prehook_helper)):
-            if used:
-                exec(helper[name], namespace)
+        for helper in program.helpers:
+            exec(HELPERS[helper][name], namespace)
+        namespace["run_order"] = run_order_helper(torch, namespace, made_by)
         seen = {}
-        for index, statement in enumerate(program.statements):
-            if torch is mini_autograd and _refused_in_place(namespace, statement):
-                seen[f"line {index + 1}"] = f"RuntimeError: {_words(RuntimeError(IN_PLACE_REFUSAL))}"
+        for line, statement in zip(program.first_lines(), program.statements, strict=True):
+            if name == "mini_autograd" and _refused_in_place(namespace, statement, torch):
+                seen[f"line {line}"] = f"RuntimeError: {_words(RuntimeError(IN_PLACE_REFUSAL))}"
                 continue
             assignment = re.match(r"\s*(\w+) = (.+)$", statement.split("\n")[-1])
             if assignment:
@@ -326,7 +458,7 @@ def run(program, torch, features=frozenset()):
             except NotImplementedError:
                 raise
             except Exception as error:                        # an error is an output too
-                seen[f"line {index + 1}"] = f"{type(error).__name__}: {_words(error)}"
+                seen[f"line {line}"] = f"{type(error).__name__}: {_words(error)}"
         seen["recording on at the end"] = torch.is_grad_enabled()
         seen.update(_observe(namespace, torch, features))
     return seen
@@ -348,11 +480,17 @@ def _fresh_grad_mode(torch):
 
 
 def _observe(namespace, torch, features):
-    found, objects = {}, {}
+    found, objects, arrays = {}, {}, {}
     for name, value in namespace.items():
+        if isinstance(value, np.ndarray):                  # numbers taken out with .numpy()
+            arrays[name] = value
+            found[name] = ("values", values(value), str(value.dtype))
+            continue
         if not isinstance(value, torch.Tensor):
-            if name in ("seen", "order") and isinstance(value, list):
-                found[name] = [round(v, 4) if isinstance(v, float) else v for v in value]
+            if name == "seen" and isinstance(value, list):       # numbers the hooks saw, in order
+                found[name] = ("values", np.asarray(value, dtype=float), "numbers")
+            elif name == "order" and isinstance(value, list):
+                found[name] = value
             continue
         objects[name] = value
         found[name] = ("values", values(value), str(value.dtype))
@@ -361,8 +499,8 @@ def _observe(namespace, torch, features):
         if "retain_grad" in features:
             found[f"{name}.retains_grad"] = bool(value.retains_grad)
         found[f"{name}.grad_fn"] = None if value.grad_fn is None else value.grad_fn.name()
-        if name[0] in "abct" or name == "loss":     # (not a detached tensor, which shares its version
-            found[f"{name}._version"] = value._version   # in PyTorch, nor a .grad kept under another name)
+        if name[0] in "abcdt" or name == "loss":     # (not a .grad kept under another name)
+            found[f"{name}._version"] = value._version
         grad = grad_of(value)
         if grad is None:
             found[f"{name}.grad"] = None
@@ -374,7 +512,25 @@ def _observe(namespace, torch, features):
     for name, value in objects.items():
         groups.setdefault(id(value), []).append(name)
     found["the same tensor"] = sorted(sorted(g) for g in groups.values() if len(g) > 1)
+    # which share their numbers without being one tensor (detach(); numpy(); a gradient not copied)
+    memory = {name: array_of(value) for name, value in objects.items()}
+    memory.update(arrays)
+    found["sharing memory"] = _sharing(memory, groups)
     return found
+
+
+def _sharing(memory, groups):
+    """Pairs of names whose arrays overlap in memory, between different tensors (empty ones never do)."""
+    same = {name: key for key, names in groups.items() for name in names}
+    names = [n for n, a in memory.items() if isinstance(a, np.ndarray) and a.size]
+    pairs = []
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            if first in same and same.get(first) == same.get(second):
+                continue                                   # one tensor under two names: counted above
+            if np.shares_memory(memory[first], memory[second]):
+                pairs.append(f"{first} and {second}")
+    return pairs
 
 
 def _equal(mine, theirs):
@@ -385,28 +541,37 @@ def _equal(mine, theirs):
 
 
 def _show(value, key=""):
-    if value == "(missing)" and key.startswith("line "):
-        return "no error"
+    if value == "(missing)":
+        if key.startswith("line "):
+            return "no error"
+        return "nothing (the line that makes it raised an error, or never ran)"
     if isinstance(value, tuple) and value[:1] == ("values",):
+        if value[2] == "numbers":
+            return _literal(np.round(value[1], 4))
         return f"{_literal(np.round(value[1], 4))} ({value[2].replace('torch.', '')})"
     return repr(value)
 
 
 def differences(mine, theirs):
-    """``[(what, yours, PyTorch's)]`` for everything that differs."""
+    """``[(what, yours, the reference's)]`` for everything that differs."""
     found = []
     for key in list(theirs) + [k for k in mine if k not in theirs]:
         a, b = mine.get(key, "(missing)"), theirs.get(key, "(missing)")
         if not _equal(a, b):
             found.append((key, _show(a, key), _show(b, key)))
+    if "error" in mine:                   # your code stopped the program: that comes first
+        found.sort(key=lambda item: item[0] != "error")
     return found
 
 
 # ------------------------------------------------------------------- culprits
 def culprit(program, package, level, up_to_step, reference_result):
     """``(qualified name, step)`` of the piece, up to ``up_to_step``, whose answer-key version makes
-    ``program`` (of ``level``) agree, or None."""
+    ``program`` (of ``level``) agree, or None. Only pieces the program runs are candidates."""
+    called = _functions_called(program, package, features_for(level))
     for file, qualified, step in answer_pieces(up_to_step):
+        if (file, qualified) not in called:
+            continue
         try:
             with swapped(package, file, qualified):
                 agrees = not differences(_safe_run(program, package, features_for(level)),
@@ -418,11 +583,36 @@ def culprit(program, package, level, up_to_step, reference_result):
     return None
 
 
+def _functions_called(program, package, features):
+    """``{(file, qualified name)}`` of your package's functions that run while ``program`` runs."""
+    directory = pathlib.Path(package.__file__).resolve().parent
+    called, codes = set(), {}
+
+    def note(frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            if code not in codes:
+                path = pathlib.Path(code.co_filename)
+                codes[code] = ((path.name, getattr(code, "co_qualname", code.co_name))
+                               if path.parent == directory else None)
+            if codes[code] is not None:
+                called.add(codes[code])
+
+    previous = sys.getprofile()
+    sys.setprofile(note)
+    try:
+        _safe_run(program, package, features)
+    finally:
+        sys.setprofile(previous)
+    return called
+
+
 def _safe_run(program, package, features):
+    """``run`` on your package; an error outside the program's lines (reading its results) is a result."""
     try:
         return run(program, package, features)
-    except NotImplementedError as error:
-        return {"error": f"NotImplementedError: {error}"}
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {_words(error)}"}
 
 
 # ------------------------------------------------------------------- the check
@@ -447,32 +637,42 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None):
     """Run ``examples`` random programs of ``step_id``'s level on ``package`` and on mini_autograd.
 
     Raises ``Wrong`` with the smallest differing program, both results and the piece at fault,
-    looked for among the pieces of the steps up to ``on_trial`` (``step_id`` by default).
+    looked for among the pieces of the steps up to ``on_trial`` (``step_id`` by default). hypothesis
+    never speaks for itself: whatever it raises, the verdict rests on the programs that differed.
     """
     from hypothesis import HealthCheck, given, settings
 
     failures = []
+    features = features_for(step_id)
 
     @settings(database=None, derandomize=True, max_examples=examples, deadline=None,
               suppress_health_check=list(HealthCheck), print_blob=False)
     @given(programs(step_id))
     def agrees(program):
-        features = features_for(step_id)
         theirs = run(program, mini_autograd, features)
-        mine = _safe_run(program, package, features)
-        found = differences(mine, theirs)
+        found = differences(_safe_run(program, package, features), theirs)
         if found:
             failures.append((program, found, theirs))
             raise AssertionError("differs")
 
     try:
         agrees()
-    except AssertionError:
-        program, found, theirs = shrink(*failures[-1], package, features_for(step_id))
-        piece = culprit(program, package, step_id, on_trial or step_id, theirs)
-        error = Wrong(message(program, found, piece))
-        error.differential, error.culprit = True, piece
-        raise error from None
+    except Exception:       # AssertionError, or hypothesis' own (Flaky*: your code answered two ways)
+        if not failures:
+            raise
+    if not failures:
+        return
+    program, found, theirs = shrink(*min(failures, key=_size), package, features)
+    piece = culprit(program, package, step_id, on_trial or step_id, theirs)
+    error = Wrong(message(program, found, piece))
+    error.differential, error.culprit = True, piece
+    raise error from None
+
+
+def _size(failure):
+    """Smaller programs first; of two the same size, the one found first (``min`` keeps it)."""
+    program = failure[0]
+    return len(program.statements), len(program.source())
 
 
 def shrink(program, found, theirs, package, features):
@@ -481,7 +681,8 @@ def shrink(program, found, theirs, package, features):
     index = len(program.statements) - 1
     while index >= 0:
         statements = program.statements[:index] + program.statements[index + 1:]
-        smaller = dataclasses.replace(program, statements=statements)
+        smaller = dataclasses.replace(program, statements=statements,
+                                      helpers=_helpers_needed(program.helpers, statements))
         try:
             reference_result = run(smaller, mini_autograd, features)
         except Exception:                      # the program no longer makes sense (a name it needs)
@@ -498,15 +699,40 @@ def shrink(program, found, theirs, package, features):
     return program, found, theirs
 
 
+def _helpers_needed(helpers, statements):
+    """The helpers that ``statements`` still call."""
+    calls = {"backward": re.compile(r"(?<![.\w])backward\("), "prehook": re.compile(r"\bprehook\("),
+             "functions": re.compile(r"\b(Block|Pick)\.apply\("), "run_order": re.compile(r"\brun_order\(")}
+    text = "\n".join(statements)
+    return tuple(h for h in helpers if calls[h].search(text))
+
+
+REFERENCE = "mini_autograd (which agrees with PyTorch 2.13 on this)"
+RULE = "myautograd's rule (step 07.1; PyTorch records the change instead)"
+
+
 def message(program, found, piece):
     shown = found[:3]
-    lines = ["a random program gives a different result on your myautograd than on PyTorch "
-             "(mini_autograd), and this is the smallest such program:", "",
-             textwrap.indent(program.source(), "    "), ""]
-    for what, yours, pytorch in shown:
-        lines.append(f"    {what}: yours {yours}; PyTorch {pytorch}")
+    lines = [f"a random program gives a different result on your myautograd than on {REFERENCE}, and this "
+             "is the smallest such program:", "",
+             textwrap.indent(_numbered(program.source()), "    "), ""]
+    for what, yours, reference in shown:
+        who = "the rule" if IN_PLACE_REFUSAL[:40] in reference else "mini_autograd"
+        if what == "error":
+            lines.append(f"    running it, your myautograd raised {yours}: mini_autograd ran it to the end")
+            continue
+        lines.append(f"    {what}: yours {yours}; {who} {reference}")
+    if any(IN_PLACE_REFUSAL[:40] in reference for _, _, reference in shown):
+        lines.append(f"    (the rule: {RULE})")
     if piece is not None:
         name, step = piece
         lines += ["", f"The piece at fault: {name} (step {step}): with the answer key's {name} "
                       "instead of yours, this program agrees."]
     return "\n".join(lines)
+
+
+def _numbered(source):
+    """The program with its line numbers, as the message names them ("line 7")."""
+    lines = source.split("\n")
+    width = len(str(len(lines)))
+    return "\n".join(f"{number:>{width}}  {line}" for number, line in enumerate(lines, start=1))

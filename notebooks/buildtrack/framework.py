@@ -117,6 +117,19 @@ def _word_missing(the_step, package):
     return None
 
 
+def _rewritten_later(the_step, package, function):
+    """The later step whose rewrite of ``function`` your code already shows (it uses that step's word),
+    or None: then a word of ``the_step`` missing from it is a regression, not a step not started."""
+    for later in STEPS.values():
+        if later.id <= the_step.id:
+            continue
+        for qualified, word in later.uses.items():
+            if qualified.split(".", 1)[-1] == function and _word_missing(
+                    dataclasses.replace(later, uses={qualified: word}), package) is None:
+                return later.id
+    return None
+
+
 @dataclass
 class Verdict:
     status: str        # "done", "todo" or "wrong"
@@ -180,21 +193,24 @@ def _stub_step(error):
 
 @contextlib.contextmanager
 def _time_limit(seconds):
-    """Stop a check that runs too long (an endless loop), where signals allow it."""
+    """Stop a check that runs too long (an endless loop), where signals allow it.
+
+    The limit is CPU time (``ITIMER_PROF``), not the clock's: a busy machine or a slow Binder makes a
+    check take longer, not use more of the processor."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
 
     def stop(signum, frame):
-        raise TimeoutError(f"took more than {seconds} s")
+        raise TimeoutError(f"used more than {seconds} s of CPU time")
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, stop)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def _run_one(the_step, directory, ran):
@@ -237,6 +253,10 @@ def _run_one(the_step, directory, ran):
         missing = _word_missing(the_step, package)
         if missing:
             function, word = missing
+            later = _rewritten_later(the_step, package, function)
+            if later is not None:
+                return Verdict("wrong", f"{function} no longer uses {word}, which step {the_step.id} asked "
+                               f"for: did your rewrite for step {later} drop it? The check says: {error}")
             return Verdict("todo", f"not done yet: {function} does not use {word} yet, and the check "
                            f"says: {error}")
         message, culprit = str(error), getattr(error, "culprit", None)
@@ -250,8 +270,8 @@ def _run_one(the_step, directory, ran):
         return Verdict("wrong", f"RecursionError ({where}): Python ran out of nested calls. "
                        "The engine must use a loop and a list as its stack, not call itself.")
     except TimeoutError:
-        return Verdict("wrong", f"the check took more than {SECONDS_PER_STEP} s: is there an endless loop "
-                       "(a node put back on the stack or queue again and again)?")
+        return Verdict("wrong", f"the check used more than {SECONDS_PER_STEP} s of CPU time: is there an "
+                       "endless loop (a node put back on the stack or queue again and again)?")
     except Exception as error:
         stub = _stub_step(error)
         if stub is not None:
@@ -299,13 +319,13 @@ def _sentence_with(run, package, pieces):
         return None
 
 
-def _culprit_of_named(the_step, package, stand_ins, seconds=4.0):
+def _culprit_of_named(the_step, package, stand_ins, tries=8):
     """``(piece, step)``: the earlier piece whose answer-key version makes the failing check pass, or None.
 
     With every earlier piece swapped at once the check still fails: the mistake is this step's own
-    (the usual case, one extra run). Otherwise try them one at a time, newest first, for ``seconds``.
+    (the usual case, one extra run). Otherwise try them one at a time, newest first, at most ``tries``
+    of them (a count, not a time: the same code gets the same message on any machine).
     """
-    import time
     from . import swap
     own = set(the_step.rewritten()) | {(file, name) for file, name, step in swap.answer_pieces()
                                        if step == the_step.id}
@@ -321,10 +341,7 @@ def _culprit_of_named(the_step, package, stand_ins, seconds=4.0):
 
     if not earlier or not passes({(file, name) for file, name, _ in earlier}):
         return None
-    start = time.perf_counter()
-    for file, name, step in sorted(earlier, key=lambda piece: piece[2], reverse=True):
-        if time.perf_counter() - start > seconds:
-            break
+    for file, name, step in sorted(earlier, key=lambda piece: piece[2], reverse=True)[:tries]:
         if passes({(file, name)}):
             return name, step
     return None
@@ -494,7 +511,7 @@ def _cached(step_id, directory, fingerprint):
     ran = {f"{file}:{name}" for file, name, step in answer_pieces() if step == step_id}
     ran |= {f"{file}:{name}" for file, name in the_step.rewritten()}
     result = _run_one(the_step, directory, ran)
-    if result.message.startswith(("myautograd does not import", "the check took more than")):
+    if result.message.startswith(("myautograd does not import", "the check used more than")):
         return result                             # (nothing ran, or a slow machine: not kept)
     _remember(step_id, {"checks": _checks_fingerprint(), "stand_ins": stand_ins,
                         "dependencies": _dependencies(ran, index, result.status != "done"),

@@ -58,8 +58,10 @@ def run_backward(tensor, gradient, retain_graph=False):
     PyTorch: Engine::execute (engine.cpp). Start at ``gradient_edge(tensor)``'s
     node; keep a dict ``{node: gradient arriving there}``. For each node in
     topological order:
-    1. take its gradient, pass it through each hook in ``node.pre_hooks``
-       (a hook returning something other than None replaces it);
+    1. take its gradient (a node that no gradient reached, because every backward
+       above it returned None for it, has nothing to pass on: skip it), pass it
+       through each hook in ``node.pre_hooks`` (a hook returning something other
+       than None replaces it);
     2. ``node.apply(grad)``: one gradient per edge in ``node.next_functions``;
     3. for each edge ``(next_node, _)`` with a node and a gradient that is not
        None: ``sum_to`` the input's shape (``node.input_shapes[i]``), then *add*
@@ -78,6 +80,9 @@ def run_backward(tensor, gradient, retain_graph=False):
     newest node runs first (heapq pops the smallest; the arrival number breaks
     ties, since nodes cannot be compared; that tie rule is mini_autograd's, not
     PyTorch's, whose heap keeps no order among ties). Pop, run, pass gradients
-    on, until the queue is empty.
+    on, until the queue is empty. Every edge counts, also one whose gradient is
+    None: a node whose count reaches 0 with nothing in its buffer (only None
+    arrived) is ready too, and takes its turn passing None on, so that the
+    counts below it still go down (PyTorch runs it with undefined gradients).
     """
     raise NotImplementedError("Step 03.2: run_backward")

@@ -29,7 +29,8 @@ class Linear:
 
         PyTorch: Linear.reset_parameters. ``self.weight``: a Parameter of shape
         ``(out_features, in_features)``, ``self.bias``: of shape ``(out_features,)``,
-        both drawn uniformly from ``[-k, k]`` with ``k = 1 / sqrt(in_features)``,
+        both drawn uniformly from ``[-k, k]`` with ``k = 1 / sqrt(in_features)`` (the
+        square root: not 1 / in_features),
         the weight first, then the bias, as PyTorch does (so that the same seed
         gives the same numbers). Hint: ``creation.uniform(low, high, shape)`` (given) draws
         float32 numbers from the seeded generator (``manual_seed``).
@@ -58,7 +59,8 @@ def cross_entropy(logits, targets):
     minus the log-probability of the right class, averaged over the n rows.
     - exp of a big logit overflows: subtract each row's largest logit first
       (``logits.max(dim=1, keepdim=True)``, given, a constant), which changes nothing
-      in exact arithmetic.
+      in exact arithmetic. Each row its own: rows far below the batch's largest
+      logit would underflow to exp = 0 everywhere, and log(0) = -inf.
     - pick the right class with ``one_hot(targets, classes)`` (given): a constant
       tensor of 0s and 1s, multiplied in and summed.
     """

@@ -87,7 +87,12 @@ class Pow(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = a ** c for a number c. d out/d a = c * a ** (c - 1)."""
+        """Step 03.1: out = a ** c for a number c. d out/d a = c * a ** (c - 1).
+
+        For c = 0 the result is the constant 1, and its gradient is zeros shaped like a
+        (``Tensor(np.zeros_like(a._data))``), as PyTorch's pow_backward returns: the formula
+        would give 0 * 0 ** -1 = nan at a = 0.
+        """
         raise NotImplementedError("Step 03.1: Pow.backward")
 
 

@@ -25,6 +25,17 @@ NON_LEAF_REQUIRES_GRAD_ERROR = (
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
 
 
+class VersionCounter:
+    """(given) How many in-place changes a tensor's numbers have had (step 07.1).
+
+    PyTorch: c10::VariableVersion (c10/core/TensorImpl.h). A tensor and the tensors
+    ``detach()`` makes from it share one counter, as they share their numbers (step 06.2).
+    """
+
+    def __init__(self):
+        self.version = 0
+
+
 class Tensor:
     """An n-dimensional array that can record the operations made with it."""
 
@@ -43,7 +54,7 @@ class Tensor:
         """
         self._data = np.asarray(data)           # (given) the numbers
         self.retains_grad = False               # (given) step 04.2 switches it on
-        self._version = 0                       # (given) in-place changes so far (step 07.1)
+        self._version_counter = VersionCounter()  # (given) in-place changes so far (step 07.1)
         raise NotImplementedError("Step 01.1: Tensor.__init__")
 
     # ------------------------------------------------------------ (given) data
@@ -73,6 +84,15 @@ class Tensor:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")
         return self._data
+
+    @property
+    def _version(self):
+        """(given) The version of this tensor's numbers: its counter's (``x._version += 1`` bumps it)."""
+        return self._version_counter.version
+
+    @_version.setter
+    def _version(self, value):
+        self._version_counter.version = value
 
     def __repr__(self):
         grad_fn = None if self.grad_fn is None else self.grad_fn.name()
@@ -146,6 +166,13 @@ class Tensor:
         - A tensor that neither requires grad nor has a grad_fn cannot start a
           backward: raise ``RuntimeError("element 0 of tensors does not require
           grad and does not have a grad_fn")``.
+        - A ``gradient`` of another shape than the tensor's: raise PyTorch's
+          ``RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of
+          torch.Size({list(gradient.shape)}) and output[0] has a shape of
+          torch.Size({list(self.shape)}).")``.
+        - A ``gradient`` of another dtype is cast to the tensor's
+          (``Tensor(gradient._data.astype(self._data.dtype))``): a float32 result
+          gives float32 gradients, whatever dtype the starting gradient has.
         Then hand over to ``engine.run_backward(self, gradient)``.
         Hint: ``ones_like`` lives in ``creation.py``.
         Step 07.2 (chapter 07): pass ``retain_graph`` on to ``run_backward`` too.
@@ -178,7 +205,10 @@ class Tensor:
         """Step 06.2: the same numbers, cut from the graph.
 
         PyTorch: Tensor.detach. A new leaf that shares this tensor's numpy array
-        (no copy) and does not require grad.
+        (no copy) and does not require grad. It shares the version counter too
+        (``detached._version_counter = self._version_counter``): an in-place change
+        made through either tensor counts for both, so a saved tensor changed through
+        its detached twin still stops backward with PyTorch's error (step 07.1).
         """
         raise NotImplementedError("Step 06.2: Tensor.detach")
 

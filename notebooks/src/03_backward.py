@@ -308,7 +308,9 @@ x.register_hook(print_call_chain)
 # does not divide by the number of entries. `Sum` and `Mean` must return a gradient shaped like their input
 # (`ctx.shape`), and any array you make needs `grad`'s dtype, or a float32 leaf gets a float64 gradient. Never change
 # `grad` itself (`grad *= ...`): `Add` hands one and the same gradient to both of its inputs. For `MatMul`, let the
-# shapes guide you: `a` is `[n, k]`, `b` is `[k, m]`, `grad` is `[n, m]`.
+# shapes guide you: `a` is `[n, k]`, `b` is `[k, m]`, `grad` is `[n, m]`. And `a ** 0` is the constant 1: the
+# textbook formula gives `0 * 0 ** -1 = nan` at `a = 0`, where PyTorch's `pow_backward` returns zeros for a zero
+# exponent; so does yours (the docstring says how).
 #
 # </details>
 #
@@ -394,8 +396,10 @@ except RecursionError as error:
 # `topological_order` with a loop and a Python list as the stack, then `run_backward`, in
 # [myautograd/engine.py](myautograd/engine.py); and `AccumulateGrad.apply`, the last node of every path, in
 # [myautograd/function.py](myautograd/function.py): for now it stores a copy of the gradient in the leaf's
-# `.grad` (chapter 05 changes what happens when there is one already). The check runs your engine on the seed
-# example, on broadcasting, on hooks (chapter 04 uses them) and on a chain of 10,000 operations.
+# `.grad` (chapter 05 changes what happens when there is one already). A node that no gradient reached (every
+# backward that leads to it returned None for it, as a custom `Function` of chapter 11 may) has nothing to pass
+# on: skip it. The check runs your engine on the seed example, on broadcasting, on hooks (chapter 04 uses them),
+# on a `Function` whose backward returns None, on a chain of 10,000 operations, and then on random programs.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -408,7 +412,7 @@ except RecursionError as error:
 #
 # <details><summary>Hint 2</summary>
 #
-# Four mistakes the check names:
+# Five mistakes the check names:
 #
 # - Listing a node when it is first popped (pre-order) can run it before all its gradients arrived: on
 #   `y = x * 2; z = y * 3; out = z + y`, x.grad comes out 2 instead of 8. Push a node twice: once to push its
@@ -416,6 +420,7 @@ except RecursionError as error:
 # - Add arriving gradients as a new tensor (`old + new`), not into `old._data`: the old tensor may be one a node
 #   handed to two places (`Add` passes the same gradient to both inputs).
 # - A hook that returns None only observes: `grad = hook(grad)` would turn the gradient into None.
+# - A node that nothing but None reached is not in the dict: `arrived.pop(node, None)`, and skip it when None.
 # - Remember the grad mode before switching it off and put back *that* value in a `finally`: a hook may raise, and
 #   backward may run inside `no_grad`.
 #
@@ -446,7 +451,9 @@ except RecursionError as error:
 #     grad_mode._state.grad_enabled = False
 #     try:
 #         for node in topological_order(root):
-#             grad = arrived.pop(node)
+#             grad = arrived.pop(node, None)
+#             if grad is None:             # no gradient reached this node
+#                 continue
 #             ___                          # each hook in node.pre_hooks: a result that is not None replaces grad
 #             for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, node.apply(grad))):
 #                 if ___:                  # no node there, or no gradient
@@ -477,7 +484,8 @@ show_source(torch.autograd.engine.sum_to)
 # Last, the method you call. Write `Tensor.backward(gradient=None)` in
 # [myautograd/tensor.py](myautograd/tensor.py), with the scalar-only rule of section 5 and the same error
 # messages as PyTorch, then hand over to your `run_backward`. Compare with `Tensor.backward` and
-# `autograd._make_grads` of section 6.
+# `autograd._make_grads` of section 6: a `gradient` given must have the tensor's shape ("Mismatch in shape"),
+# and one of another dtype is cast to the tensor's, so a float32 result gives float32 gradients.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -491,7 +499,8 @@ show_source(torch.autograd.engine.sum_to)
 # Ones are only implied for a result with one element: the rule counts elements (`numel()`), not dimensions, so a
 # tensor of shape `[1]` is fine. With `gradient=` given, any shape can start. A tensor that does not require grad
 # (a constant, or a result made under `no_grad`) cannot start at all. A leaf can: your engine starts at
-# `gradient_edge(tensor)`, its `AccumulateGrad`.
+# `gradient_edge(tensor)`, its `AccumulateGrad`. A `gradient` of another shape is refused with `_make_grads`'s
+# words (the docstring has them), and one of another dtype becomes one of the tensor's (`astype`).
 #
 # </details>
 #
@@ -505,6 +514,10 @@ show_source(torch.autograd.engine.sum_to)
 #     if ___:
 #         raise RuntimeError("grad can be implicitly created only for scalar outputs")
 #     gradient = ___
+# if gradient.shape != self.shape:
+#     raise RuntimeError(___)              # "Mismatch in shape: ...", as in the docstring
+# if ___:                                  # another dtype than the tensor's
+#     gradient = Tensor(___)
 # engine.run_backward(self, gradient)
 # ```
 #

@@ -354,10 +354,11 @@ buildtrack.check("04.1")
 #
 # <details><summary>Hint 2</summary>
 #
-# The corner cases: no `requires_grad` raises; a leaf needs nothing; a second call must not add a second hook
-# (`retains_grad` is already True). The hook keeps the gradient like a leaf does: the first time a copy of its own
-# (the engine may share that tensor), later the sum, so that two backwards with `retain_graph=True` give twice the
-# gradient. And the hook returns None: anything else would replace the gradient that flows on.
+# The corner cases: no `requires_grad` raises; a leaf needs nothing (no hook, and `retains_grad` stays False, as in
+# PyTorch: its `AccumulateGrad` fills `.grad` already, and a hook there would count the gradient twice); a second
+# call must not add a second hook (`retains_grad` is already True). The hook keeps the gradient like a leaf does:
+# the first time a copy of its own (the engine may share that tensor, and it may be the very `v` of
+# `y.backward(v)`), later the sum, so that two backwards with `retain_graph=True` give twice the gradient. And the hook returns None: anything else would replace the gradient that flows on.
 #
 # </details>
 #

@@ -331,7 +331,8 @@ print("the same step:", np.allclose(one_step(True), one_step(False), atol=1e-6))
 #
 # Two cases. No `.grad` yet: keep the copy of step 03.2. A `.grad` already: add into its numbers (`_data`), in place;
 # `x._grad = x._grad + grad` gives the right numbers but a new tensor, and the check tests that `.grad` is the same
-# object. The copy matters: `a + b` hands one gradient tensor to both leaves, so adding in place into a shared
+# object. Into the same *array*, too (`+=`, not `x._grad._data = x._grad._data + grad._data`): `x.grad.numpy()`
+# taken before shares that array, and in PyTorch it sees the sum. The copy matters: `a + b` hands one gradient tensor to both leaves, so adding in place into a shared
 # first gradient would change `a.grad` and `b.grad` together.
 #
 # </details>

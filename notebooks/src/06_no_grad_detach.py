@@ -694,9 +694,11 @@ except RuntimeError as error:
 #
 # <details><summary>Hint 2</summary>
 #
-# Three wrong versions the check catches: switching off in `__init__`; toggling (`not enabled`), which turns
+# Four wrong versions the check catches: switching off in `__init__`; toggling (`not enabled`), which turns
 # recording back *on* in a nested block; putting back `True` instead of the saved value, which ends an inner block
-# with recording on inside the outer one. And `__exit__` must return nothing (or False), so that an exception raised
+# with recording on inside the outer one; keeping the saved values anywhere but on `self` (a global stack works for
+# nested blocks, but two threads, each with its own switch, then put back each other's). And `__exit__` must return
+# nothing (or False), so that an exception raised
 # inside the block goes on.
 #
 # </details>
@@ -722,8 +724,8 @@ buildtrack.check("06.1")
 # %% [markdown]
 # ### Step 06.2: `detach` and `requires_grad_`
 #
-# Write `Tensor.detach` (section 7: the same numbers, shared, not copied; no history) and
-# `Tensor.requires_grad_` (chapter 04, section 4: leaves only) in [myautograd/tensor.py](myautograd/tensor.py).
+# Write `Tensor.detach` (section 7: the same numbers, shared, not copied, and the same version counter; no
+# history) and `Tensor.requires_grad_` (chapter 04, section 4: leaves only) in [myautograd/tensor.py](myautograd/tensor.py).
 #
 # <details><summary>Hint 1</summary>
 #
@@ -736,8 +738,10 @@ buildtrack.check("06.1")
 # <details><summary>Hint 2</summary>
 #
 # No copy: hand the same numpy array to the new `Tensor` (`np.asarray` keeps an array as it is; `.copy()` and
-# `np.array` copy it). For `requires_grad_`, the cases in order: a non-leaf asking for True changes nothing and asking
-# for False raises; an integer tensor asking for True raises; anything else sets the flag. Both return `self`.
+# `np.array` copy it), and give it the same `_version_counter` object: in PyTorch an in-place change made through
+# the detached tensor counts for both, so a saved tensor changed that way still stops backward (chapter 07). For
+# `requires_grad_`, the cases in order: a non-leaf asking for True changes nothing and asking for False raises; an
+# integer tensor asking for True raises (asking for False is fine); anything else sets the flag. Both return `self`.
 #
 # </details>
 #
@@ -745,7 +749,9 @@ buildtrack.check("06.1")
 #
 # ```python
 # def detach(self):
-#     return Tensor(___)                   # the same array object
+#     detached = Tensor(___)               # the same array object
+#     detached._version_counter = ___      # and the same counter
+#     return detached
 #
 # def requires_grad_(self, requires_grad=True):
 #     if not self.is_leaf:

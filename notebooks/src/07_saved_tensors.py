@@ -862,10 +862,12 @@ plt.show()
 # <details><summary>Hint 2</summary>
 #
 # Save the version the tensor has *at that moment*, not 0: a tensor changed before it was saved is fine. In
-# `saved_tensors`, freed comes first (`self.saved is None`), then each pair; return the tensors only, not the pairs.
-# In `_write`, refuse only while recording is on and the tensor requires grad: a leaf gets PyTorch's error, a
-# non-leaf myautograd's (letting it through gives silently wrong gradients). Under `no_grad` the change is allowed,
-# and it still bumps the version.
+# `saved_tensors`, freed comes first (`self.saved is None`), then every pair, not only the first (in
+# `(x * w).sum()`, `w` is the second); return the tensors only, not the pairs. In `_write`, refuse only while
+# recording is on and the tensor requires grad: a leaf gets PyTorch's error, a non-leaf myautograd's (letting it
+# through gives silently wrong gradients). Under `no_grad` the change is allowed, and it still bumps the version.
+# Every write bumps it, also one that leaves the values as they were (`w.mul_(1.0)`): PyTorch does not look at
+# the numbers.
 #
 # </details>
 #
@@ -909,9 +911,9 @@ buildtrack.check("07.1")
 #   `Exp` saves its result tensor itself, so the result holds its node and the node holds the result: a
 #   cycle, which Python frees later, with its cycle collector, instead of at once.
 # - `mini_autograd`'s version counter is an object shared by a tensor, its views and its detached copies
-#   (`_version_counter`, as PyTorch's `VariableVersion`), bumped by `_bump_version`; yours is a number on
-#   each tensor, so a change made through `x.detach()` does not move `x`'s version, and backward does not
-#   notice it.
+#   (`_version_counter`, as PyTorch's `VariableVersion`), bumped by `_bump_version`. Yours is an object too
+#   (the given `VersionCounter`), shared with `detach()`ed tensors since step 06.2, but your package has no
+#   views to share it with.
 #
 # ### Step 07.2: freeing saved tensors; `retain_graph`
 #
@@ -938,7 +940,7 @@ buildtrack.check("07.1")
 # Two places to change. `Tensor.backward` must pass `retain_graph` on: if it does not, `retain_graph=True` is quietly
 # ignored and the second backward fails. In `run_backward`, free *after* `node.apply(grad)`: freed before, the
 # formula cannot read what it saved, and even the first backward fails. Free every node that ran, not only the
-# root.
+# root, and each one as soon as it has run, not all of them at the end: the check looks from inside a backward.
 #
 # </details>
 #

@@ -659,7 +659,7 @@ else:
 # Write `compute_dependencies(root)` in [myautograd/engine.py](myautograd/engine.py): section 6's walk from the
 # root along `next_functions`, visiting each node once, returning a dict `{node: number of edges pointing at
 # it}` rather than filling a `GraphTask`. Count edges, not nodes: `y * y` gives `y`'s `AccumulateGrad` two (as
-# in exercise 8.1). Use a loop and a list as the stack, as in step 03.2: the check counts a chain of 100,000
+# in exercise 8.1). Use a loop and a list as the stack, as in step 03.2: the check counts a chain of 20,000
 # operations.
 #
 # <details><summary>Hint 1</summary>
@@ -723,8 +723,10 @@ buildtrack.check("08.1")
 # formulas run, and `release_saved` unless `retain_graph` (step 07.2). Section 11's `schedule` is the skeleton,
 # without the gradients. The check runs your engine on two graphs where paths meet and compares its order with
 # `mini_autograd`'s. Each of them has one leaf, so no two ready nodes share a sequence number, and there
-# `mini_autograd`'s order is PyTorch's (checked with PyTorch 2.13). Then it runs a chain of 100,000 operations,
-# and random programs with up to three leaves, whose order is compared with `mini_autograd`'s too. In those,
+# `mini_autograd`'s order is PyTorch's (checked with PyTorch 2.13). Then it runs a graph where a custom
+# `Function`'s backward returns None (every edge counts, even one that carries None: a node whose count reaches 0
+# with only None in its buffer is ready too, and passes None on), a chain of 20,000 operations, and random
+# programs with up to three leaves, whose order is compared with `mini_autograd`'s too. In those,
 # `a * b` of two leaves makes both `AccumulateGrad` nodes ready at once: a tie, which the check expects broken by
 # arrival, `mini_autograd`'s rule (section 7). PyTorch 2.13 happens to run such a pair in that order too, but it
 # promises no order among ties (section 7's four leaves ran 0, 2, 1, 3).
@@ -735,8 +737,8 @@ buildtrack.check("08.1")
 # nodes the one with the highest `sequence_nr`, the newest, runs first (PyTorch's `ReadyQueue`). The check judges
 # what your engine does, not which helpers it calls (your `compute_dependencies` or counting inline are both fine):
 # the order in which your nodes run, recorded with a pre-hook on each and compared with `mini_autograd`'s, and the
-# gradients, on graphs where paths meet, on `y = x * x; y * y`, on a chain of 100,000 operations and on random
-# programs.
+# gradients, on graphs where paths meet, on `y = x * x; y * y`, on a backward that returns None, on a chain of
+# 20,000 operations and on random programs.
 #
 # </details>
 #
@@ -746,8 +748,10 @@ buildtrack.check("08.1")
 # `p = x.exp(); q = x.tanh(); out = (q * p).sum()`, `TanhBackward0` must run before `ExpBackward0`, the older node,
 # although the two became ready together. Push a node once, when its count reaches 0, not at every delivery, or it
 # runs more than once. `heapq` compares tuples item by item and two nodes cannot be compared, so a unique arrival
-# number must come before the node. Keep the rest as it was: hooks, `sum_to`, adding as a new tensor, recording off
-# with `finally`, freeing unless `retain_graph`.
+# number must come before the node. Take one off the count for every edge, also one whose gradient is None, or a
+# node waits forever for a gradient that never comes (`Block.apply(y) + y` with a backward that returns None). Keep
+# the rest as it was: hooks, `sum_to`, adding as a new tensor, recording off with `finally`, freeing unless
+# `retain_graph`.
 #
 # </details>
 #
@@ -762,13 +766,13 @@ buildtrack.check("08.1")
 # # (recording off, try:)
 # while ready:
 #     _, _, node = heapq.heappop(ready)
-#     grad = buffers.pop(node)
+#     grad = buffers.pop(node, None)       # None: only None arrived, and None goes on
 #     next_grads = ___                     # hooks, node.apply, freeing: as before
 #     for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):
 #         if next_node is None:
 #             continue
 #         ___                              # a gradient that is not None: sum_to, then into buffers[next_node]
-#         counts[next_node] -= 1
+#         counts[next_node] -= 1           # every edge, None or not
 #         if ___:                          # every gradient for it has arrived
 #             heapq.heappush(ready, (___, ___, next_node))
 # # (finally: recording back as it was)

@@ -545,10 +545,12 @@ plt.show()
 #
 # <details><summary>Hint 2</summary>
 #
-# The weight's shape is `(out_features, in_features)`, so the batch is multiplied by its transpose. Draw from the
-# whole interval, `-k` to `k` (the weight first, then the bias, as PyTorch draws them). In `__call__` use the
-# `Parameter`s themselves, not their `_data`: numpy arithmetic records nothing, and the layer would never get a
-# gradient.
+# The weight's shape is `(out_features, in_features)`, so the batch is multiplied by its transpose. `k` is one over
+# the *square root* of `in_features` (`1 / in_features` draws numbers twenty times too small for 400 inputs). Draw
+# from the whole interval, `-k` to `k` (the weight first, then the bias, as PyTorch draws them), from the generator
+# as the caller seeded it: no `manual_seed` inside `Linear`. In `__call__` use the `Parameter`s themselves, not
+# their `_data`: numpy arithmetic records nothing, and the layer would never get a gradient. The check builds
+# layers of random shapes after random seeds and compares them, and their outputs and gradients, with PyTorch's.
 #
 # </details>
 #
@@ -608,9 +610,13 @@ show_source(torch.nn.Linear.reset_parameters)
 # <details><summary>Hint 2</summary>
 #
 # A row's sum must keep its dimension (`[n, 1]`) to be subtracted from the row (`[n, classes]`). Shift every row by
-# its largest logit before `exp`, or $e^{1000}$ overflows. Take `shifted - log(sum(exp(shifted)))`; `log(softmax)`
-# would take the log of a probability that rounds to 0. Average over the `n` rows only: a mean over every entry of
-# the `[n, classes]` product divides by `n * classes`. And mind the sign.
+# its own largest logit before `exp`, or $e^{1000}$ overflows; the largest logit of the whole batch will not do (for
+# `[[1000, 0], [0, 1]]` the second row becomes `[-1000, -999]`, whose exps all underflow to 0). Take
+# `shifted - log(sum(exp(shifted)))`; `log(softmax)` would take the log of a probability that rounds to 0. Average
+# over the `n` rows only: a mean over every entry of the `[n, classes]` product divides by `n * classes`. And mind
+# the sign. If you write the loss as one `Function` with a hand-written backward, as PyTorch does, that backward
+# returns $(\operatorname{softmax} - \text{onehot})/n$ *times the `grad` arriving from upstream*: the check runs
+# backward from `loss * 3` too, and random logits up to $10^4$, rows far apart, in float32 and float64.
 #
 # </details>
 #
@@ -693,8 +699,10 @@ buildtrack.compare_graphs(linear_and_loss, "10.2", show_values=False)
 # Four ways to get it wrong: `p = p - lr * p.grad` rebinds a name and the model never sees it; writing into
 # `p._data` directly skips the version bump, so chapter 07's "step between forward and backward" gives a wrong
 # gradient instead of an error; `p.grad.mul_(lr)` then `p.sub_(p.grad)` changes the gradient itself; without
-# `no_grad`, the in-place change of a leaf that requires grad is refused. A parameter whose `.grad` is None is left
-# alone.
+# `no_grad`, the in-place change of a leaf that requires grad is refused; `set_grad_enabled(False)` with nothing
+# switching it back leaves recording off after the step, and the next forward records nothing (its backward fails
+# with "element 0 of tensors does not require grad"): `with no_grad():` puts back the mode it found. A parameter whose
+# `.grad` is None is left alone.
 #
 # </details>
 #
@@ -721,7 +729,7 @@ buildtrack.check("10.3")
 # done, with their difference below it.
 
 # %%
-from buildtrack.ch10_11 import SPIRAL_COMPARED, SPIRAL_LR, SPIRAL_STEPS, train_spiral
+from buildtrack.ch10 import SPIRAL_COMPARED, SPIRAL_LR, SPIRAL_STEPS, train_spiral
 
 torch.manual_seed(0)                     # the weights a Linear like PyTorch's draws after manual_seed(0)
 start = [(layer.weight.detach().numpy().astype(np.float64), layer.bias.detach().numpy().astype(np.float64))

@@ -505,7 +505,12 @@ plt.show()
 #
 # The check runs your `gradcheck` on every operation you wrote in step 03.1 and on three given ones (`log`,
 # `tanh`, a product with broadcasting), where it must return `True`, and on an `exp` whose backward is wrong,
-# where it must raise.
+# where it must raise. Then it checks the checker: on random `Function`s it makes (one to three inputs of one to
+# four entries, a numpy forward, a backward from a known Jacobian), it compares your verdict with
+# `mini_autograd`'s own `gradcheck`, with the same `eps`, `atol` and `rtol` (PyTorch's defaults, `1e-6`, `1e-5`,
+# `1e-3`, and others passed by name). Right ones, with entries up to 1000 and inputs whose backward returns `None`,
+# must give `True`; ones whose backward is off at a single entry, by a little more than the tolerance
+# $\text{atol} + \text{rtol}\,|\text{numerical}|$, must raise, and ones off by a little less must not.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -521,7 +526,11 @@ plt.show()
 # reading `.grad` without clearing every input's `.grad` before each backward (they accumulate); nudging a copy
 # (`flatten()`) instead of the numbers (`_data.reshape(-1)`), or leaving an entry nudged; forgetting to divide by
 # `2 * eps`. Run the function again before each backward: a backward frees the graph it ran. A `.grad` that stays
-# None means that input does not reach the output: a column of zeros.
+# None means that input does not reach the output: a column of zeros, not a crash. Nudge both ways, with the `eps`
+# you are given: a one-sided $(f(x + \epsilon) - f(x))/\epsilon$ is off by about $f''\epsilon/2$, which for
+# `1000 * a * a` at 0 is already $10^{-3}$, far above `atol`. Compare every entry, every column, with the `rtol` and
+# `atol` you are given: `np.allclose(analytical, numerical, rtol=rtol, atol=atol)`; `atol` lets an entry of 0 pass,
+# `rtol` grows with the entry. Print the matrices in PyTorch's layout, one row per input entry.
 #
 # </details>
 #
@@ -625,7 +634,9 @@ if mine:
 # `Tensor`; your `Function.apply` (step 02.2) records the node, named `SigmoidBackward` after the class, as
 # PyTorch names a custom Function's node. The derivative is $\sigma'(a) = \sigma(a)\,(1 - \sigma(a))$, a
 # function of the result alone: save the result with `ctx.save_for_backward`, as `MyExp` saved $e^x$, and
-# multiply by the `grad` arriving from upstream.
+# multiply by the `grad` arriving from upstream. (Saving the input and computing $\sigma(a)$ again in `backward` is
+# right too, at the cost of one more `exp`.) The check compares yours with PyTorch's `sigmoid` on random inputs up
+# to $|a| = 1000$, in float32 and float64, value and gradient.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -636,10 +647,12 @@ if mine:
 #
 # <details><summary>Hint 2</summary>
 #
-# Save the result `s`, not the input `a`: `a * (1 - a)` is a different function. Return a `Tensor` from `forward`
-# (wrap the numpy result). In `backward`, multiply by `grad` into a new tensor: changing `grad` in place changes it
-# for every other node the engine handed it to (in `Sigmoid.apply(a) + a`, the `+` passes one gradient to both
-# sides).
+# The derivative is `s * (1 - s)` with `s` the result: `a * (1 - a)` is a different function. Save `s` (or save `a`
+# and compute `s` from it again in `backward`: both are right). Write the sigmoid as `1 / (1 + exp(-a))`: at
+# $a = 1000$, `exp(a) / (1 + exp(a))` is `inf / inf`, `nan`, while `1 / (1 + exp(-a))` gives `1 / inf = 0` at the
+# other end, no `nan`. Return a `Tensor` of `a`'s dtype from `forward` (wrap the numpy result). In `backward`,
+# multiply by `grad` into a new tensor: changing `grad` in place changes it for every other node the engine handed it
+# to (in `Sigmoid.apply(a) + a`, the `+` passes one gradient to both sides).
 #
 # </details>
 #

@@ -1,0 +1,82 @@
+"""Random cases for the checks of chapters 10 and 11, and the small tools their messages share.
+
+``smallest_failure`` draws cases with hypothesis (derandomized, no database: the same code always
+gets the same verdict), shrinks a failing one, and returns the message of the smallest it found.
+hypothesis never speaks for itself: its own complaints (Flaky, a health check) are about the check.
+"""
+import pathlib
+
+import numpy as np
+
+from .framework import Wrong
+
+
+class _Stop(BaseException):
+    """Carries an error that ends the search at once (a stub, the time limit) past hypothesis."""
+
+
+SHRINK_TRIES = 100          # cases tried to make a failing case smaller, at most (a count, not a time:
+                            # the same code gets the same message on any machine)
+
+
+def smallest_failure(strategy, trial, examples):
+    """The message of the smallest case on which ``trial`` (case -> None, or a message, or a function that
+    makes it) finds a difference. None when every case agrees.
+
+    hypothesis draws ``examples`` cases, derandomized and without a database, and shrinks a failing one to
+    the smallest that still fails, trying SHRINK_TRIES cases at most. Its own complaints (Flaky, a health
+    check) are about the check, never the learner's code: then the failures noted so far count.
+    """
+    from hypothesis import HealthCheck, given, settings
+    failures, tried_since = [], []
+
+    @settings(database=None, derandomize=True, max_examples=examples, deadline=None,
+              suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False)
+    @given(strategy)
+    def agrees(case):
+        if failures:
+            tried_since.append(case)
+            if len(tried_since) > SHRINK_TRIES:
+                raise _Stop(None)                        # small enough: the last failure is the smallest yet
+        try:
+            problem = trial(case)
+        except (NotImplementedError, TimeoutError, RecursionError, Wrong) as error:
+            raise _Stop(error) from None
+        if problem is not None:
+            failures.append(problem)
+            raise AssertionError("differs")
+
+    try:
+        agrees()
+    except _Stop as stop:
+        if stop.args[0] is not None:
+            raise stop.args[0] from None
+    except TimeoutError:
+        raise
+    except Exception:               # AssertionError("differs"), or hypothesis' own Flaky...: see failures
+        pass
+    if not failures:
+        return None
+    return failures[-1]() if callable(failures[-1]) else failures[-1]
+
+
+def _raised(m, error):
+    """``raised TypeError: ... (myautograd/nn.py, line 40, in cross_entropy)``."""
+    from .framework import _learner_frame
+    where = _learner_frame(error.__traceback__, pathlib.Path(m.__file__).resolve().parent)
+    words = str(error).splitlines()[0] if str(error) else ""
+    return f"raised {type(error).__name__}: {words}" + (f" ({where})" if where else "")
+
+
+def _close(got, want, rtol=1e-4, atol=1e-5):
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    return got.shape == want.shape and np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def _dtype_name(t):
+    return str(getattr(t, "dtype", "?")).replace("torch.", "")
+
+
+def _quarters(values_):
+    """Numbers rounded to quarters: exact in float32 and float64, short in a message."""
+    return np.round(np.asarray(values_, dtype=float) * 4) / 4

@@ -1,0 +1,430 @@
+"""Checks of chapter 10: Linear, cross_entropy, SGD (the spiral classifier trains).
+
+Each check runs named scenarios first (the mistakes people make, each with its own message), then random
+cases drawn by hypothesis (derandomized, no database: the same code always gets the same verdict), each
+compared with mini_autograd, which the course's tests keep equal to PyTorch 2.13. On a difference the
+message shows the smallest case hypothesis found, in words: the inputs, what PyTorch gives, what yours
+gives.
+"""
+
+import numpy as np
+
+from ._testing import expect, expect_close, grad_of, reference, show, values
+from .cases import _close, _dtype_name, _quarters, _raised, smallest_failure
+from .framework import Wrong, step
+
+
+def two_spirals(n_per_class=150, turns=1.5, noise=0.3, seed=0):
+    """Chapter 10's data: two interleaved spirals, X (n, 2) float32 and labels (n,) 0 or 1."""
+    rng = np.random.default_rng(seed)
+    points, labels = [], []
+    for label, sign in [(0, 1.0), (1, -1.0)]:
+        angle = np.sqrt(rng.uniform(0, 1, n_per_class)) * turns * 2 * np.pi
+        xy = sign * np.stack([angle * np.cos(angle), angle * np.sin(angle)], axis=1)
+        points.append(xy + rng.normal(0, noise, (n_per_class, 2)))
+        labels.append(np.full(n_per_class, label))
+    X = np.concatenate(points) / (turns * np.pi)
+    return X.astype(np.float32), np.concatenate(labels).astype(np.int64)
+
+
+
+# ------------------------------------------------------------------------ 10.1
+LINEAR_EXAMPLES = 40
+# k's that people write instead of PyTorch's 1/sqrt(in_features), for Linear(400, 30)
+OTHER_BOUNDS = {"1/in_features = 1/400": 1 / 400, "1/sqrt(out_features) = 1/sqrt(30)": 1 / np.sqrt(30),
+                "1/out_features = 1/30": 1 / 30, "sqrt(6/(in_features + out_features))": np.sqrt(6 / 430),
+                "1/sqrt(in_features + out_features)": 1 / np.sqrt(430), "sqrt(in_features)": 20.0,
+                "1": 1.0, "sqrt(2/in_features)": np.sqrt(2 / 400), "sqrt(3/in_features)": np.sqrt(3 / 400)}
+
+
+def _bound_message(largest):
+    """What a weight whose entries reach ``largest`` (instead of 0.05) says about the learner's k."""
+    guess = [name for name, k in OTHER_BOUNDS.items() if 0.97 * k <= largest <= k * (1 + 1e-6)]
+    said = f" That is k = {guess[0]}." if guess else ""
+    return (f"Linear(400, 30).weight has entries up to {largest:.4g}, so it was drawn from about "
+            f"[-{largest:.4g}, {largest:.4g}].{said} PyTorch draws from [-k, k] with k = "
+            "1/sqrt(in_features) = 1/sqrt(400) = 0.05: 1 over the square root of the number of inputs, so "
+            "that a layer's outputs start neither tiny nor huge, whatever its width.")
+
+
+@step("10.1", "Linear", "Linear.__init__ and Linear.__call__ in nn.py", after="06.2")
+def check_linear(m):
+    m.manual_seed(0)
+    layer = m.nn.Linear(400, 30)
+    w, b = layer.weight, layer.bias
+    expect(isinstance(w, m.nn.Parameter) and isinstance(b, m.nn.Parameter),
+           "weight and bias must be Parameters (nn.Parameter(...)): leaves that require grad.")
+    expect(tuple(w.shape) == (30, 400), f"Linear(400, 30).weight has shape {list(w.shape)}, "
+           "expected [30, 400]: (out_features, in_features), as in PyTorch.")
+    expect(tuple(b.shape) == (30,), f"Linear(400, 30).bias has shape {list(b.shape)}, expected [30].")
+    bound = 1 / np.sqrt(400)
+    largest = float(np.abs(values(w)).max())
+    if largest > bound * (1 + 1e-6):
+        guess = [name for name, k in OTHER_BOUNDS.items() if 0.97 * k <= largest <= k * (1 + 1e-6)]
+        raise Wrong(f"Linear(400, 30).weight has entries up to {largest:.3f}, beyond k = 1/sqrt(400) = 0.05"
+                    + (f" (it looks like k = {guess[0]})" if guess else "")
+                    + ": draw uniformly from [-k, k] with k = 1/sqrt(in_features).")
+    if 0 < largest < 0.97 * bound:               # (12000 draws: the largest is within 0.1% of k)
+        raise Wrong(_bound_message(largest))
+    spread = values(w).std()
+    expect(spread > bound / 3, f"Linear(400, 30).weight has a spread of {spread:.4f}; uniform on "
+           f"[-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: draw it from the whole interval [-k, k].")
+    bias = values(b)
+    expect(np.all(np.abs(bias) <= bound * (1 + 1e-6)), "Linear(400, 30).bias has entries up to "
+           f"{np.abs(bias).max():.3f}, beyond k = 1/sqrt(400) = 0.05: draw it from [-k, k] too, the same k "
+           "as the weight's.")
+    expect(bias.std() > bound / 3, f"Linear(400, 30).bias has a spread of {bias.std():.4f}; uniform on "
+           f"[-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: PyTorch draws the bias too, from the same "
+           "[-k, k] as the weight (it does not start at zero).")
+    m.manual_seed(0)                          # PyTorch's order: the weight's numbers, then the bias's
+    drawn = [values(m.creation.uniform(-bound, bound, shape)) for shape in ((30, 400), (30,))]
+    expect(_close(values(w), drawn[0], 1e-5, 1e-8) and _close(values(b), drawn[1], 1e-5, 1e-8),
+           "after manual_seed(0), Linear(400, 30)'s numbers are not the seed's first draws: draw the weight "
+           "first, then the bias, each with one creation.uniform call, as PyTorch does (the same seed then "
+           "gives the same layer).")
+    x = m.tensor(np.arange(8.0).reshape(2, 4))
+    layer = m.nn.Linear(4, 3)
+    try:
+        y = layer(x)
+    except Exception as error:
+        raise Wrong(f"Linear(4, 3) on a batch of shape [2, 4] raised {type(error).__name__}: {error}. "
+                    "Compute x @ weightᵀ + bias, with transpose(weight).") from None
+    expect(isinstance(y, m.Tensor) and y.requires_grad, "Linear(4, 3)(x) does not require grad: compute it "
+           "with Tensor operations on the Parameters (x @ transpose(self.weight) + self.bias), not with "
+           "numpy.")
+    expect(tuple(y.shape) == (2, 3), f"Linear(4, 3) on a batch of shape [2, 4] gave shape {list(y.shape)}, "
+           "expected [2, 3].")
+    want = values(x) @ values(layer.weight).T + values(layer.bias)
+    expect(np.allclose(values(y), want, atol=1e-5), f"Linear(4, 3)(x) is {show(values(y))}, expected x @ "
+           f"weightᵀ + bias = {show(want)}.")
+    y.sum().backward()
+    expect(grad_of(layer.weight) is not None and grad_of(layer.bias) is not None, "after backward, the "
+           "layer's weight and bias have no .grad: use the Parameters themselves in the computation.")
+    failure = smallest_failure(_linear_cases(), lambda case: _linear_trial(m, case), LINEAR_EXAMPLES)
+    if failure:
+        raise Wrong(f"on random layers, yours and PyTorch's differ; the smallest case found: {failure}")
+    return ("Linear draws its parameters like PyTorch, for every seed and shape tried, and computes "
+            "x @ weightᵀ + bias, value and gradients equal to F.linear's.")
+
+
+def _linear_cases():
+    from hypothesis import strategies as st
+    return st.fixed_dictionaries({"in": st.integers(1, 5), "out": st.integers(1, 5), "n": st.integers(1, 3),
+                                  "seed": st.integers(0, 999), "upstream": st.booleans()})
+
+
+def _linear_trial(m, case):
+    """None if Linear(in, out) after manual_seed(seed) draws and computes what PyTorch does, else why not."""
+    ref = reference()
+    i, o, n, seed = case["in"], case["out"], case["n"], case["seed"]
+    made = f"Linear({i}, {o}) made after manual_seed({seed})"
+    k = 1 / np.sqrt(i)
+    try:
+        m.manual_seed(seed)
+        layer = m.nn.Linear(i, o)
+    except Exception as error:
+        return f"{made} {_raised(m, error)}."
+    m.manual_seed(seed)
+    shapes = (("weight", (o, i)), ("bias", (o,)))
+    want = {name: values(m.creation.uniform(-k, k, shape)) for name, shape in shapes}
+    m.manual_seed(0)
+    seed_0 = {name: values(m.creation.uniform(-k, k, shape)) for name, shape in shapes}
+    for name in ("weight", "bias"):
+        got = values(getattr(layer, name))
+        if not _close(got, want[name], 1e-5, 1e-8):
+            if seed and _close(got, seed_0[name], 1e-5, 1e-8):
+                why = ("It holds what manual_seed(0) gives: does your Linear call manual_seed itself? "
+                       "Seeding is the caller's: draw from the generator as it is.")
+            else:
+                why = ("Draw the weight first, then the bias, each with one creation.uniform(-k, k, shape) "
+                       f"call, k = 1/sqrt(in_features) = 1/sqrt({i}).")
+            return (f"{made}: its {name} is {show(got)}; the same seed gives PyTorch's draws "
+                    f"{show(want[name])} (uniform on [-{k:.4f}, {k:.4f}], the weight first, then the bias). "
+                    f"{why}")
+    rng = np.random.default_rng(seed)
+    x_values = _quarters(rng.uniform(-2, 2, (n, i))).astype(np.float32)
+    upstream = _quarters(rng.uniform(-2, 2, (n, o))) if case["upstream"] else np.ones((n, o))
+    upstream = upstream.astype(np.float32)
+    on = f"{made}, on x = {show(x_values)} (float32, requires grad)"
+    x = m.tensor(x_values, requires_grad=True)
+    try:
+        y = layer(x)
+        y.backward(m.tensor(upstream))
+    except Exception as error:
+        return f"{on}: layer(x) then y.backward(g) {_raised(m, error)}."
+    weight, bias = (ref.tensor(values(p).astype(np.float32), requires_grad=True)
+                    for p in (layer.weight, layer.bias))
+    x_ref = ref.tensor(x_values, requires_grad=True)
+    y_ref = ref.nn.functional.linear(x_ref, weight, bias)
+    y_ref.backward(ref.tensor(upstream))
+    if not _close(values(y), values(y_ref)):
+        return (f"{on}: layer(x) is {show(values(y))}; PyTorch's F.linear(x, weight, bias) with the same "
+                f"weight and bias gives {show(values(y_ref))}: x @ weightᵀ + bias, the bias added to every "
+                "row.")
+    if _dtype_name(y) != _dtype_name(y_ref):
+        return (f"{on}: layer(x) is {_dtype_name(y)}; PyTorch's is {_dtype_name(y_ref)}, like x and the "
+                "parameters.")
+    seeded = f"{on}, backward from y.backward(g) with g = {show(upstream)}"
+    for name, mine, theirs in (("x", x, x_ref), ("weight", layer.weight, weight), ("bias", layer.bias, bias)):
+        got = grad_of(mine)
+        if got is None or not _close(values(got), values(theirs.grad)):
+            return (f"{seeded}: {name}.grad is {'None' if got is None else show(values(got))}; PyTorch's is "
+                    f"{show(values(theirs.grad))}. Compute layer(x) with Tensor operations on the Parameters "
+                    "themselves (x @ transpose(self.weight) + self.bias): the engine then finds every "
+                    "gradient.")
+    return None
+
+
+# ------------------------------------------------------------------------ 10.2
+CROSS_ENTROPY_EXAMPLES = 60
+ROW_OFFSETS = [0.0, 1000.0, -1000.0, 10000.0, -10000.0, 3000.0, -400.0]
+
+
+@step("10.2", "cross_entropy", "cross_entropy in nn.py")
+def check_cross_entropy(m):
+    ref = reference()
+    logits = np.array([[2.0, -1.0, 0.5], [0.1, 0.2, 0.3], [-3.0, 4.0, 1.0], [1.0, 1.0, 1.0]],
+                      dtype=np.float32)
+    targets = np.array([0, 2, 1, 1])
+    mine = m.tensor(logits, requires_grad=True)
+    try:
+        loss = m.nn.cross_entropy(mine, m.tensor(targets))
+    except ValueError as error:                       # numpy could not broadcast
+        raise Wrong(f"cross_entropy raised ValueError: {error}. A row's sum must keep its dimension to be "
+                    "subtracted from the row: sum(dim=1, keepdim=True).") from None
+    theirs = ref.tensor(logits, requires_grad=True)
+    want = ref.nn.functional.cross_entropy(theirs, ref.tensor(targets))
+    got = float(values(loss))
+    if np.isclose(got, float(values(want)) / logits.shape[1], rtol=1e-4):
+        raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's {float(values(want)):.4f} divided by the number "
+                    "of classes: average over the n rows only, not over every entry.")
+    if np.isclose(got, float(values(want)) * len(targets), rtol=1e-4):
+        raise Wrong(f"cross_entropy is {got:.4f}, {len(targets)} times PyTorch's {float(values(want)):.4f}: "
+                    "average over the batch (divide by n).")
+    if np.isclose(got, -float(values(want)), rtol=1e-4):
+        raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's with the sign flipped: the loss is minus the "
+                    "log-probability of the right class.")
+    expect(np.isclose(got, float(values(want)), rtol=1e-4, atol=1e-6), f"cross_entropy is {got:.4f}; "
+           f"PyTorch's F.cross_entropy gives {float(values(want)):.4f} on the same logits and targets.")
+    loss.backward()
+    want.backward()
+    expect_close(grad_of(mine), values(theirs.grad), "the gradient of cross_entropy for the logits is {got}; "
+                 "PyTorch's is {want}.")
+    _check_upstream(m, logits, targets)
+    big = m.tensor([[1000.0, 0.0]], requires_grad=True)
+    value = float(values(m.nn.cross_entropy(big, m.tensor([0]))))
+    if np.isnan(value) or np.isinf(value):
+        raise Wrong(f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0. "
+                    "Either exp(1000) overflows (subtract each row's largest logit before exp), "
+                    "or a probability rounds to 0 and its log is -inf "
+                    "(take log_softmax as shifted - log(sum(exp(shifted))), not log(softmax)).")
+    expect(abs(value) < 1e-3,
+           f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0.")
+    _check_rows_apart(m)
+    failure = smallest_failure(_cross_entropy_cases(), lambda case: _cross_entropy_trial(m, case),
+                               CROSS_ENTROPY_EXAMPLES)
+    if failure:
+        raise Wrong(f"on random logits, yours and PyTorch's F.cross_entropy differ; the smallest case found: "
+                    f"{failure}")
+    return ("cross_entropy equals PyTorch's, value and gradient, in float32 and float64, on random logits up "
+            "to 10⁴ with rows far apart, and passes on the gradient arriving from upstream.")
+
+
+def _check_upstream(m, logits, targets):
+    """The gradient of loss * 3: three times the gradient of the loss (a fused backward must use grad)."""
+    ref = reference()
+    mine, theirs = m.tensor(logits, requires_grad=True), ref.tensor(logits, requires_grad=True)
+    (m.nn.cross_entropy(mine, m.tensor(targets)) * 3.0).backward()
+    (ref.nn.functional.cross_entropy(theirs, ref.tensor(targets)) * 3.0).backward()
+    got, want = grad_of(mine), values(theirs.grad)
+    if got is not None and _close(values(got) * 3, want):
+        raise Wrong("after (cross_entropy(logits, targets) * 3).backward(), logits.grad is "
+                    f"{show(values(got))}: the same as for the loss alone, where PyTorch's is 3 times that, "
+                    f"{show(want)}. The gradient arriving from upstream (here 3) is dropped: a backward "
+                    "returns grad times the local derivative, ((softmax - onehot) / n) * grad for a "
+                    "hand-written one.")
+    expect_close(got, want, "after (cross_entropy(logits, targets) * 3).backward(), logits.grad is {got}; "
+                 "PyTorch's is {want}.")
+
+
+def _check_rows_apart(m):
+    """Two rows far apart: each must be shifted by its own largest logit, not by the batch's."""
+    ref = reference()
+    logits, targets = [[1000.0, 0.0], [0.0, 1.0]], [0, 1]
+    want = float(values(ref.nn.functional.cross_entropy(ref.tensor(logits), ref.tensor(targets))))
+    got = float(values(m.nn.cross_entropy(m.tensor(logits, requires_grad=True), m.tensor(targets))))
+    if not np.isfinite(got):
+        raise Wrong(f"cross_entropy of the logits [[1000., 0.], [0., 1.]] with targets [0, 1] is {got}; "
+                    f"PyTorch gives {want:.4f}. Shifted by the largest logit of the whole batch (1000), the "
+                    "second row becomes [-1000., -999.], whose exps all underflow to 0, and log(0) = -inf. "
+                    "Shift each row by its own largest logit, logits.max(dim=1, keepdim=True): one maximum "
+                    "per row.")
+    expect(np.isclose(got, want, rtol=1e-4), f"cross_entropy of the logits [[1000., 0.], [0., 1.]] with "
+           f"targets [0, 1] is {got:.4f}; PyTorch gives {want:.4f}: shift each row by its own largest logit, "
+           "logits.max(dim=1, keepdim=True).")
+
+
+def _cross_entropy_cases():
+    from hypothesis import strategies as st
+
+    @st.composite
+    def case(draw):
+        n, classes = draw(st.integers(1, 4)), draw(st.integers(2, 4))
+        offsets = [draw(st.sampled_from(ROW_OFFSETS)) for _ in range(n)]
+        logits = [[offset + draw(st.integers(-400, 400)) / 4 for _ in range(classes)] for offset in offsets]
+        return {"logits": logits, "targets": [draw(st.integers(0, classes - 1)) for _ in range(n)],
+                "dtype": draw(st.sampled_from(["float32", "float64"])),
+                "scale": draw(st.sampled_from([1.0, 3.0, -0.5, 2.5]))}
+    return case()
+
+
+def _cross_entropy_trial(m, case):
+    """None if cross_entropy, value and gradient, is PyTorch's on this case, else why not."""
+    ref = reference()
+    logits, targets, scale = np.array(case["logits"]), np.array(case["targets"]), case["scale"]
+    dtype = case["dtype"]
+    shown = (f"logits = {show(logits)} ({dtype}, requires grad), targets = {show(targets)}, backward from "
+             + (f"loss * {scale}" if scale != 1 else "loss"))
+    theirs = ref.tensor(logits, dtype=getattr(ref, dtype), requires_grad=True)
+    want = ref.nn.functional.cross_entropy(theirs, ref.tensor(targets))
+    (want * scale if scale != 1 else want).backward()
+    mine = m.tensor(logits, dtype=getattr(m, dtype), requires_grad=True)
+    try:
+        loss = m.nn.cross_entropy(mine, m.tensor(targets))
+        (loss * scale if scale != 1 else loss).backward()
+    except Exception as error:
+        return f"{shown}: cross_entropy then backward {_raised(m, error)}."
+    got = values(loss)
+    # Right formulas differ in their last bits; in float32 with logits near 10⁴ a bit is 0.001.
+    atol = 1e-5 + 8 * np.finfo(dtype).eps * np.abs(logits).max()
+    if not _close(got, values(want), atol=atol):
+        why = (" exp overflowed or underflowed somewhere: shift each row by its own largest logit "
+               "(logits.max(dim=1, keepdim=True)) and take log_softmax as shifted - log(sum(exp(shifted))), "
+               "not log(softmax), whose log of a probability rounded to 0 is -inf."
+               if not np.all(np.isfinite(got)) else "")
+        return f"{shown}: your loss is {show(got)}; PyTorch's is {show(values(want))}.{why}"
+    if _dtype_name(loss) != _dtype_name(want):
+        return (f"{shown}: your loss is {_dtype_name(loss)}; PyTorch's is {_dtype_name(want)}, the logits' "
+                "dtype.")
+    gradient = grad_of(mine)
+    if gradient is None or not _close(values(gradient), values(theirs.grad), atol=atol):
+        found = "None" if gradient is None else show(values(gradient))
+        why = ""
+        if gradient is not None and scale != 1 and _close(values(gradient) * scale, values(theirs.grad),
+                                                          atol=atol):
+            why = (" Yours is the gradient of the loss alone: the gradient arriving from upstream "
+                   f"({scale}) is dropped. A backward returns grad times the local derivative.")
+        elif gradient is not None and not np.all(np.isfinite(values(gradient))):
+            why = " Shift each row by its own largest logit before exp."
+        return f"{shown}: logits.grad is {found}; PyTorch's is {show(values(theirs.grad))}.{why}"
+    if _dtype_name(gradient) != _dtype_name(theirs.grad):
+        return f"{shown}: logits.grad is {_dtype_name(gradient)}; PyTorch's is {_dtype_name(theirs.grad)}."
+    return None
+
+
+# ------------------------------------------------------------------------ 10.3
+def train_spiral(torch, steps, lr, init=None):
+    """Chapter 10's classifier in float64, trained with plain SGD; returns (losses, accuracy, start values).
+
+    float64, so that two engines doing the same arithmetic in a different order stay within 1e-5 of each
+    other over a thousand steps (float32 rounding differences grow when a loss spikes).
+    """
+    X_np, labels_np = two_spirals()
+    X, labels = torch.tensor(X_np.astype(np.float64)), torch.tensor(labels_np)
+    if init is not None:                                    # mini_autograd, from the learner's start values
+        layers = [torch.nn.Linear(2, 32), torch.nn.Linear(32, 32), torch.nn.Linear(32, 2)]
+        for layer, (w, b) in zip(layers, init, strict=True):
+            layer.weight = torch.nn.Parameter(torch.tensor(w))
+            layer.bias = torch.nn.Parameter(torch.tensor(b))
+        loss_fn = torch.nn.functional.cross_entropy
+    else:
+        torch.manual_seed(0)
+        layers = [torch.nn.Linear(2, 32), torch.nn.Linear(32, 32), torch.nn.Linear(32, 2)]
+        for layer in layers:
+            layer.weight = torch.nn.Parameter(torch.tensor(values(layer.weight), dtype=torch.float64))
+            layer.bias = torch.nn.Parameter(torch.tensor(values(layer.bias), dtype=torch.float64))
+        loss_fn = torch.nn.cross_entropy
+    parameters = [p for layer in layers for p in layer.parameters()]
+    start = [(values(layer.weight).copy(), values(layer.bias).copy()) for layer in layers]
+    optimizer = torch.optim.SGD(parameters, lr=lr)
+
+    def forward(x):
+        return layers[2](layers[1](layers[0](x).tanh()).tanh())
+
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(forward(X), labels)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(values(loss)))
+    with torch.no_grad():
+        accuracy = float(np.mean(np.argmax(values(forward(X)), axis=1) == labels_np))
+    return np.array(losses), accuracy, start
+
+
+# Full-batch SGD on the spirals goes through loss spikes, where any difference in rounding (1e-16 in
+# float64) grows: two correct engines part by more than 1e-5 after about 200 steps. So the losses
+# are compared step by step over the first SPIRAL_COMPARED steps, and the accuracy at the end.
+SPIRAL_STEPS, SPIRAL_LR, SPIRAL_COMPARED = 1000, 0.3, 150
+
+
+@step("10.3", "SGD: the spiral classifier trains", "SGD.step in optim.py")
+def check_sgd(m):
+    w = m.tensor([1.0, -2.0], requires_grad=True)
+    (w * w).sum().backward()
+    optimizer = m.optim.SGD([w, m.tensor([5.0], requires_grad=True)], lr=0.1)
+    try:
+        optimizer.step()
+    except RuntimeError as error:
+        if "in-place" in str(error):
+            raise Wrong(f"SGD.step raised '{error}': update the parameters inside `with "
+                        "no_grad():`.") from None
+        raise
+    except TypeError as error:
+        raise Wrong(f"SGD.step raised TypeError: {error}. A parameter whose .grad is None "
+                    "(it took no part in the loss) must be skipped.") from None
+    if not m.is_grad_enabled():
+        m.set_grad_enabled(True)
+        raise Wrong("after SGD.step, recording is off: your step switched it off and left it so, and the "
+                    "next forward records nothing (its loss.backward() then fails with 'element 0 of "
+                    "tensors does not require grad'). PyTorch's step runs under `with no_grad():`, which "
+                    "switches recording back to what it was when the block ends, also if the update "
+                    "raises: use `with no_grad():`, not set_grad_enabled(False).")
+    got = values(w)
+    if np.allclose(got, [1.0, -2.0]):
+        raise Wrong("after SGD.step, w is still [1.0, -2.0]: the step did not change the parameter itself. "
+                    "Rebinding a name (p = p - ...) changes nothing; update in place with p.sub_(...).")
+    if np.allclose(got, [1.2, -2.4]):
+        raise Wrong("after one step w is [1.2, -2.4]: that climbs the gradient. Subtract lr * grad.")
+    expect(np.allclose(got, [0.8, -1.6]), f"after one step with lr = 0.1 and grad [2, -4], w is {show(got)}, "
+           "expected [0.8, -1.6]: w - lr * w.grad.")
+    expect(w.grad_fn is None and w.is_leaf, "after SGD.step, w has a grad_fn: update in place under no_grad, "
+           "so w stays the same leaf.")
+    expect(grad_of(w) is not None, "after SGD.step, w.grad is None: the step reads the gradient and must "
+           "leave it as backward left it. Clearing it is zero_grad's work, which the training loop calls "
+           "before the next backward.")
+    kept = values(grad_of(w))
+    expect(np.allclose(kept, [2.0, -4.0]), f"after SGD.step, w.grad is {show(kept)}, expected [2.0, -4.0] "
+           "as backward left it: the step reads the gradient, it must not change it (p.grad.mul_(lr) "
+           "scales the gradient itself).")
+    expect(w._version == 1, f"after one SGD.step, w._version is {w._version}, expected 1: write through an "
+           "in-place operation (p.sub_), which bumps the version, so that a backward through a graph that "
+           "saved w before the step is refused (chapter 07) instead of giving a wrong gradient.")
+    with m.no_grad():
+        optimizer.step()
+        still_off = not m.is_grad_enabled()
+    m.set_grad_enabled(True)
+    expect(still_off, "SGD.step called inside `with no_grad():` switched recording back on before the block "
+           "ended: the step must put back the mode it found (recording was off), as `with no_grad():` "
+           "inside the step does.")
+    losses, accuracy, start = train_spiral(m, SPIRAL_STEPS, SPIRAL_LR)
+    reference_losses, _, _ = train_spiral(reference(), SPIRAL_COMPARED, SPIRAL_LR, init=start)
+    compared = np.abs(losses[:SPIRAL_COMPARED] - reference_losses)
+    worst = int(np.argmax(compared))
+    expect(compared[worst] <= 1e-5, f"on the spirals, your loss at step {worst} is {losses[worst]:.6f}; "
+           f"mini_autograd's, from the same start, is {reference_losses[worst]:.6f}.")
+    expect(accuracy >= 0.95, f"the spiral classifier reaches {accuracy:.1%} training accuracy after "
+           f"{SPIRAL_STEPS} steps, expected at least 95%.")
+    return (f"The spiral classifier trains on your engine to {accuracy:.1%}; "
+            f"its losses equal mini_autograd's within 1e-5 at each of the first {SPIRAL_COMPARED} steps.")

@@ -1,0 +1,612 @@
+"""Checks of chapter 11: gradcheck (itself a check, judged on random Functions) and a custom Function.
+
+Each check runs named scenarios first (the mistakes people make, each with its own message), then random
+cases drawn by hypothesis (derandomized, no database: the same code always gets the same verdict), each
+compared with mini_autograd, which the course's tests keep equal to PyTorch 2.13. On a difference the
+message shows the smallest case hypothesis found, in words: the inputs, what PyTorch gives, what yours
+gives.
+"""
+import re
+
+import numpy as np
+
+from ._testing import expect, expect_close, grad_of, numeric_vjp, reference, show, values
+from .cases import _close, _dtype_name, _quarters, _raised, smallest_failure
+from .framework import Wrong, step
+
+
+# ------------------------------------------------------------------------ 11.1
+def _wrong_exp(m):
+    class WrongExp(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            result = m.Tensor(np.exp(a._data))
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad                                # forgets the local derivative
+    return WrongExp
+
+
+def _wrong_second_input(m):
+    class WrongMul(m.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return m.Tensor(a._data * b._data)
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, b = ctx.saved_tensors
+            return grad * b, grad * b                 # right for a, wrong for b
+    return WrongMul
+
+
+def _inputs(m, *shapes):
+    rng = np.random.default_rng(11)
+    return tuple(m.tensor(rng.uniform(0.5, 1.5, shape), dtype=m.float64, requires_grad=True)
+                 for shape in shapes)
+
+
+def polynomial_function(package, shapes, out_shape, coefficients, jacobians, no_gradient=()):
+    """A Function class of ``package`` (myautograd or mini_autograd) with one input per shape in ``shapes``.
+
+    forward (numpy): out = Σ_i A_i x_i + B_i x_i² + C_i x_i³, each x_i flattened, powers entry by entry,
+    ``coefficients[i] = (A_i, B_i, C_i)``, matrices of (output entries, entries of x_i). backward multiplies
+    the gradient by ``jacobians[i]`` (output entries × entries of x_i: the true one, or one with a mistake
+    planted), and returns None for the inputs in ``no_gradient``.
+    """
+    mini = package is reference()
+    base, tensor_class = (package.autograd.Function if mini else package.Function), package.Tensor
+    size = int(np.prod(out_shape))
+
+    def forward(ctx, *xs):
+        total = np.zeros(size)
+        for x, (a, b, c) in zip(xs, coefficients, strict=True):
+            flat = np.asarray(x._data, dtype=np.float64).reshape(-1)
+            total = total + a @ flat + b @ flat ** 2 + c @ flat ** 3
+        return tensor_class(total.reshape(out_shape))
+
+    def backward(ctx, grad):
+        g = np.asarray(grad._data, dtype=np.float64).reshape(-1)
+        grads = tuple(None if i in no_gradient else tensor_class((g @ jacobian).reshape(shape))
+                      for i, (jacobian, shape) in enumerate(zip(jacobians, shapes, strict=True)))
+        return grads if len(grads) > 1 else grads[0]
+
+    return type("Polynomial", (base,), {"forward": staticmethod(forward), "backward": staticmethod(backward)})
+
+
+def _one_input(m, coefficient, planted, power=1, x=(0.5,), out=None):
+    """``f``: one input of len(x) entries, out = coefficient * x**power entry by entry (a diagonal Jacobian),
+    whose backward says ``planted`` (the Jacobian's diagonal) instead; and the float64 input."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    terms = [np.zeros((n, n)) for _ in range(3)]
+    terms[power - 1] = np.eye(n) * coefficient
+    cls = polynomial_function(m, [(n,)], (n,), [tuple(terms)], [np.diag(np.broadcast_to(planted, (n,)))])
+    return (lambda a: cls.apply(a)), (m.tensor(x, dtype=m.float64, requires_grad=True),)
+
+
+def _run_gradcheck(m, function, inputs, **tolerances):
+    """``("returned", value)``, ``("raised", first line, message)`` (a GradcheckError), or
+    ``("crashed", words)``."""
+    try:
+        return "returned", m.gradcheck.gradcheck(function, inputs, **tolerances)
+    except m.gradcheck.GradcheckError as error:
+        return "raised", (str(error).splitlines() or [""])[0], str(error)
+    except (NotImplementedError, TimeoutError, RecursionError):
+        raise
+    except Exception as error:
+        return "crashed", _raised(m, error)
+
+
+def _said(outcome):
+    kind, what = outcome[:2]
+    if kind == "returned":
+        return f"returned {what!r}"
+    if kind == "raised":
+        return f"raised GradcheckError({what!r})"
+    return what
+
+
+def nudge_diagnosis(m, eps=1e-4):
+    """What the learner's gradcheck does with eps, watched on f(a) = 2a at a = [0.5, -0.25]: a sentence
+    naming a one-sided difference or a step other than eps, or None."""
+    start, seen = np.array([0.5, -0.25]), []
+
+    class Watched(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            seen.append(np.array(a._data, dtype=float).reshape(-1))
+            return m.Tensor(a._data * 2.0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2.0
+
+    try:
+        a = m.tensor(start, dtype=m.float64, requires_grad=True)
+        m.gradcheck.gradcheck(lambda a: Watched.apply(a), (a,), eps=eps)
+    except (NotImplementedError, TimeoutError, RecursionError):
+        raise
+    except Exception:
+        pass
+    nudges = {}
+    for point in seen:
+        moved = np.flatnonzero(point != start)
+        if len(moved) > 1:
+            return None                                   # an entry not put back: other checks say so
+        if len(moved) == 1:
+            nudges.setdefault(int(moved[0]), set()).add(float(point[moved[0]] - start[moved[0]]))
+    if not nudges:
+        return None
+    steps = {abs(delta) for deltas in nudges.values() for delta in deltas}
+    if not all(np.isclose(s, eps, rtol=1e-3) for s in steps):
+        step_size = max(steps)
+        return (f"Watched on gradcheck(f, inputs, eps={eps:g}), yours nudges the entries by "
+                f"{step_size:.3g}, not by the eps it was given: use the eps argument (1e-6 unless the "
+                "caller says otherwise). The difference's error grows with eps: (f(x + eps) - f(x - eps)) "
+                "/ (2 eps) is off by about f'''(x) eps² / 6, 1000 · eps² for 1000 · x³, which is 0.1 with "
+                "eps = 0.01.")
+    if any(len({np.sign(delta) for delta in deltas}) < 2 for deltas in nudges.values()):
+        return ("Yours takes a one-sided difference, (f(x + eps) - f(x)) / eps, which is off by about "
+                "f''(x) eps / 2 (1000 · eps = 0.001 for 1000 · x² at 0, far above atol = 1e-5). PyTorch's is "
+                "central, (f(x + eps) - f(x - eps)) / (2 eps), exact for a quadratic: nudge each entry both "
+                "ways.")
+    return None
+
+
+def _printed_shape(text, label):
+    """(rows, columns) of the matrix printed after ``label:`` in a GradcheckError's message, or None."""
+    start = text.find(label + ":")
+    if start < 0:
+        return None
+    end = text.find("analytical:", start + 1) if label == "numerical" else len(text)
+    segment = text[start + len(label) + 1:end if end >= 0 else len(text)]
+    rows = re.findall(r"\[([^\[\]]*)\]", segment)
+    counts = {len(re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf", row)) for row in rows}
+    return (len(rows), counts.pop()) if rows and len(counts) == 1 else None
+
+
+def _check_named_gradcheck_cases(m):
+    """The mistakes people make in gradcheck, each shown on the smallest function that reveals it."""
+    a, b = _inputs(m, (3,), (2,))
+    outcome = _run_gradcheck(m, lambda a, b: a * 2, (a, b))
+    if outcome != ("returned", True):
+        raise Wrong(f"gradcheck(lambda a, b: a * 2, (a, b)) {_said(outcome)}; PyTorch's returns True. b "
+                    "takes no part in the output, so backward leaves b.grad None (it stays None): b's "
+                    "analytical Jacobian is a matrix of zeros, and so is its numerical one (nudging b "
+                    "moves nothing). Read a .grad that stays None as zeros.")
+    diagnosis = None
+    for name, power in (("1000 * a * a", 2), ("1000 * a * a * a", 3)):
+        f, inputs = _one_input(m, 1000.0, 0.0, power=power, x=(0.0, 0.0, 0.0))
+        outcome = _run_gradcheck(m, f, inputs)
+        if outcome != ("returned", True):
+            diagnosis = diagnosis or nudge_diagnosis(m)
+            fallback = ("Take a central difference, (f(x + eps) - f(x - eps)) / (2 eps), with the eps "
+                        "gradcheck was given (1e-6 here): " + (
+                            "it is exact for a quadratic, where a one-sided one, (f(x + eps) - f(x)) / eps "
+                            "or (f(x) - f(x - eps)) / eps, is off by 1000 · eps = 0.001." if power == 2 else
+                            "for a cubic it is off by 1000 · eps², 1e-9 with eps = 1e-6, but 0.1 with "
+                            "eps = 0.01."))
+            raise Wrong(f"gradcheck on {name} at a = [0., 0., 0.], whose backward is right (its derivative "
+                        f"is 0 there), {_said(outcome)}; PyTorch's returns True. So your numerical Jacobian "
+                        "is off. " + (diagnosis or fallback))
+    f, inputs = _one_input(m, 1000.0, 0.0, power=3, x=(0.0, 0.0, 0.0))
+    outcome = _run_gradcheck(m, f, inputs, eps=1e-2)
+    if outcome[0] != "raised":
+        raise Wrong("gradcheck(f, (a,), eps=0.01), with f = 1000 * a * a * a at a = [0., 0., 0.], "
+                    f"{_said(outcome)}; PyTorch's raises GradcheckError: with eps = 0.01 the central "
+                    "difference gives 1000 · eps² = 0.1 where backward says 0. "
+                    + (nudge_diagnosis(m) or "Use the eps gradcheck was given."))
+    tolerance_cases = [
+        # (what, coefficient, backward says, tolerances, PyTorch's verdict, what to change)
+        ("off by 0.3 on an entry of 1000 (a relative error of 3e-4)", 1000.0, 1000.3, {}, True,
+         "PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 + 1e-3 · 1000 ≈ 1: rtol, the relative "
+         "part, grows with the entry. Compare with np.allclose(analytical, numerical, rtol=rtol, "
+         "atol=atol)."),
+        ("off by 4e-6 on an entry of 0", 0.0, 4e-6, {}, True,
+         "PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 at an entry of 0: atol, the absolute "
+         "part, is what lets an entry of 0 pass. Compare with np.allclose(analytical, numerical, "
+         "rtol=rtol, atol=atol)."),
+        ("off by 2 on an entry of 1000", 1000.0, 1002.0, {}, False,
+         "PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 + 1e-3 · 1000 ≈ 1, and 2 is more: "
+         "compare with np.allclose(analytical, numerical, rtol=rtol, atol=atol)."),
+        ("off by 3e-3 on an entry of 0, called with atol=0.01", 0.0, 3e-3, {"atol": 1e-2}, True,
+         "Use the atol gradcheck was given (1e-5 only by default): np.allclose(analytical, numerical, "
+         "rtol=rtol, atol=atol)."),
+        ("off by 30 on an entry of 1000, called with rtol=0.1", 1000.0, 1030.0, {"rtol": 0.1}, True,
+         "Use the rtol gradcheck was given (1e-3 only by default): np.allclose(analytical, numerical, "
+         "rtol=rtol, atol=atol)."),
+        ("off by 5e-6 on an entry of 0, called with atol=1e-6", 0.0, 5e-6, {"atol": 1e-6}, False,
+         "Use the atol gradcheck was given: np.allclose(analytical, numerical, rtol=rtol, atol=atol)."),
+    ]
+    for what, coefficient, planted, tolerances, accepted, change in tolerance_cases:
+        f, inputs = _one_input(m, coefficient, planted)
+        outcome = _run_gradcheck(m, f, inputs, **tolerances)
+        if accepted and outcome != ("returned", True):
+            raise Wrong(f"for a one-entry Function whose backward is {what}, your gradcheck "
+                        f"{_said(outcome)}; PyTorch's returns True. {change}")
+        if not accepted and outcome[0] != "raised":
+            raise Wrong(f"for a one-entry Function whose backward is {what}, your gradcheck "
+                        f"{_said(outcome)}; PyTorch's raises GradcheckError. {change}")
+    # The layout of the message: 3 input entries, 2 output entries, one entry of backward 10% off.
+    coefficients = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    planted = coefficients.copy()
+    planted[1, 2] *= 1.1
+    zero = np.zeros_like(coefficients)
+    cls = polynomial_function(m, [(3,)], (2,), [(coefficients, zero, zero)], [planted])
+    outcome = _run_gradcheck(m, lambda a: cls.apply(a),
+                             (m.tensor([0.5, 1.0, 1.5], dtype=m.float64, requires_grad=True),))
+    if outcome[0] != "raised":
+        raise Wrong("for a function of an input a of 3 entries with an output of 2, whose backward is 10% "
+                    f"off at one entry (d out[1] / d a[2]), your gradcheck {_said(outcome)}: it must raise "
+                    "GradcheckError. Compare every entry of both Jacobians, for every output entry (every "
+                    "column) and every input: np.allclose(analytical, numerical, rtol=rtol, atol=atol).")
+    text = outcome[2]
+    for label in ("numerical", "analytical"):
+        if _printed_shape(text, label) == (2, 3):
+            raise Wrong(f"for a function of an input of 3 entries with an output of 2, your GradcheckError "
+                        f"prints the {label} Jacobian with 2 rows of 3: one row per output entry, the "
+                        "textbook layout dy/dx. PyTorch prints one row per input entry (3 rows of 2, the "
+                        "transpose), the layout of the docstring: build both matrices that way, or print "
+                        "their transposes.")
+
+
+GRADCHECK_EXAMPLES = 25                # for each kind of Function
+# (eps, atol, rtol): PyTorch's defaults most of the time, and some others, passed by name
+TOLERANCES = [(1e-6, 1e-5, 1e-3), (1e-6, 1e-5, 1e-3), (1e-6, 1e-3, 1e-2), (1e-3, 1e-5, 1e-3),
+              (1e-6, 1e-4, 1e-4)]
+KINDS = ["exact", "none", "relative", "absolute", "within"]
+INPUT_SHAPES = [(1,), (2,), (3,), (2, 2), (4,), (1, 3)]
+OUTPUT_SHAPES = [(2,), (), (1,), (3,), (2, 2)]
+AMBIGUOUS = (0.5, 2.0)      # an entry this close to PyTorch's tolerance (as a ratio): too close to call
+
+
+def _gradcheck_cases(kind):
+    """Random Functions whose backward has a mistake of ``kind`` planted (``"exact"``: none)."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def case(draw):
+        count = draw(st.integers(1, 3))
+        shapes = [draw(st.sampled_from(INPUT_SHAPES)) for _ in range(count)]
+        out_shape = draw(st.sampled_from(OUTPUT_SHAPES))
+        xs = [np.array([draw(st.integers(-4, 4)) / 4 for _ in range(int(np.prod(shape)))]).reshape(shape)
+              for shape in shapes]
+        scales = [[draw(st.sampled_from([0.0, 1.0, 1000.0])) for _ in range(3)] for _ in range(count)]
+        unused = [draw(st.booleans()) if count > 1 else False for _ in range(count)]
+        where = draw(st.integers(0, count - 1))
+        out_entry = draw(st.integers(0, int(np.prod(out_shape)) - 1))
+        in_entry = draw(st.integers(0, int(np.prod(shapes[where])) - 1))
+        size = draw(st.sampled_from({"relative": [0.02, -0.05, 0.1], "absolute": [3.0, -4.0, 2.5],
+                                     "within": [0.3, -0.25, 0.1]}.get(kind, [0.0])))
+        return {"shapes": shapes, "out_shape": out_shape, "xs": xs, "scales": scales, "unused": unused,
+                "kind": kind, "where": where, "out_entry": out_entry, "in_entry": in_entry, "size": size,
+                "tolerances": draw(st.sampled_from(TOLERANCES)), "seed": draw(st.integers(0, 2 ** 16))}
+    return case()
+
+
+def _build_case(case):
+    """coefficients, true Jacobians, the Jacobians backward uses, the inputs backward gives None."""
+    rng = np.random.default_rng(case["seed"])
+    size = int(np.prod(case["out_shape"]))
+    eps, atol, rtol = case["tolerances"]
+    unused = list(case["unused"])
+    kind, where = case["kind"], case["where"]
+    if kind != "exact":
+        unused[where] = False
+    coefficients, true, planted = [], [], []
+    for i, (x, scales) in enumerate(zip(case["xs"], case["scales"], strict=True)):
+        n = x.size
+        terms = [np.zeros((size, n)) if unused[i] else _quarters(rng.uniform(-1, 1, (size, n))) * scale
+                 for scale in scales]
+        flat = x.reshape(-1)
+        coefficients.append(tuple(terms))
+        jacobian = terms[0] + 2 * terms[1] * flat + 3 * terms[2] * flat ** 2
+        true.append(jacobian)
+        planted.append(jacobian.copy())
+    entry = (case["out_entry"], case["in_entry"])
+    value = true[where][entry]
+    if kind == "relative":
+        planted[where][entry] = value * (1 + case["size"])
+    elif kind in ("absolute", "within"):
+        planted[where][entry] = value + case["size"] * (atol + rtol * abs(value))
+    no_gradient = {i for i in range(len(unused)) if unused[i]} | ({where} if kind == "none" else set())
+    for i in no_gradient:
+        planted[i] = np.zeros_like(planted[i])
+    return coefficients, true, planted, no_gradient
+
+
+def _entry(name, shape, flat_index):
+    if shape == ():
+        return name
+    return f"{name}[{', '.join(str(int(k)) for k in np.unravel_index(flat_index, shape))}]"
+
+
+def _gradcheck_trial(m, case):
+    """None if the learner's gradcheck says what mini_autograd's says on this random Function, else why
+    not (a function that writes the message)."""
+    from mini_autograd.autograd.gradcheck import GradcheckError, gradcheck, numerical_jacobian
+    ref = reference()
+    shapes, out_shape, xs = case["shapes"], case["out_shape"], case["xs"]
+    eps, atol, rtol = case["tolerances"]
+    coefficients, true, planted, no_gradient = _build_case(case)
+    ref_class = polynomial_function(ref, shapes, out_shape, coefficients, planted, no_gradient)
+    ref_inputs = tuple(ref.tensor(x, dtype=ref.float64, requires_grad=True) for x in xs)
+
+    def ref_function(*inputs):
+        return ref_class.apply(*inputs)
+
+    numerical = [numerical_jacobian(ref_function, ref_inputs, i, 0, eps) for i in range(len(xs))]
+    ratios = [np.abs(p - n) / (atol + rtol * np.abs(n)) for p, n in zip(planted, numerical, strict=True)]
+    if any(np.any((r > AMBIGUOUS[0]) & (r < AMBIGUOUS[1])) for r in ratios):
+        return None                                          # too close to PyTorch's tolerance to call
+    failing = [i for i, r in enumerate(ratios) if np.any(r > 1)]
+    tolerances = {} if case["tolerances"] == TOLERANCES[0] else {"eps": eps, "atol": atol, "rtol": rtol}
+    try:
+        reference_says = ("returned", gradcheck(ref_function, ref_inputs, **tolerances))
+    except GradcheckError as error:
+        reference_says = ("raised", str(error).splitlines()[0])
+    if (reference_says[0] == "raised") != bool(failing):
+        return None                                          # (cannot happen: the same comparison)
+    learner_class = polynomial_function(m, shapes, out_shape, coefficients, planted, no_gradient)
+    inputs = tuple(m.tensor(x, dtype=m.float64, requires_grad=True) for x in xs)
+    outcome = _run_gradcheck(m, lambda *t: learner_class.apply(*t), inputs, **tolerances)
+    named = re.search(r"with respect to input (\d+)", outcome[1]) if outcome[0] == "raised" else None
+    if failing and named and int(named.group(1)) in failing:
+        agree = True
+    elif failing:
+        agree = False
+    else:
+        agree = outcome == ("returned", True)
+    if agree:
+        changed = [i for i, (t, x) in enumerate(zip(inputs, xs, strict=True))
+                   if not np.array_equal(values(t), x)]
+        if changed:
+            return (f"{_show_case(case, no_gradient)}\nyour gradcheck left input {changed[0]} changed: put "
+                    "each nudged entry back.")
+        return None
+    shown = failing[0] if failing else (int(named.group(1)) if named and int(named.group(1)) < len(xs)
+                                        else case["where"])
+    return lambda: _gradcheck_message(m, case, true, planted, numerical, no_gradient, shown, reference_says,
+                                      outcome, failing, tolerances)
+
+
+def _show_case(case, no_gradient):
+    names = "abc"[:len(case["xs"])]
+    lines = [f"    {name} = {show(x)} (float64, requires grad)"
+             for name, x in zip(names, case["xs"], strict=True)]
+    out = list(case["out_shape"])
+    lines.append(f"    f = Polynomial.apply: a Function whose numpy forward gives an output of shape {out}, "
+                 f"a polynomial of degree 3 in the entries of {', '.join(names)}")
+    for i in sorted(no_gradient):
+        lines.append(f"    its backward returns None for {names[i]}")
+    return "\n".join(lines)
+
+
+def _gradcheck_message(m, case, true, planted, numerical, no_gradient, shown, reference_says, outcome,
+                       failing, tolerances):
+    names = "abc"[:len(case["xs"])]
+    name = names[shown]
+    eps, atol, rtol = case["tolerances"]
+    arguments = ", ".join(f"{k}={v:g}" for k, v in tolerances.items())
+    given = ", ".join(names) + ("," if len(names) == 1 else "")
+    call = f"gradcheck(f, ({given}){', ' + arguments if arguments else ''})"
+    lines = [_show_case(case, no_gradient),
+             f"    backward's Jacobian for {name} (PyTorch's layout: one row per entry of {name}, one "
+             f"column per output entry): {show(planted[shown].T)}",
+             f"    finite differences give: {show(numerical[shown].T)}"]
+    where, kind = case["where"], case["kind"]
+    entry = (case["out_entry"], case["in_entry"])
+    if kind in ("relative", "absolute", "within") and planted[where][entry] != true[where][entry]:
+        off = abs(planted[where][entry] - true[where][entry])
+        allowed = atol + rtol * abs(numerical[where][entry])
+        lines.append("    backward is right but at one entry: d "
+                     f"{_entry('out', case['out_shape'], entry[0])} / d "
+                     f"{_entry(names[where], case['shapes'][where], entry[1])} is "
+                     f"{planted[where][entry]:.6g}, the true value {true[where][entry]:.6g}: off by "
+                     f"{off:.3g}, {'within' if off <= allowed else 'beyond'} PyTorch's tolerance atol + "
+                     f"rtol · |numerical| = {allowed:.3g}")
+    elif kind == "none" and np.any(true[where] != 0):
+        lines.append(f"    backward returns None for {names[where]}, whose entries do move the output: wrong")
+    reference_words = ("returns True" if reference_says[0] == "returned"
+                       else f"raises GradcheckError: {reference_says[1].rstrip(',')}")
+    lines.append(f"    {call}: PyTorch's (mini_autograd's) {reference_words}; yours {_said(outcome)}.")
+    planted_off = ((kind in ("relative", "absolute", "within")
+                    and planted[where][entry] != true[where][entry])
+                   or (kind == "none" and np.any(true[where] != 0)))
+    compare = ("compare every entry of both matrices, for every input and every output entry, with "
+               "np.allclose(analytical, numerical, rtol=rtol, atol=atol), the tolerances gradcheck was "
+               "given.")
+    if outcome[0] == "crashed":
+        advice = ("An input whose backward returns None keeps .grad None: read it as zeros (its analytical "
+                  "Jacobian is a matrix of zeros)." if no_gradient else "")
+    elif failing and outcome[0] == "raised":
+        advice = (f"The first line must name the input whose Jacobians disagree: input {failing[0]}"
+                  f"{' (or ' + ', '.join(map(str, failing[1:])) + ')' if failing[1:] else ''}.")
+    elif failing and planted_off:
+        advice = "One entry of one input's Jacobian is off: " + compare
+    elif failing:
+        advice = (f"Backward is exact here, but with eps = {eps:g} the central difference itself is off by "
+                  "about f'''(x) · eps² / 6 (the cubic terms), beyond the tolerance, so PyTorch's "
+                  "gradcheck raises: use the eps gradcheck was given, and " + compare)
+    elif kind == "within" and planted_off:
+        advice = ("Backward is off here by less than PyTorch's tolerance, which it accepts: the test is "
+                  "|analytical - numerical| <= atol + rtol · |numerical| entry by entry "
+                  "(np.allclose(analytical, numerical, rtol=rtol, atol=atol)), with the atol and rtol "
+                  "gradcheck was given.")
+    else:
+        advice = ("Backward is exact here (within PyTorch's tolerance), so your numerical Jacobian is off, "
+                  "or your comparison is stricter than PyTorch's: " + compare)
+    diagnosis = nudge_diagnosis(m) if not (failing and outcome[0] == "raised") else None
+    return "\n".join(["", *lines, " ".join(filter(None, [advice, diagnosis]))])
+
+
+@step("11.1", "gradcheck", "gradcheck in gradcheck.py", after="06.2")
+def check_gradcheck(m):
+    gradcheck = m.gradcheck.gradcheck
+    cases = [("a + b", lambda a, b: a + b, ((2, 3), (2, 3))), ("a * b", lambda a, b: a * b, ((2, 3), (2, 3))),
+             ("a ** 3", lambda a: a ** 3, ((3,),)), ("a.exp()", lambda a: a.exp(), ((2, 2),)),
+             ("a.sum()", lambda a: a.sum(), ((2, 3),)), ("a.mean()", lambda a: a.mean(), ((4,),)),
+             ("a @ b", lambda a, b: a @ b, ((2, 3), (3, 2))), ("a.tanh()", lambda a: a.tanh(), ((3,),)),
+             ("a.log()", lambda a: a.log(), ((3,),)),
+             ("a * b with b broadcast", lambda a, b: a * b, ((2, 3), (3,)))]
+    for number, (name, function, shapes) in enumerate(cases):
+        inputs = _inputs(m, *shapes)
+        if number % 2:                         # a gradient from before, which gradcheck must leave alone
+            inputs[0].grad = m.tensor(np.full(shapes[0], 5.0))
+        grads_before = [t.grad for t in inputs]
+        before = [values(t).copy() for t in inputs]
+        try:
+            result = gradcheck(function, inputs)
+        except m.gradcheck.GradcheckError as error:
+            raise Wrong(f"your gradcheck rejects {name}, whose backward is right "
+                        f"({str(error).splitlines()[0]}). Things to check: clear the inputs' .grad before "
+                        "each backward; put each nudged entry back; nudge the input's own numbers "
+                        "(reshape(-1) is a view, flatten() a copy); divide by 2 eps; seed each backward "
+                        "with 1 at one output entry. "
+                        + (nudge_diagnosis(m) or "")) from None
+        expect(result is True,
+               f"gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
+        for t, old, grad in zip(inputs, before, grads_before, strict=True):
+            expect(np.array_equal(values(t), old), f"gradcheck on {name} left an input changed: put each "
+                   "nudged entry back.")
+            left = grad_of(t)
+            expect(left is grad and (grad is None or np.all(values(grad) == 5.0)),
+                   f"after gradcheck on {name}, an input's .grad is "
+                   f"{'None' if left is None else show(values(left))}, where before the call it was "
+                   f"{'None' if grad is None else 'a tensor of 5s'}: PyTorch's gradcheck leaves .grad as it "
+                   "found it (keep each input's .grad before you start, and put it back at the end).")
+    wrong = _wrong_exp(m)
+    try:
+        result = gradcheck(lambda a: wrong.apply(a), _inputs(m, (3,)))
+    except m.gradcheck.GradcheckError as error:
+        expect(str(error).startswith("Jacobian mismatch for output 0 with respect to input 0"),
+               "the GradcheckError must start with PyTorch's words "
+               "'Jacobian mismatch for output 0 with respect to input 0', "
+               f"not {str(error)[:60]!r}.")
+    except RuntimeError as error:
+        raise Wrong(f"your gradcheck raised a plain RuntimeError ({str(error).splitlines()[0]}): "
+                    "raise GradcheckError (given in gradcheck.py), "
+                    "PyTorch's own kind of RuntimeError.") from None
+    else:
+        raise Wrong(f"your gradcheck returned {result!r} for an exp whose backward forgets the local "
+                    "derivative (it returns grad): it must raise GradcheckError.")
+    wrong_mul = _wrong_second_input(m)
+    try:
+        result = gradcheck(lambda a, b: wrong_mul.apply(a, b), _inputs(m, (2,), (2,)))
+    except m.gradcheck.GradcheckError as error:
+        expect("input 1" in str(error).split("\n")[0], "for a product whose backward is wrong for its second "
+               f"input only, your gradcheck's error says {str(error).splitlines()[0]!r}: it should name "
+               "input 1.")
+    else:
+        raise Wrong(f"your gradcheck returned {result!r} for a product a * b whose backward is right for a "
+                    "but wrong for b (the second input): check every input, not only the first.")
+    _check_named_gradcheck_cases(m)
+    for kind in KINDS:
+        failure = smallest_failure(_gradcheck_cases(kind), lambda case: _gradcheck_trial(m, case),
+                                   GRADCHECK_EXAMPLES)
+        if failure:
+            break
+    if failure:
+        raise Wrong("on random Functions, your gradcheck and PyTorch's disagree; the smallest case found:"
+                    f"{failure}")
+    return ("Your gradcheck passes every op you wrote, and on random Functions (right ones, ones with one "
+            "Jacobian entry just beyond or within the tolerance, inputs with no gradient, other eps, atol "
+            "and rtol) it raises exactly where PyTorch's gradcheck raises.")
+
+
+# ------------------------------------------------------------------------ 11.2
+SIGMOID_EXAMPLES = 50
+UPSTREAM = [1.0, -0.5, 2.0, 0.25, -1.5]
+LARGE = [1000.0, -1000.0, 100.0, -100.0, 88.75, -88.75, 710.0, -745.0, 20.0, -20.0]
+
+
+@step("11.2", "a custom Function", "Sigmoid.forward and Sigmoid.backward in custom.py")
+def check_custom_function(m):
+    a, = _inputs(m, (2, 3))
+    forward_result = m.custom.Sigmoid.forward(m.function.BackwardFunction(m.custom.Sigmoid), a)
+    expect(isinstance(forward_result, m.Tensor), "Sigmoid.forward returned a "
+           f"{type(forward_result).__name__}: wrap the numpy result in a Tensor (Tensor(array)).")
+    out = m.custom.Sigmoid.apply(a)
+    expect(isinstance(out, m.Tensor), f"Sigmoid.apply returned a {type(out).__name__}, expected a Tensor.")
+    expect(np.allclose(values(out), 1 / (1 + np.exp(-values(a)))), "Sigmoid.apply(a) gives the wrong "
+           "values: 1 / (1 + exp(-a)).")
+    expect(out.grad_fn is not None and out.grad_fn.name() == "SigmoidBackward",
+           "Sigmoid.apply(a) records no node named SigmoidBackward.")
+    upstream = np.random.default_rng(5).uniform(-1, 1, (2, 3))
+    seed = m.tensor(upstream, dtype=m.float64)
+    out.backward(seed)
+    expect(np.array_equal(values(seed), upstream), "Sigmoid.backward changed the gradient it was given, in "
+           "place: the same gradient tensor may go to several nodes, so compute a new tensor (grad * ...).")
+    want = numeric_vjp(lambda x: x.sigmoid(), [values(a)], upstream, 0)
+    got = grad_of(a)
+    if got is not None and np.allclose(values(got), want / upstream):
+        raise Wrong("Sigmoid.backward ignores grad, the gradient arriving from upstream: multiply by it.")
+    if got is not None and np.allclose(values(got), upstream * values(a) * (1 - values(a))):
+        raise Wrong("Sigmoid.backward uses a * (1 - a), with a the input: the derivative is s * (1 - s) "
+                    "with s the result. Save the result in forward (or save the input and compute s from "
+                    "it again in backward).")
+    expect_close(got, want, "Sigmoid's gradient is {got}; finite differences give {want}.")
+    failure = smallest_failure(_sigmoid_cases(), lambda case: _sigmoid_trial(m, case), SIGMOID_EXAMPLES)
+    if failure:
+        raise Wrong(f"on random inputs, your Sigmoid and PyTorch's sigmoid differ; the smallest case found: "
+                    f"{failure}")
+    return ("Your Sigmoid runs forward and backward like a built-in op, named SigmoidBackward, and equals "
+            "PyTorch's sigmoid, value and gradient, in float32 and float64, up to |a| = 1000.")
+
+
+def _sigmoid_cases():
+    from hypothesis import strategies as st
+    number = st.one_of(st.integers(-16, 16).map(lambda v: v / 4), st.sampled_from(LARGE))
+
+    @st.composite
+    def case(draw):
+        shape = draw(st.sampled_from([(1,), (3,), (2, 2), (4,)]))
+        size = int(np.prod(shape))
+        return {"a": np.array([draw(number) for _ in range(size)]).reshape(shape),
+                "upstream": np.array([draw(st.sampled_from(UPSTREAM)) for _ in range(size)]).reshape(shape),
+                "dtype": draw(st.sampled_from(["float32", "float64"]))}
+    return case()
+
+
+def _sigmoid_trial(m, case):
+    """None if Sigmoid.apply gives PyTorch's sigmoid, value and gradient, on this case, else why not."""
+    ref = reference()
+    a_values, upstream, dtype = case["a"], case["upstream"], case["dtype"]
+    shown = (f"a = {show(a_values)} ({dtype}, requires grad), s = Sigmoid.apply(a), "
+             f"s.backward(g) with g = {show(upstream)}")
+    theirs = ref.tensor(a_values, dtype=getattr(ref, dtype), requires_grad=True)
+    want = ref.sigmoid(theirs)
+    want.backward(ref.tensor(upstream, dtype=getattr(ref, dtype)))
+    a = m.tensor(a_values, dtype=getattr(m, dtype), requires_grad=True)
+    try:
+        s = m.custom.Sigmoid.apply(a)
+    except Exception as error:
+        return f"{shown}: Sigmoid.apply(a) {_raised(m, error)}."
+    if not _close(values(s), values(want), atol=1e-6):
+        why = (" exp overflows to inf beyond |a| ≈ 88 (float32) or 709 (float64), and inf / inf is nan: "
+               "write the sigmoid as 1 / (1 + exp(-a)), which at the other end is 1 / inf = 0, no nan."
+               if not np.all(np.isfinite(values(s))) else "")
+        return f"{shown}: s is {show(values(s))}; PyTorch's sigmoid gives {show(values(want))}.{why}"
+    if _dtype_name(s) != _dtype_name(want):
+        return (f"{shown}: s is {_dtype_name(s)}; PyTorch's is {_dtype_name(want)}, a's dtype (numpy keeps "
+                "it when the formula mixes a's array with Python numbers only).")
+    try:
+        s.backward(m.tensor(upstream, dtype=getattr(m, dtype)))
+    except Exception as error:
+        return f"{shown}: s.backward(g) {_raised(m, error)}."
+    got = grad_of(a)
+    if got is None or not _close(values(got), values(theirs.grad), atol=1e-6):
+        why = ""
+        if got is not None and not np.all(np.isfinite(values(got))):
+            why = (" At large |a| exp overflows: compute the derivative from s, s * (1 - s), which is 0 "
+                   "there with no inf on the way.")
+        return (f"{shown}: a.grad is {'None' if got is None else show(values(got))}; PyTorch's is "
+                f"{show(values(theirs.grad))} (g * s * (1 - s)).{why}")
+    if _dtype_name(got) != _dtype_name(theirs.grad):
+        return f"{shown}: a.grad is {_dtype_name(got)}; PyTorch's is {_dtype_name(theirs.grad)}, a's dtype."
+    return None

@@ -1,0 +1,112 @@
+"""Planted mistakes of chapters 10 and 11 (issue 26): the same format as buildtrack_mistakes.MISTAKES.
+
+Each entry: (step, file, text in the answer key, what a learner wrote instead, words the check's message
+must contain). Real wrong code that once got a ✅, and mistakes only the random cases find.
+"""
+
+GRADCHECK_CENTRAL = ("            flat[j] = original - eps\n            minus = "
+                     "function(*inputs)._data.copy()\n            flat[j] = original\n            "
+                     "numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n")
+GRADCHECK_COMPARE = "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n"
+SGD_STEP = ("        with no_grad():\n            for p in self.parameters:\n"
+            "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n")
+CROSS_ENTROPY = ("    n, classes = logits.shape\n    shifted = logits - logits.max(dim=1, keepdim=True)\n  "
+                 "  log_probs = shifted - shifted.exp().sum(dim=1, keepdim=True).log()\n    return "
+                 "-(one_hot(targets, classes) * log_probs).sum() / n\n")
+
+MISTAKES = [
+    # 10.1 Linear: k = 1/in_features, not 1/sqrt(in_features)
+    ("10.1", "nn.py", "        bound = 1 / np.sqrt(in_features)\n", "        bound = 1 / in_features\n",
+     "k = 1/in_features"),
+    # 10.1: k from out_features
+    ("10.1", "nn.py", "        bound = 1 / np.sqrt(in_features)\n",
+     "        bound = 1 / np.sqrt(out_features)\n", "1/sqrt(out_features)"),
+    # 10.1: the layer seeds the generator itself: every layer the same, whatever the seed
+    ("10.1", "nn.py", "        bound = 1 / np.sqrt(in_features)\n",
+     "        creation.manual_seed(0)\n        bound = 1 / np.sqrt(in_features)\n",
+     "does your Linear call manual_seed itself"),
+    # 10.1: weight drawn as (in, out) and used untransposed: right only when in_features == out_features ...
+    # (caught by the shapes); here the bias added to the wrong axis of a square layer:
+    ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias\n",
+     "        return x @ self.weight + self.bias\n", "x @ weightᵀ + bias"),
+    # 10.2 cross_entropy: shifted by the batch's largest logit, not each row's
+    ("10.2", "nn.py", "    shifted = logits - logits.max(dim=1, keepdim=True)\n",
+     "    shifted = logits - Tensor(logits._data.max())\n", "its own largest logit"),
+    # 10.2: a fused backward, (softmax - onehot) / n, that drops the gradient arriving from upstream
+    ("10.2", "nn.py", CROSS_ENTROPY,
+     "    return _FusedCrossEntropy.apply(logits, targets)\n\n\nclass _FusedCrossEntropy(Function):\n    "
+     "@staticmethod\n    def forward(ctx, logits, targets):\n        z = logits._data - "
+     "logits._data.max(axis=1, keepdims=True)\n        log_probs = z - np.log(np.exp(z).sum(axis=1, "
+     "keepdims=True))\n        onehot = np.eye(z.shape[1], dtype=z.dtype)[np.asarray(targets._data)]\n     "
+     "   ctx.softmax, ctx.onehot = np.exp(log_probs), onehot\n        return Tensor(np.asarray(-(onehot * "
+     "log_probs).sum() / len(z), dtype=z.dtype))\n\n    @staticmethod\n    def backward(ctx, grad):\n      "
+     "  return Tensor((ctx.softmax - ctx.onehot) / len(ctx.onehot)), None\n",
+     "gradient arriving from upstream"),
+    # 10.2: the shift per column (dim=0), which changes the result
+    ("10.2", "nn.py", "    shifted = logits - logits.max(dim=1, keepdim=True)\n",
+     "    shifted = logits - logits.max(dim=0, keepdim=True)\n", "PyTorch's F.cross_entropy gives"),
+    # 10.3 SGD.step: recording switched off and never switched back on
+    ("10.3", "optim.py", SGD_STEP,
+     "        from .grad_mode import set_grad_enabled\n        set_grad_enabled(False)\n        for p in "
+     "self.parameters:\n            if p.grad is not None:\n                p.sub_(self.lr * p.grad)\n",
+     "left it so"),
+    # 10.3: switched back on at the end, whatever it was before
+    ("10.3", "optim.py", SGD_STEP,
+     "        from .grad_mode import set_grad_enabled\n        set_grad_enabled(False)\n        for p in "
+     "self.parameters:\n            if p.grad is not None:\n                p.sub_(self.lr * p.grad)\n     "
+     "   set_grad_enabled(True)\n",
+     "put back the mode it found"),
+    # 11.1 gradcheck: a one-sided difference
+    ("11.1", "gradcheck.py", GRADCHECK_CENTRAL,
+     "            flat[j] = original\n            minus = function(*inputs)._data.copy()\n            "
+     "numerical[j] = ((plus - minus) / eps).reshape(-1)\n",
+     "one-sided difference"),
+    # 11.1: eps hard-coded to 1e-2
+    ("11.1", "gradcheck.py", "    grads_before = [t.grad for t in inputs]\n",
+     "    eps = 1e-2\n    grads_before = [t.grad for t in inputs]\n", "not by the eps it was given"),
+    # 11.1: eps hard-coded to PyTorch's default: the eps given is ignored
+    ("11.1", "gradcheck.py", "    grads_before = [t.grad for t in inputs]\n",
+     "    eps = 1e-6\n    grads_before = [t.grad for t in inputs]\n", "eps=0.01"),
+    # 11.1: only the first output column of the Jacobians compared
+    ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
+     "        if not np.allclose(analytical[:, 0], numerical[:, 0], rtol=rtol, atol=atol):\n",
+     "every output entry"),
+    # 11.1: a crash when an input gets no gradient (its .grad stays None)
+    ("11.1", "gradcheck.py",
+     "            if tensor.grad is not None:\n                analytical[:, k] = "
+     "tensor.grad._data.reshape(-1)\n",
+     "            analytical[:, k] = tensor.grad._data.reshape(-1)\n", "stays None"),
+    # 11.1: the message in the textbook layout (rows = output entries)
+    ("11.1", "gradcheck.py", 'f"numerical:{numerical}\\nanalytical:{analytical}\\n"',
+     'f"numerical:{numerical.T}\\nanalytical:{analytical.T}\\n"', "one row per input entry"),
+    # 11.1: rtol ignored (np.allclose's own rtol, 1e-5)
+    ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
+     "        if not np.allclose(analytical, numerical, atol=atol):\n", "rtol"),
+    # 11.1: atol ignored (np.allclose's own atol, 1e-8)
+    ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
+     "        if not np.allclose(analytical, numerical, rtol=rtol):\n", "atol"),
+    # 11.1: `>` on the absolute difference only
+    ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
+     "        if (np.abs(analytical - numerical) > atol).any():\n", "rtol"),
+    # 11.1: the tolerances of the call ignored (PyTorch's defaults, written in)
+    ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
+     "        if not np.allclose(analytical, numerical, rtol=1e-3, atol=1e-5):\n",
+     "atol gradcheck was given"),
+    # 11.1: a tolerance too loose: the sum of the entries compared, not each entry
+    ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
+     "        if not np.allclose(analytical.sum(), numerical.sum(), rtol=rtol, atol=atol):\n",
+     "on random Functions"),
+    # 11.2 Sigmoid: exp(a) / (1 + exp(a)) is nan for a large a
+    ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
+     "        result = Tensor(np.exp(a._data) / (1 + np.exp(a._data)))\n", "inf / inf is nan"),
+    # 11.2: the input saved, and the derivative written with exp: inf / inf = nan at large |a|
+    ("11.2", "custom.py", ("        ctx.save_for_backward(result)\n",
+                           "        s, = ctx.saved_tensors\n        return grad * s * (1 - s)\n"),
+     ("        ctx.save_for_backward(a)\n",
+      "        a, = ctx.saved_tensors\n        e = np.exp(-a._data)\n"
+      "        return grad * Tensor(e / (1 + e) ** 2)\n"),
+     "At large |a| exp overflows"),
+    # 11.2: a float64 result for a float32 input
+    ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
+     "        result = Tensor(1 / (1 + np.exp(-a._data.astype(np.float64))))\n", "float32"),
+]

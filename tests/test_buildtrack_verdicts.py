@@ -1,0 +1,231 @@
+"""Verdicts that can be trusted (issue 26): code that does what a step asks is accepted at that step, a
+verdict never shows the test tool's insides, its limit is CPU time, and its program runs as shown.
+
+The planted mistakes themselves are in buildtrack_mistakes.py; these are the cases that need more than one
+text replaced, or that test the verdict itself.
+"""
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "notebooks"))
+
+from buildtrack import differential  # noqa: E402
+from buildtrack.framework import ANSWER_KEY, Wrong, load, verdict  # noqa: E402
+from buildtrack_mistakes import ENGINE_03  # noqa: E402
+
+
+def _plant(directory, file, old, new):
+    source = (directory / file).read_text()
+    assert source.count(old) == 1, f"the text must occur once in {file}: {old!r}"
+    (directory / file).write_text(source.replace(old, new))
+
+
+@pytest.fixture
+def copy_of_key(tmp_path):
+    directory = tmp_path / "myautograd"
+    shutil.copytree(ANSWER_KEY, directory)
+    return directory
+
+
+GRADIENT_EDGE_02 = """    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, 0)
+    if not tensor.requires_grad:
+        return (None, 0)
+    return (AccumulateGrad(tensor), 0)
+"""
+ACCUMULATE_03 = "        variable._grad = Tensor(grad._data.copy())\n"
+
+
+def _as_in_chapter_03(directory):
+    """The package as step 03.2 leaves it: a new AccumulateGrad per use (step 02.1), one that stores a copy
+    (step 03.2, before 05.1's accumulation), and the first engine, in topological order."""
+    source = (directory / "function.py").read_text()
+    start = source.index("    accumulator_ref = getattr(tensor, \"_grad_accumulator\", None)\n")
+    end = source.index("    return (accumulator, 0)\n") + len("    return (accumulator, 0)\n")
+    source = source[:start] + "    return (AccumulateGrad(tensor), 0)\n" + source[end:]
+    start = source.index("        if variable._grad is None:\n            variable._grad = Tensor(")
+    end = source.index("            variable._grad._data += grad._data\n") + len(
+        "            variable._grad._data += grad._data\n")
+    (directory / "function.py").write_text(source[:start] + ACCUMULATE_03 + source[end:])
+    source = (directory / "engine.py").read_text()
+    start = source.index("    root, _ = gradient_edge(tensor)\n    dependencies")
+    end = source.index("    ### END SOLUTION", start)
+    (directory / "engine.py").write_text(source[:start] + ENGINE_03 + source[end:])
+    return directory
+
+
+def test_code_that_follows_chapter_03_is_done_at_chapter_03(copy_of_key):
+    directory = _as_in_chapter_03(copy_of_key)
+    for step_id in ("03.2", "03.3"):
+        result = verdict(step_id, directory)
+        assert result.status == "done", f"{step_id}: {result.message}"
+
+
+def test_code_that_follows_chapter_04_is_done_at_chapter_04(copy_of_key):
+    """One AccumulateGrad per leaf (step 04.1), which still stores a copy (05.1 is not written yet)."""
+    directory = _as_in_chapter_03(copy_of_key)
+    source = (ANSWER_KEY / "function.py").read_text()
+    start = source.index("def gradient_edge(tensor):")
+    end = source.index("class BackwardFunction(Node):")
+    mine = (directory / "function.py").read_text()
+    mine = mine[:mine.index("def gradient_edge(tensor):")] + source[start:end] + mine[
+        mine.index("class BackwardFunction(Node):"):]
+    (directory / "function.py").write_text(mine)
+    for step_id in ("03.2", "03.3", "04.1", "04.2"):
+        result = verdict(step_id, directory)
+        assert result.status == "done", f"{step_id}: {result.message}"
+
+
+def test_a_verdict_is_the_same_cold_and_after_the_steps_before_it(copy_of_key, monkeypatch, tmp_path):
+    """A mistake only the random programs find: the same message whether its step is checked first in a new
+    process, or after every step before it (cached and not)."""
+    _plant(copy_of_key, "ops.py", "        return grad * result\n", "        return grad * result * 1.5\n")
+    code = ("import sys; sys.path.insert(0, {notebooks!r})\n"
+            "from buildtrack.framework import STEPS, verdict\n"
+            "{before}"
+            "print(verdict('03.2', {directory!r}).message)")
+    messages = set()
+    for number, before in enumerate(["", "[verdict(s, {directory!r}) for s in list(STEPS)[:5]]\n"]):
+        environment = dict(__import__("os").environ, BUILDTRACK_CACHE_DIR=str(tmp_path / f"cache{number}"))
+        program = code.format(notebooks=str(ROOT / "notebooks"), directory=str(copy_of_key),
+                              before=before.format(directory=str(copy_of_key)))
+        run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300,
+                             env=environment, cwd=ROOT / "notebooks")
+        assert run.returncode == 0, run.stderr
+        messages.add(run.stdout)
+    assert len(messages) == 1, messages
+
+
+def test_arriving_gradients_added_in_place_are_caught_at_chapter_03(copy_of_key):
+    """u = p * 2; v = p * 3; s = u + v; out = s + u gives 10 with this engine; PyTorch gives 7."""
+    directory = _as_in_chapter_03(copy_of_key)
+    _plant(directory, "engine.py",
+           "                grads[next_node] = next_grad + grads[next_node] if next_node in grads "
+           "else next_grad\n",
+           "                if next_node in grads:\n"
+           "                    grads[next_node]._data += next_grad._data\n"
+           "                else:\n                    grads[next_node] = next_grad\n")
+    result = verdict("03.2", directory)
+    assert result.status == "wrong", result.message
+    assert "never with +=" in result.message, result.message
+
+
+def test_a_function_may_return_extra_none_gradients_as_in_pytorch():
+    m = load(ANSWER_KEY)
+
+    class Twice(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return m.Tensor(a._data * 2)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2, None                    # one input, and an extra None: PyTorch allows it
+
+    x = m.tensor(1.0, requires_grad=True)
+    Twice.apply(x).backward()
+    assert float(x.grad._data) == 2.0
+
+    class TooMany(Twice):
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2, grad
+
+    with pytest.raises(RuntimeError, match=r"incorrect number of gradients \(expected 1, got 2\)"):
+        TooMany.apply(m.tensor(1.0, requires_grad=True)).backward()
+
+
+def test_the_time_limit_is_cpu_time_not_the_clocks(copy_of_key, monkeypatch):
+    """A check that waits (a slow, busy machine) is not stopped; one that spins is."""
+    monkeypatch.setattr("buildtrack.framework.SECONDS_PER_STEP", 1)
+    _plant(copy_of_key, "engine.py", "    root, _ = gradient_edge(tensor)\n    dependencies",
+           "    import time\n    time.sleep(0.3)\n    root, _ = gradient_edge(tensor)\n    dependencies")
+    result = verdict("03.3", copy_of_key)
+    assert result.status == "done", result.message
+
+
+def test_code_that_answers_two_ways_gets_a_verdict_not_hypothesis_words(copy_of_key):
+    """A gradient that is wrong every other call: hypothesis sees a flaky test; the learner sees a ❌."""
+    _plant(copy_of_key, "function.py", "        variable = self.variable\n",
+           "        variable = self.variable\n"
+           "        AccumulateGrad.calls = getattr(AccumulateGrad, 'calls', 0) + 1\n"
+           "        if AccumulateGrad.calls % 7 == 3:\n            grad = grad * 2\n")
+    result = verdict("03.2", copy_of_key)
+    assert result.status == "wrong", result.message
+    for word in ("Flaky", "hypothesis", "Hypothesis", "Traceback", "Inconsistent"):
+        assert word not in result.message, result.message
+
+
+def _shown_program(message):
+    block = message.split("\n\n")[1]
+    return "\n".join(re.sub(r"^    \s*\d+  ", "", line) for line in block.splitlines())
+
+
+def test_the_program_a_message_shows_runs_as_shown(copy_of_key):
+    """A hook's None taken as the new gradient: the message's program runs on the learner's package as
+    printed, every name it uses defined, and it names the reference for what it is."""
+    _plant(copy_of_key, "engine.py", "                    new_grad = hook(grad)\n"
+                                     "                    if new_grad is not None:\n"
+                                     "                        grad = new_grad\n",
+           "                    grad = hook(grad)\n")
+    with pytest.raises(Wrong) as caught:
+        differential.check(load(copy_of_key), "03.2")
+    message = str(caught.value)
+    assert "mini_autograd (which agrees with PyTorch 2.13 on this)" in message
+    program = _shown_program(message)
+    run = subprocess.run([sys.executable, "-c", program], cwd=copy_of_key.parent, capture_output=True,
+                         text=True, timeout=60)
+    assert "NameError" not in run.stderr, run.stderr + program
+    assert "SyntaxError" not in run.stderr, run.stderr + program
+
+
+def test_a_line_number_in_a_message_is_the_line_of_the_shown_program(copy_of_key):
+    """No shape check in Tensor.backward: y.backward(g) with g of another shape goes on where PyTorch raises;
+    the line the message names is the one with that backward in the program shown."""
+    _plant(copy_of_key, "tensor.py", "        if gradient.shape != self.shape:\n", "        if False:\n")
+    with pytest.raises(Wrong) as caught:
+        differential.check(load(copy_of_key), "03.3")
+    message = str(caught.value)
+    numbers = [int(n) for n in re.findall(r"\bline (\d+):", message)]
+    assert numbers, message
+    block = message.split("\n\n")[1].splitlines()
+    for number in numbers:
+        shown = [line for line in block if re.match(rf"^    \s*{number}  ", line)]
+        assert shown and ".backward(g" in shown[0], (number, message)
+
+
+def test_the_culprit_is_a_function_the_program_runs(copy_of_key):
+    _plant(copy_of_key, "ops.py", "        return grad * result\n", "        return grad * result * 1.5\n")
+    with pytest.raises(Wrong) as caught:
+        differential.check(load(copy_of_key), "03.2")
+    assert "The piece at fault: Exp.backward (step 03.1)" in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("level", ["03.2", "05.1", "07.1", "08.2", "10.3"])
+def test_the_random_programs_print_the_same_on_pytorch_and_on_mini_autograd(level):
+    """The reference of the random programs is mini_autograd; each program gives the same results on PyTorch
+    2.13 itself (values, gradients, flags, node names, errors, aliasing, the engine's order)."""
+    torch = pytest.importorskip("torch")
+    import mini_autograd
+    from hypothesis import HealthCheck, given, settings
+
+    features = differential.features_for(level)
+    differing = []
+
+    @settings(database=None, derandomize=True, max_examples=150, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(differential.programs(level))
+    def same(program):
+        found = differential.differences(differential.run(program, torch, features),
+                                         differential.run(program, mini_autograd, features))
+        if found:
+            differing.append((program.source("mini_autograd"), found))
+
+    same()
+    assert not differing, differing[0]

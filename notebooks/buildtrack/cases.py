@@ -12,7 +12,7 @@ from .framework import Wrong
 
 
 class _Stop(BaseException):
-    """Carries an error that ends the search at once (a stub, the time limit) past hypothesis."""
+    """Carries an error that ends the search at once (a stub, a Wrong) past hypothesis."""
 
 
 SHRINK_TRIES = 100          # cases tried to make a failing case smaller, at most (a count, not a time:
@@ -40,7 +40,7 @@ def smallest_failure(strategy, trial, examples):
                 raise _Stop(None)                        # small enough: the last failure is the smallest yet
         try:
             problem = trial(case)
-        except (NotImplementedError, TimeoutError, RecursionError, Wrong) as error:
+        except (NotImplementedError, RecursionError, Wrong) as error:
             raise _Stop(error) from None
         if problem is not None:
             failures.append(problem)
@@ -51,8 +51,6 @@ def smallest_failure(strategy, trial, examples):
     except _Stop as stop:
         if stop.args[0] is not None:
             raise stop.args[0] from None
-    except TimeoutError:
-        raise
     except Exception:               # AssertionError("differs"), or hypothesis' own Flaky...: see failures
         pass
     if not failures:

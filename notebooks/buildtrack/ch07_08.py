@@ -193,7 +193,7 @@ def check_dependencies(m):
     return f"Each node waits for one gradient per edge pointing at it; a {CHAIN:,}-op chain is counted too."
 
 
-CHAIN = 20_000     # operations: 20 times Python's limit on nested calls, so a recursive walk fails
+CHAIN = 10_000     # operations: 10 times Python's limit on nested calls, so a recursive walk fails
 
 
 def record_order(out, prehook, label=None):

@@ -43,6 +43,11 @@ class Wrong(Exception):
     """The piece runs, but its result is not what PyTorch (or mini_autograd) gives."""
 
 
+class CheckTimeout(BaseException):
+    """A check used up its CPU time. Not an ``Exception``: no ``except Exception`` on the way (in the
+    learner's code, or hypothesis taking it for a failing case to shrink) can swallow it."""
+
+
 @dataclass
 class Step:
     id: str            # "02.2": chapter 02, second step
@@ -202,10 +207,10 @@ def _time_limit(seconds):
         return
 
     def stop(signum, frame):
-        raise TimeoutError(f"used more than {seconds} s of CPU time")
+        raise CheckTimeout(f"used more than {seconds} s of CPU time")
 
     previous = signal.signal(signal.SIGPROF, stop)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)     # and every second after, should one be lost
     try:
         yield
     finally:
@@ -240,12 +245,14 @@ def _run_one(the_step, directory, ran):
                 swap.answer_key_for(package, stand_ins):
             warnings.simplefilter("ignore")
             try:
-                sentence = _checks(the_step, package)
+                sentence = _checks(the_step, package, explain=False)
             except Exception as error:                      # a Wrong, or any error your code raised
                 # A mistake in a later step's piece is that step's to report: with every later piece
                 # from the answer key, does this step pass?
                 sentence = _passes_without_later_pieces(the_step, package, stand_ins, error)
                 if sentence is None:
+                    if getattr(error, "unexplained", False):    # a random program differed: find the
+                        _checks(the_step, package, explain=True)  # smallest, and the piece (it raises)
                     if isinstance(error, Wrong) and not getattr(error, "differential", False):
                         error.culprit = _culprit_of_named(the_step, package, stand_ins)
                     raise
@@ -269,7 +276,7 @@ def _run_one(the_step, directory, ran):
         where = _learner_frame(error.__traceback__, directory)
         return Verdict("wrong", f"RecursionError ({where}): Python ran out of nested calls. "
                        "The engine must use a loop and a list as its stack, not call itself.")
-    except TimeoutError:
+    except CheckTimeout:
         return Verdict("wrong", f"the check used more than {SECONDS_PER_STEP} s of CPU time: is there an "
                        "endless loop (a node put back on the stack or queue again and again)?")
     except Exception as error:
@@ -288,25 +295,27 @@ def _run_one(the_step, directory, ran):
     return Verdict("done", sentence)
 
 
-def _checks(the_step, package):
-    """The step's named scenarios, then its random programs (``differential``)."""
+def _checks(the_step, package, explain=True):
+    """The step's named scenarios, then its random programs (``differential``). ``explain=False``: a
+    random program that differs raises at once, unexplained (no smallest program, no culprit): the
+    costly part waits until the failure is known to be this step's."""
     sentence = the_step.check(package)
     from . import differential          # (it imports this module)
-    differential.check_step(package, the_step)
+    differential.check_step(package, the_step, explain)
     return sentence
 
 
 def _passes_without_later_pieces(the_step, package, stand_ins, error):
     """The step's sentence if its checks pass with every piece of a later step from the answer key, else
-    None. (Not for a stub of this step, nor a check stopped for time: those are verdicts already.)"""
+    None. (Not for a stub of this step: that is a verdict already.)"""
     from . import swap
     stub = _stub_step(error)
-    if (stub is not None and stub[0] == the_step.id) or isinstance(error, TimeoutError):
+    if stub is not None and stub[0] == the_step.id:
         return None
     later = {(file, name) for file, name, step in swap.answer_pieces() if step > the_step.id}
     if not later - stand_ins:
         return None
-    return _sentence_with(lambda: _checks(the_step, package), package, later - stand_ins)
+    return _sentence_with(lambda: _checks(the_step, package, explain=False), package, later - stand_ins)
 
 
 def _sentence_with(run, package, pieces):

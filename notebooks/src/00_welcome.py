@@ -266,7 +266,7 @@ _ = check_answer(answer, 2 * x5,  # dz/dx = 2x
 # | 05 | accumulation into `.grad`; `zero_grad` | 4 then 8; two micro-batches equal one batch |
 # | 06 | `no_grad`; `detach`; `requires_grad_` | nothing recorded inside, even nested or in two threads; `detach` shares the numbers and the version counter |
 # | 07 | saved tensors with versions; in-place writes; freeing unless `retain_graph` | PyTorch's errors for a changed saved tensor and a second backward |
-# | 08 | PyTorch's engine: dependency counts, a ready queue, input buffers | the same run order as PyTorch on a diamond; a backward that returns None; a 20,000-op chain |
+# | 08 | PyTorch's engine: dependency counts, a ready queue, input buffers | the same run order as PyTorch on a diamond; a backward that returns None; a 10,000-op chain |
 # | 09 | nothing new: your engine runs forwards with `if`, `for` and recursion | two inputs, two graphs |
 # | 10 | `Linear`, `cross_entropy`, `SGD` | the spiral classifier trains on your engine to over 95% |
 # | 11 | a finite-difference `gradcheck`; a custom `Function` | on random Functions your gradcheck raises exactly where PyTorch's does |

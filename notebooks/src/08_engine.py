@@ -659,7 +659,7 @@ else:
 # Write `compute_dependencies(root)` in [myautograd/engine.py](myautograd/engine.py): section 6's walk from the
 # root along `next_functions`, visiting each node once, returning a dict `{node: number of edges pointing at
 # it}` rather than filling a `GraphTask`. Count edges, not nodes: `y * y` gives `y`'s `AccumulateGrad` two (as
-# in exercise 8.1). Use a loop and a list as the stack, as in step 03.2: the check counts a chain of 20,000
+# in exercise 8.1). Use a loop and a list as the stack, as in step 03.2: the check counts a chain of 10,000
 # operations.
 #
 # <details><summary>Hint 1</summary>
@@ -725,7 +725,7 @@ buildtrack.check("08.1")
 # `mini_autograd`'s. Each of them has one leaf, so no two ready nodes share a sequence number, and there
 # `mini_autograd`'s order is PyTorch's (checked with PyTorch 2.13). Then it runs a graph where a custom
 # `Function`'s backward returns None (every edge counts, even one that carries None: a node whose count reaches 0
-# with only None in its buffer is ready too, and passes None on), a chain of 20,000 operations, and random
+# with only None in its buffer is ready too, and passes None on), a chain of 10,000 operations, and random
 # programs with up to three leaves, whose order is compared with `mini_autograd`'s too. In those,
 # `a * b` of two leaves makes both `AccumulateGrad` nodes ready at once: a tie, which the check expects broken by
 # arrival, `mini_autograd`'s rule (section 7). PyTorch 2.13 happens to run such a pair in that order too, but it
@@ -738,7 +738,7 @@ buildtrack.check("08.1")
 # what your engine does, not which helpers it calls (your `compute_dependencies` or counting inline are both fine):
 # the order in which your nodes run, recorded with a pre-hook on each and compared with `mini_autograd`'s, and the
 # gradients, on graphs where paths meet, on `y = x * x; y * y`, on a backward that returns None, on a chain of
-# 20,000 operations and on random programs.
+# 10,000 operations and on random programs.
 #
 # </details>
 #

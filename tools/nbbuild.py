@@ -16,6 +16,7 @@ Notebook) to try it; the stored notebook is still what this script builds.
 """
 import argparse
 import pathlib
+import shutil
 import sys
 import time
 
@@ -96,6 +97,11 @@ def main(argv=None):
         print("\n".join(problems) or "all notebooks match their sources")
         return 1 if problems else 0
     sources = sorted(SOURCES.glob("[0-9][0-9]_*.py")) if args.all else args.sources
+    if not args.no_execute and shutil.which("dot") is None:
+        # Without graphviz the chapters draw their graphs as text, and that is what would be stored.
+        print("graphviz's dot is not on PATH: install graphviz (see the Makefile's check-dot), then build "
+              "again.", file=sys.stderr)
+        return 1
     for source in sources:
         target, seconds = build(source, execute=not args.no_execute)
         print(f"{target.relative_to(ROOT)}: executed in {seconds:.1f} s")

@@ -180,7 +180,7 @@ CROSS_ENTROPY_EXAMPLES = 60
 ROW_OFFSETS = [0.0, 1000.0, -1000.0, 10000.0, -10000.0, 3000.0, -400.0]
 
 
-@step("10.2", "cross_entropy", "cross_entropy in nn.py")
+@step("10.2", "cross_entropy", "cross_entropy in nn.py", after="06.2")
 def check_cross_entropy(m):
     ref = reference()
     logits = np.array([[2.0, -1.0, 0.5], [0.1, 0.2, 0.3], [-3.0, 4.0, 1.0], [1.0, 1.0, 1.0]],
@@ -369,7 +369,7 @@ def train_spiral(torch, steps, lr, init=None):
 SPIRAL_STEPS, SPIRAL_LR, SPIRAL_COMPARED = 1000, 0.3, 150
 
 
-@step("10.3", "SGD: the spiral classifier trains", "SGD.step in optim.py")
+@step("10.3", "SGD: the spiral classifier trains", "SGD.step in optim.py", after="06.2")
 def check_sgd(m):
     w = m.tensor([1.0, -2.0], requires_grad=True)
     (w * w).sum().backward()

@@ -525,7 +525,7 @@ UPSTREAM = [1.0, -0.5, 2.0, 0.25, -1.5]
 LARGE = [1000.0, -1000.0, 100.0, -100.0, 88.75, -88.75, 710.0, -745.0, 20.0, -20.0]
 
 
-@step("11.2", "a custom Function", "Sigmoid.forward and Sigmoid.backward in custom.py")
+@step("11.2", "a custom Function", "Sigmoid.forward and Sigmoid.backward in custom.py", after="06.2")
 def check_custom_function(m):
     a, = _inputs(m, (2, 3))
     forward_result = m.custom.Sigmoid.forward(m.function.BackwardFunction(m.custom.Sigmoid), a)

@@ -69,14 +69,6 @@ def edit_one_piece(directory, step_id):
     path.write_text("\n".join(lines))
 
 
-def plant(directory, file, old, new):
-    """Plant a mistake of tests/buildtrack_mistakes.py (``old`` and ``new`` may be tuples, pairwise)."""
-    source = (directory / file).read_text()
-    for old_text, new_text in (zip(old, new, strict=True) if isinstance(old, tuple) else [(old, new)]):
-        source = source.replace(old_text, new_text)
-    (directory / file).write_text(source)
-
-
 def _environment(cache_dir, cache):
     """One BLAS thread, and the cache on or off, kept in ``cache_dir`` (never the learner's)."""
     return dict(os.environ, BUILDTRACK_CACHE="1" if cache else "0", OPENBLAS_NUM_THREADS="1",
@@ -116,7 +108,7 @@ def main():
     parser.add_argument("--mistakes", type=int, default=None, help="time about this many planted mistakes "
                         "(evenly spread) instead of all of them")
     arguments = parser.parse_args()
-    from buildtrack_mistakes import MISTAKES
+    from buildtrack_mistakes import MISTAKES, plant
 
     work = pathlib.Path(tempfile.mkdtemp())
     directory, cache_dir = work / "myautograd", work / "cache"

@@ -6,6 +6,21 @@ write an autograd engine: overwriting .grad, forgetting the upstream gradient,
 broadcasting, one AccumulateGrad per use, recursion, recording inside no_grad, ...
 """
 
+
+def plant(directory, file, old, new):
+    """Plant a mistake in ``directory`` (a copy of the answer key): ``old`` becomes ``new`` in ``file``.
+    ``old`` and ``new`` may be tuples of texts, replaced pairwise; each ``old`` must occur exactly once."""
+    source = (directory / file).read_text()
+    for old_text, new_text in zip(old, new, strict=True) if isinstance(old, tuple) else [(old, new)]:
+        assert source.count(old_text) == 1, f"the mistake's text must occur once in {file}: {old_text!r}"
+        source = source.replace(old_text, new_text)
+    (directory / file).write_text(source)
+
+
+# A hook's None taken as the new gradient (run_backward, step 03.2): only random programs find it.
+HOOK_NONE_AS_GRADIENT = ("                    new_grad = hook(grad)\n                    if new_grad is not None:\n"
+                         "                        grad = new_grad\n", "                    grad = hook(grad)\n")
+
 MISTAKES = [
     # 01.1 the tensor's fields
     ("01.1", "tensor.py",
@@ -404,8 +419,7 @@ MISTAKES += [  # issue 18: wrong code that once got a ✅
      "buffers[next_node]._data += next_grad._data if next_node in buffers else 0\n"
      "                    buffers.setdefault(next_node, next_grad)", "run_backward"),
     # 03.2: a hook's None taken as the new gradient
-    ("03.2", "engine.py", "                    new_grad = hook(grad)\n                    if new_grad is not None:\n"
-     "                        grad = new_grad\n", "                    grad = hook(grad)\n", "run_backward"),
+    ("03.2", "engine.py", *HOOK_NONE_AS_GRADIENT, "run_backward"),
     # 04.2: retain_grad's hook overwrites instead of adding
     ("04.2", "tensor.py", "self._grad = Tensor(grad._data.copy()) if self._grad is None else self._grad + grad",
      "self._grad = Tensor(grad._data.copy())", "accumulates like a leaf"),

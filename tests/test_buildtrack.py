@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import buildtrack  # noqa: E402
 import make_stubs  # noqa: E402
 from buildtrack.framework import ANSWER_KEY, LEARNER_PACKAGE, STEPS, verdict  # noqa: E402
-from buildtrack_mistakes import MISTAKES, NOT_STARTED  # noqa: E402
+from buildtrack_mistakes import HOOK_NONE_AS_GRADIENT, MISTAKES, NOT_STARTED, plant  # noqa: E402
 
 STEP_IDS = list(STEPS)
 
@@ -55,17 +55,12 @@ def planted(tmp_path):
 
     ``old`` and ``new`` may be tuples of texts, replaced pairwise.
     """
-    def plant(file, old, new):
+    def planted_copy(file, old, new):
         directory = tmp_path / "myautograd"
         shutil.copytree(ANSWER_KEY, directory)
-        source = (directory / file).read_text()
-        pairs = zip(old, new, strict=True) if isinstance(old, tuple) else [(old, new)]
-        for old_text, new_text in pairs:
-            assert source.count(old_text) == 1, f"the mistake's text must occur once in {file}: {old_text!r}"
-            source = source.replace(old_text, new_text)
-        (directory / file).write_text(source)
+        plant(directory, file, old, new)
         return directory
-    return plant
+    return planted_copy
 
 
 @pytest.mark.parametrize("step_id, file, old, new, words", MISTAKES,
@@ -178,10 +173,7 @@ def test_the_spiral_trains_on_the_answer_key():
 def test_a_differential_check_catches_a_wrong_engine_and_shrinks_the_program(planted):
     """A hook's None taken as the new gradient: no hand-written scenario of step 03.2 looks for it; the random
     programs find it, shrink it to a few lines, and name the piece at fault."""
-    directory = planted("engine.py", "                    new_grad = hook(grad)\n"
-                        "                    if new_grad is not None:\n"
-                        "                        grad = new_grad\n",
-                        "                    grad = hook(grad)\n")
+    directory = planted("engine.py", *HOOK_NONE_AS_GRADIENT)
     from buildtrack import differential
     from buildtrack.framework import Wrong, load
     with pytest.raises(Wrong) as caught:

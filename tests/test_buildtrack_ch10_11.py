@@ -14,6 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "notebooks"))
 
 from buildtrack.framework import ANSWER_KEY, verdict  # noqa: E402
+from buildtrack_mistakes import plant  # noqa: E402
 
 LINEAR_INIT = ("        bound = 1 / np.sqrt(in_features)\n        self.weight = "
                "Parameter(creation.uniform(-bound, bound, (out_features, in_features)))\n        self.bias "
@@ -134,16 +135,12 @@ RIGHT = [
 def _plant(tmp_path, file, old, new):
     directory = tmp_path / "myautograd"
     shutil.copytree(ANSWER_KEY, directory)
-    source = (directory / file).read_text()
     if old is None:                                   # the whole solution of gradcheck
+        source = (directory / file).read_text()
         start, end = source.index(GRADCHECK_START), source.index(GRADCHECK_END) + len(GRADCHECK_END)
-        source = source[:start] + new + source[end:]
+        (directory / file).write_text(source[:start] + new + source[end:])
     else:
-        pairs = zip(old, new, strict=True) if isinstance(old, tuple) else [(old, new)]
-        for old_text, new_text in pairs:
-            assert source.count(old_text) == 1, f"the text must occur once in {file}: {old_text!r}"
-            source = source.replace(old_text, new_text)
-    (directory / file).write_text(source)
+        plant(directory, file, old, new)
     return directory
 
 

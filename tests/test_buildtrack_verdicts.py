@@ -4,6 +4,7 @@ verdict never shows the test tool's insides, its limit is CPU time, and its prog
 The planted mistakes themselves are in buildtrack_mistakes.py; these are the cases that need more than one
 text replaced, or that test the verdict itself.
 """
+import os
 import pathlib
 import re
 import shutil
@@ -17,13 +18,8 @@ sys.path.insert(0, str(ROOT / "notebooks"))
 
 from buildtrack import differential  # noqa: E402
 from buildtrack.framework import ANSWER_KEY, Wrong, load, verdict  # noqa: E402
-from buildtrack_mistakes import ENGINE_03  # noqa: E402
-
-
-def _plant(directory, file, old, new):
-    source = (directory / file).read_text()
-    assert source.count(old) == 1, f"the text must occur once in {file}: {old!r}"
-    (directory / file).write_text(source.replace(old, new))
+from buildtrack_mistakes import ENGINE_03, HOOK_NONE_AS_GRADIENT  # noqa: E402
+from buildtrack_mistakes import plant as _plant  # noqa: E402
 
 
 @pytest.fixture
@@ -92,7 +88,7 @@ def test_a_verdict_is_the_same_cold_and_after_the_steps_before_it(copy_of_key, m
             "print(verdict('03.2', {directory!r}).message)")
     messages = set()
     for number, before in enumerate(["", "[verdict(s, {directory!r}) for s in list(STEPS)[:5]]\n"]):
-        environment = dict(__import__("os").environ, BUILDTRACK_CACHE_DIR=str(tmp_path / f"cache{number}"))
+        environment = dict(os.environ, BUILDTRACK_CACHE_DIR=str(tmp_path / f"cache{number}"))
         program = code.format(notebooks=str(ROOT / "notebooks"), directory=str(copy_of_key),
                               before=before.format(directory=str(copy_of_key)))
         run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300,
@@ -170,10 +166,7 @@ def _shown_program(message):
 def test_the_program_a_message_shows_runs_as_shown(copy_of_key):
     """A hook's None taken as the new gradient: the message's program runs on the learner's package as
     printed, every name it uses defined, and it names the reference for what it is."""
-    _plant(copy_of_key, "engine.py", "                    new_grad = hook(grad)\n"
-                                     "                    if new_grad is not None:\n"
-                                     "                        grad = new_grad\n",
-           "                    grad = hook(grad)\n")
+    _plant(copy_of_key, "engine.py", *HOOK_NONE_AS_GRADIENT)
     with pytest.raises(Wrong) as caught:
         differential.check(load(copy_of_key), "03.2")
     message = str(caught.value)

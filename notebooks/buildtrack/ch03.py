@@ -3,8 +3,8 @@ import contextlib
 
 import numpy as np
 
-from ._testing import (expect, expect_close, expect_raises, grad_of, numeric_vjp, recording_off, reference,
-                       show, values)
+from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, numeric_vjp,
+                       recording_off, reference, show, values)
 from .framework import Wrong, step
 
 RNG = np.random.default_rng(3)
@@ -116,19 +116,6 @@ def check_formulas(m):
     if unwritten:
         raise NotImplementedError(f"Step 03.1: {', '.join(unwritten)}")
     return "All seven formulas agree with finite differences, for an upstream gradient that is not all ones."
-
-
-def _blocking_function(m):
-    """A Function (yours) whose backward sends no gradient back: it returns None."""
-    class Block(m.Function):
-        @staticmethod
-        def forward(ctx, a):
-            return m.Tensor(a._data * 1.0)
-
-        @staticmethod
-        def backward(ctx, grad):
-            return None
-    return Block
 
 
 def _engine_backward(m, out):
@@ -244,7 +231,7 @@ def check_engine(m):
            "(Tensor(grad._data.copy())).")
 
     # A Function whose backward sends None: the node below it gets no gradient from it.
-    block = _blocking_function(m)
+    block = blocking_function(m)
     x = m.tensor(1.0, requires_grad=True)
     a = x * 2
     out = block.apply(a * 1.0) + a              # a * 1.0's node receives only None

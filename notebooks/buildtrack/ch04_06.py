@@ -1,5 +1,6 @@
 """Checks of chapters 04 (leaves), 05 (accumulation) and 06 (no_grad, detach)."""
 import gc
+import threading
 import weakref
 
 import numpy as np
@@ -238,7 +239,6 @@ def check_detach(m):
 def _check_two_threads(m):
     """Each thread has its own switch: no_grad in one thread leaves another's as it was (PyTorch's
     GradMode is thread-local), also when the two blocks interleave."""
-    import threading
     inside, leave = threading.Event(), threading.Event()
     seen = {}
 

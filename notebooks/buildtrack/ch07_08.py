@@ -1,7 +1,8 @@
 """Checks of chapters 07 (saved tensors, versions, freeing) and 08 (PyTorch's engine)."""
 import numpy as np
 
-from ._testing import expect, expect_close, expect_raises, grad_of, recording_off, reference, walk_nodes
+from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, recording_off,
+                       reference, walk_nodes)
 from .differential import node_label
 from .framework import Wrong, step
 
@@ -286,10 +287,9 @@ def check_ready_queue(m):
     expect_close(grad_of(x), 4 * 2.0 ** 3, "for (x*x)*(x*x) at x = 2, x.grad is {got}, expected {want}: the "
                  "gradients of both uses must be added in the input buffer before the node runs.")
     # A Function whose backward returns None: every edge counts, None or not.
-    from .ch03 import _blocking_function
     x = m.tensor(1.0, requires_grad=True)
     y = x * 3
-    out = _blocking_function(m).apply(y) + y
+    out = blocking_function(m).apply(y) + y
     out.backward()
     expect_close(grad_of(x), 3.0, "for y = x * 3; out = Block.apply(y) + y, where Block's backward returns "
                  "None, x.grad is {got}; PyTorch gives {want}. Two edges point at y's node, and one of them "

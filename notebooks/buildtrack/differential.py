@@ -268,30 +268,25 @@ def programs(step_id):
         for j in range(draw(_integers(1, 6))):
             target = f"t{j + 1}"
             kind = draw(_choice(("add", "mul", "sub", "scale", "pow", "exp", "sum", "mean",
-                                         "matmul", "sum_dim", "log", "tanh", "reuse", "block", "pick")))
+                                 "matmul", "sum_dim", "log", "tanh", "reuse", "block", "pick")))
             choices = [n for n in names if usable(n)] or names
             u = choices[draw(_integers(0, len(choices) - 1))]
             v = choices[draw(_integers(0, len(choices) - 1))]
-            if u == v and not usable(u):
-                v = None
             su, ru, _ = tensors[u]
-            sv, rv, _ = tensors[v] if v is not None else (None, False, True)
+            sv, rv, _ = tensors[v]
             expression = None
-            if kind in ("add", "mul", "sub") and v is not None and (u != v or "leaf_reuse" in features
-                                                                 or not tensors[u][2]) \
-                    and _broadcast(su, sv) is not None:
+            twice_allowed = u != v or "leaf_reuse" in features or not tensors[u][2]   # (see usable)
+            if kind in ("add", "mul", "sub") and twice_allowed and _broadcast(su, sv) is not None:
                 symbol = {"add": "+", "mul": "*", "sub": "-"}[kind]
                 expression, shape, requires = f"{use(u)} {symbol} {use(v)}", _broadcast(su, sv), ru or rv
                 if kind == "mul":
                     # PyTorch saves a for a * b only when b's gradient is wanted; myautograd always does.
                     # An in-place change of a would then stop only myautograd's backward: leave a alone.
                     extra_saves.update(x for x, other in ((u, rv), (v, ru)) if not other)
-            elif kind == "matmul" and v is not None and u != v and len(su) == 2 and len(sv) == 2 \
-                    and su[1] == sv[0]:
+            elif kind == "matmul" and u != v and len(su) == 2 and len(sv) == 2 and su[1] == sv[0]:
                 expression, shape, requires = f"{use(u)} @ {use(v)}", (su[0], sv[1]), ru or rv
                 extra_saves.update(x for x, other in ((u, rv), (v, ru)) if not other)
-            elif kind == "pick" and with_functions and v is not None and u != v \
-                    and _broadcast(su, sv) is not None:
+            elif kind == "pick" and with_functions and u != v and _broadcast(su, sv) is not None:
                 expression, shape, requires = f"Pick.apply({use(u)}, {use(v)})", _broadcast(su, sv), ru or rv
                 helpers.append("functions")
             elif kind == "block" and with_functions:
@@ -342,8 +337,7 @@ def programs(step_id):
             if "in_place" in features and not with_functions and may_change_in_place() \
                     and draw(_integers(0, 5)) == 0:
                 victim = draw(_choice(tuple(may_change_in_place())))
-                method = draw(_choice(("add_(1.0)", "mul_(2.0)", "sub_(0.5)", "mul_(1.0)",
-                                               "zero_()")))
+                method = draw(_choice(("add_(1.0)", "mul_(2.0)", "sub_(0.5)", "mul_(1.0)", "zero_()")))
                 if draw(_booleans()):
                     statements.append(f"with torch.no_grad():\n    {victim}.{method}")
                 else:

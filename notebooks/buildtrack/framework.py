@@ -111,26 +111,29 @@ def _still_shipped(the_step, directory):
 def _word_missing(the_step, package):
     """``(function, word)`` for the first ``uses`` word the learner's code does not mention yet, or None."""
     for qualified, word in the_step.uses.items():
-        target = package
-        for part in qualified.split("."):
-            target = getattr(target, part)
-        function = ast.parse(textwrap.dedent(inspect.getsource(getattr(target, "fget", target)))).body[0]
-        if ast.get_docstring(function):
-            function.body = function.body[1:]
-        if word not in ast.unparse(function):                # code only: no docstring, no comments
+        if not _mentions(package, qualified, word):
             return qualified.split(".", 1)[-1], word
     return None
+
+
+def _mentions(package, qualified, word):
+    """Does the code of ``package``'s function ``qualified`` (no docstring, no comments) use ``word``?"""
+    target = package
+    for part in qualified.split("."):
+        target = getattr(target, part)
+    function = ast.parse(textwrap.dedent(inspect.getsource(getattr(target, "fget", target)))).body[0]
+    if ast.get_docstring(function):
+        function.body = function.body[1:]
+    return word in ast.unparse(function)
 
 
 def _rewritten_later(the_step, package, function):
     """The later step whose rewrite of ``function`` your code already shows (it uses that step's word),
     or None: then a word of ``the_step`` missing from it is a regression, not a step not started."""
     for later in STEPS.values():
-        if later.id <= the_step.id:
-            continue
         for qualified, word in later.uses.items():
-            if qualified.split(".", 1)[-1] == function and _word_missing(
-                    dataclasses.replace(later, uses={qualified: word}), package) is None:
+            if (later.id > the_step.id and qualified.split(".", 1)[-1] == function
+                    and _mentions(package, qualified, word)):
                 return later.id
     return None
 

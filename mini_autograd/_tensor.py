@@ -261,9 +261,10 @@ class Tensor:
 
     @property
     def grad(self):
-        # Leaf or not by the grad_fn as it is set, without making a view's new one: PyTorch's
-        # C++ grad() asks is_leaf(), which reads the field (TensorBody.h: TensorBase::grad).
-        if self._grad_fn is not None and not self._retains_grad:
+        # PyTorch warns only on a non-leaf that does not retain its gradient and has none
+        # (TensorBody.h: Tensor::grad). Leaf or not by the grad_fn as it is set, without making
+        # a view's new one: grad() asks is_leaf(), which reads the field.
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

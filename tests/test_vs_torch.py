@@ -1000,6 +1000,17 @@ case("inference_tensor_in_autograd_error", """
 # ---------------------------------------------------------------------------
 # leaves and retain_grad
 
+# TensorBody.h: Tensor::grad warns only when the non-leaf does not retain its gradient AND has none.
+case("non_leaf_grad_warns_only_while_undefined", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = (x * 2).sum()
+    print(h.grad)
+    h.grad = torch.ones(())
+    print(h.grad)
+    h.grad = None
+    print(h.grad)
+""")
+
 case("non_leaf_grad_warns_and_is_none", """
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = x * 2
@@ -1448,6 +1459,33 @@ case("accumulate_grad_node_and_variable", """
 
 # ---------------------------------------------------------------------------
 # saved tensors
+
+# engine.cpp frees a node's saved tensors in Engine::evaluate_function, after call_function has run the
+# node's hooks, its formula, validate_outputs and its post-hooks: a post-hook still reads them, a
+# pre-hook of the next node no longer does.
+case("saved_tensors_alive_in_post_hook_freed_after", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x ** 2
+    z = y * 3
+    def post(grad_inputs, grad_outputs):
+        print("post-hook of PowBackward0 reads", y.grad_fn._saved_self)
+    def pre_of_next(grad_outputs):
+        try:
+            z.grad_fn._saved_self
+        except RuntimeError as error:
+            print("pre-hook of PowBackward0: MulBackward0's:", str(error)[:40])
+    y.grad_fn.register_hook(post)
+    y.grad_fn.register_prehook(pre_of_next)
+    z.sum().backward()
+    y.grad_fn._saved_self
+""", "RuntimeError")
+case("saved_tensors_kept_for_post_hook_with_retain_graph", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.grad_fn.register_hook(lambda gi, go: print("post-hook:", y.grad_fn._saved_result))
+    y.sum().backward(retain_graph=True)
+    print(y.grad_fn._saved_result)
+""")
 
 case("saved_self_other_mul", """
     x = torch.tensor([1.0, 2.0], requires_grad=True)

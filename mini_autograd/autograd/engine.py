@@ -216,11 +216,17 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
 
 
 def evaluate_function(graph_task, node, inputs, ready_queue):
-    """Run one node and hand its gradients on (engine.cpp: Engine::evaluate_function)."""
+    """Run one node, free what it saved, hand its gradients on (engine.cpp: Engine::evaluate_function).
+
+    Unless ``retain_graph``, the node's saved tensors are released right after ``call_function``
+    returns: after its hooks, its formula, ``validate_outputs`` and its post-hooks.
+    """
     if graph_task.exec_info and not run_or_capture(graph_task, node, inputs):
         return
 
     outputs = call_function(graph_task, node, inputs)
+    if not graph_task.keep_graph:
+        node.release_variables()     # after the node's hooks and checks, as in engine.cpp
     if graph_task.tracer is not None:
         graph_task.tracer.on_outputs(node, outputs, graph_task)
 
@@ -278,9 +284,9 @@ def call_function(graph_task, node, inputs):
             if result is not None:
                 inputs = list(result)
 
+    # engine.cpp calls fn.will_release_variables() here: only a notice that the release will come.
+    # The release itself is in evaluate_function, once this function has returned.
     outputs = node.apply(inputs)
-    if not graph_task.keep_graph:
-        node.release_variables()
     outputs = validate_outputs(node.next_functions, outputs, node)
 
     if node._post_hooks:

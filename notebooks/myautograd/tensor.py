@@ -100,8 +100,8 @@ class Tensor:
 
     @property
     def grad(self):
-        """(given) The gradient; PyTorch warns when you read it on a non-leaf (chapter 04)."""
-        if self.grad_fn is not None and not self.retains_grad:
+        """(given) The gradient; PyTorch warns when you read it on a non-leaf that has none (chapter 04)."""
+        if self.grad_fn is not None and not self.retains_grad and self._grad is None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

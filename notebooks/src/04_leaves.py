@@ -264,8 +264,9 @@ show_source(torch.autograd.graph.RetainGradHook)
 # And the error messages explain themselves now: `retain_grad()` on a tensor that does not
 # require grad fails (`can't retain_grad on Tensor that has requires_grad=False`), and on a
 # leaf it does nothing, since the leaf's `AccumulateGrad` fills `.grad` anyway. Finally, the
-# warning of section 2 comes from the `.grad` property itself, which checks for a non-leaf that
-# does not retain its gradient:
+# warning of section 2 comes from the `.grad` property itself. It warns on a non-leaf that does
+# not retain its gradient and has none: once you assign one yourself (`h.grad = ...`), reading it
+# is silent, in PyTorch too.
 
 # %%
 show_source(torch.Tensor.grad.fget)

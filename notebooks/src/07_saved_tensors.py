@@ -483,22 +483,26 @@ except RuntimeError as error:
     print("RuntimeError:", error)
 
 # %% [markdown]
-# The release happens in the engine's `call_function`, right after a node's backward formula has
-# run: `if not graph_task.keep_graph: node.release_variables()`. `keep_graph` is the
+# The release happens in the engine's `evaluate_function`, as soon as `call_function` has run the
+# node (its hooks, its backward formula, the checks of `validate_outputs` and its post-hooks):
+# `if not graph_task.keep_graph: node.release_variables()`. `keep_graph` is the
 # `retain_graph` argument. `release_variables` calls `SavedTensor.release` on every slot, which
 # drops the data and marks the slot freed:
 
 # %%
-show_source(torch.autograd.engine.call_function)
+show_source(torch.autograd.engine.evaluate_function,
+            only=["outputs = call_function", "graph_task.keep_graph", "release_variables"])
 show_source(BackwardFunction.release_variables)
 
 # %% [markdown]
 # <details><summary>In PyTorch: the same line in engine.cpp</summary>
 #
-# `torch/csrc/autograd/engine.cpp: call_function` has the same
-# `if (!graph_task->keep_graph_) fn.release_variables();`, and each generated node's
-# `release_variables()` calls `reset_data()` on its `SavedVariable` members (for `ExpBackward0`:
-# `result_.reset_data()`).
+# `torch/csrc/autograd/engine.cpp: Engine::evaluate_function` has the same
+# `if (!graph_task->keep_graph_) fn.release_variables();`, right after `call_function` returns.
+# `call_function` itself only warns the node, before running it, with `fn.will_release_variables()`.
+# Each generated node's `release_variables()` calls `reset_data()` on its `SavedVariable` members
+# (for `ExpBackward0`: `result_.reset_data()`). Because the release comes after the post-hooks, a
+# hook registered with `y.grad_fn.register_hook(...)` can still read `y.grad_fn._saved_self`.
 #
 # </details>
 #
@@ -917,8 +921,8 @@ buildtrack.check("07.1")
 #
 # ### Step 07.2: freeing saved tensors; `retain_graph`
 #
-# Section 5 showed the line of the engine that frees: in `call_function`, right after a node's formula has
-# run, `if not graph_task.keep_graph: node.release_variables()`. Your nodes have the same method under a
+# Section 5 showed the line of the engine that frees: in `evaluate_function`, right after the node has run,
+# `if not graph_task.keep_graph: node.release_variables()`. Your nodes have the same method under a
 # shorter name, `release_saved()` (given: it sets `self.saved = None`, which your `saved_tensors` now
 # reports). Call it in your `run_backward` in [myautograd/engine.py](myautograd/engine.py), after each node has
 # run, unless `retain_graph`; and let `Tensor.backward` in [myautograd/tensor.py](myautograd/tensor.py) pass its
@@ -927,7 +931,7 @@ buildtrack.check("07.1")
 #
 # <details><summary>Hint 1</summary>
 #
-# PyTorch frees a node's saved tensors right after the node ran, in `call_function`, unless the graph is kept
+# PyTorch frees a node's saved tensors right after the node ran, in `evaluate_function`, unless the graph is kept
 # (`retain_graph=True`). The check judges what your engine does, not how it is written (the given
 # `release_saved()` or a line of your own are both fine): after a backward without `retain_graph`, the nodes hold
 # nothing saved and a second backward raises the second-backward error; with `retain_graph=True` a second backward
@@ -963,7 +967,7 @@ buildtrack.check("07.1")
 buildtrack.check("07.2")
 
 # %% [markdown]
-# The listing of `call_function` and `release_variables` in section 5 is `mini_autograd`'s version: the same
+# The lines of `evaluate_function` and `release_variables` in section 5 are `mini_autograd`'s version: the same
 # line, in the same place.
 #
 # With both steps done, your package stops the two mistakes of this chapter with PyTorch's words. The first is

@@ -423,8 +423,9 @@ print("x.grad = 2 * sum:", (2 * (via_exp + via_tanh)).round(4))
 # ## 9. One node's turn: `evaluate_function`, `call_function`, `validate_outputs`
 #
 # Each pop of the ready queue calls `evaluate_function` (PyTorch: `Engine::evaluate_function`,
-# run in PyTorch by a worker thread). It runs the node, then delivers each gradient it produced
-# along the node's edges: decrement the target's count, add the gradient into the target's
+# run in PyTorch by a worker thread). It runs the node, frees what the node saved (unless
+# `retain_graph=True`; chapter 07: this is why a second backward fails), then delivers each
+# gradient it produced along the node's edges: decrement the target's count, add the gradient into the target's
 # buffer (creating the buffer on first delivery), and push the target into the ready queue when
 # its count reaches 0.
 
@@ -438,12 +439,17 @@ show_source(engine.evaluate_function)
 # trace's "waiting" lines came from. Like PyTorch's, it counts each delivery first, then skips
 # a node that `autograd.grad` does not need.
 #
-# Running the node itself is `call_function` (PyTorch: `call_function` in `engine.cpp`; its
-# listing is in chapter 07, section 5). Hooks registered on the tensor or the node run first
-# (chapter 11), then the node's own backward formula (`node.apply`), then — unless
-# `retain_graph=True` — the node releases its saved tensors (chapter 07: this is why a second
-# backward fails), and the results go through `validate_outputs`.
-#
+# Running the node itself is `call_function` (PyTorch: `call_function` in `engine.cpp`). Hooks
+# registered on the tensor or the node run first (chapter 11), then the node's own backward
+# formula (`node.apply`); the results go through `validate_outputs`, then through the node's
+# post-hooks. Only when `call_function` has returned does `evaluate_function` release the saved
+# tensors, so a post-hook can still read them. (PyTorch's `call_function` tells the node before
+# running it, with `fn.will_release_variables()`; the release itself is in `evaluate_function`.)
+
+# %%
+show_source(engine.call_function)
+
+# %% [markdown]
 # How does `node.apply` reach the `backward` you wrote for an op? When a `Function` subclass such
 # as `Mul` is defined, `Function.__init_subclass__` makes its node class, `MulBackward0`, and
 # gives it a pointer back: `_forward_cls`. Recording `x * w` creates one `MulBackward0` object,
@@ -618,8 +624,8 @@ else:
 # | `compute_dependencies` | `engine.cpp: Engine::compute_dependencies` |
 # | `ReadyQueue.push` / `.pop` | `engine.cpp: ReadyQueue::push`, `ReadyQueue::pop`; order: `CompareNodeTaskTime` in `engine.h` |
 # | `InputBuffer` | `torch/csrc/autograd/input_buffer.h`, `input_buffer.cpp: InputBuffer::add` |
-# | `evaluate_function` | `engine.cpp: Engine::evaluate_function` |
-# | `call_function` | `engine.cpp: call_function` (hooks, `fn(inputs)`, `validate_outputs`) |
+# | `evaluate_function` | `engine.cpp: Engine::evaluate_function` (`call_function`, then `release_variables()` unless `keep_graph_`) |
+# | `call_function` | `engine.cpp: call_function` (hooks, `will_release_variables()`, `fn(inputs)`, `validate_outputs`, post-hooks) |
 # | `validate_outputs`, `sum_to` | `engine.cpp: validate_outputs`; `at::sum_to` in `ATen/ExpandUtils.h` |
 # | `Node`, `next_functions`, `_sequence_nr` | `torch/csrc/autograd/node.h: struct Node` (`next_edges_`, `sequence_nr()`) |
 # | an edge `(node, input_nr)` | `torch/csrc/autograd/edge.h: struct Edge` |

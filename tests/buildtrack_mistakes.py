@@ -543,4 +543,10 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
      "                dependencies[next_node] -= 1\n",
      "                    buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad\n"
      "                    dependencies[next_node] -= 1\n", "one of them carries None: it still counts"),
+    # 08.2: saved tensors freed only after node.apply, so a node that only None reached keeps them
+    ("08.2", "engine.py",
+     "                next_grads = node.apply(grad)\n            if not retain_graph:\n"
+     "                node.release_saved()\n",
+     "                next_grads = node.apply(grad)\n                if not retain_graph:\n"
+     "                    node.release_saved()\n", "(which only None reached) still holds its saved tensors"),
 ]

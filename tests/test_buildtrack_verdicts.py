@@ -204,7 +204,7 @@ def test_the_culprit_is_a_function_the_program_runs(copy_of_key):
     assert "The piece at fault: Mul.backward (step 03.1)" in str(caught.value), str(caught.value)
 
 
-@pytest.mark.parametrize("level", ["03.2", "05.1", "07.1", "08.2", "10.3"])
+@pytest.mark.parametrize("level", ["03.2", "05.1", "06.1", "07.1", "07.2", "08.2", "10.3"])
 def test_the_random_programs_print_the_same_on_pytorch_and_on_mini_autograd(level):
     """The reference of the random programs is mini_autograd; each program gives the same results on PyTorch
     2.13 itself (values, gradients, flags, node names, errors, aliasing, the engine's order)."""
@@ -226,3 +226,45 @@ def test_the_random_programs_print_the_same_on_pytorch_and_on_mini_autograd(leve
 
     same()
     assert not differing, differing[0]
+
+
+def test_the_random_programs_use_two_threads_and_compare_what_backward_freed():
+    """Issue 26's corners reach the programs a check runs: no_grad in another thread (from step 06.1), and
+    which nodes still hold their saved tensors after the backwards (from step 07.2), with and without
+    retain_graph."""
+    runs = differential.reference_runs("07.2", differential.EXAMPLES)
+    assert sum("threads" in program.helpers for program, _ in runs) >= 10
+    states = [value for _, result in runs for key, value in result.items() if key.endswith("saved tensors")]
+    assert states.count("freed") >= 5 and states.count("kept") >= 5, states
+
+
+def test_a_node_made_in_another_thread_has_that_threads_sequence_number():
+    """PyTorch's sequence numbers count per thread (ATen/SequenceNumber.h), and so the engine's order of a
+    graph built in two threads; mini_autograd and the answer key's given Node do the same."""
+    import threading
+
+    import mini_autograd
+    key = load(ANSWER_KEY)
+    numbers = {mini_autograd: lambda node: node._sequence_nr(), key: lambda node: node.sequence_nr}
+    for torch, number in numbers.items():
+        x = torch.tensor([1.0], requires_grad=True)
+        here = [x * 2 for _ in range(3)][-1]
+        there = []
+        worker = threading.Thread(target=lambda x=x, there=there: there.append(x * 3))
+        worker.start()
+        worker.join()
+        assert number(there[0].grad_fn) < number(here.grad_fn), torch.__name__
+
+
+def test_a_shipped_program_that_differs_is_shown_whatever_hypothesis_writes(copy_of_key, monkeypatch):
+    """The programs come written (programs.json); if hypothesis writes others (another version of it), the
+    shipped program that differed is the one shown, made smaller, not a ✅."""
+    from hypothesis import strategies as st
+    _plant(copy_of_key, "ops.py", "        return grad * b, grad * a\n",
+           "        return grad * b * 1.5, grad * a\n")
+    assert differential.shipped_programs().get("03.2")
+    monkeypatch.setattr(differential, "programs",
+                        lambda step_id: st.just(differential.Program(["a = torch.tensor(1.0)"])))
+    with pytest.raises(Wrong) as caught:
+        differential.check(load(copy_of_key), "03.2")
+    assert "this is the smallest such program" in str(caught.value), str(caught.value)

@@ -1917,6 +1917,24 @@ case("matmul_values_recorded", """
 # ---------------------------------------------------------------------------
 # the engine's execution order (newest node first) and .grad bookkeeping
 
+# Sequence numbers count per thread (ATen/SequenceNumber.h: "a simple thread local enumeration"): a node
+# made in a new thread is "older" than the main thread's, and so runs later.
+case("sequence_numbers_count_per_thread", """
+    import threading
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    early = [x * 2 for _ in range(4)][-1]
+    made = []
+    worker = threading.Thread(target=lambda: made.append(x.exp()))
+    worker.start()
+    worker.join()
+    late = x.tanh()
+    order = []
+    for name, t in (("early", early), ("thread", made[0]), ("late", late)):
+        t.grad_fn.register_prehook(lambda g, name=name: order.append(name))
+    (early.sum() + made[0].sum() + late.sum()).backward()
+    print(order, made[0].grad_fn._sequence_nr() < early.grad_fn._sequence_nr())
+""")
+
 case("engine_order_prehooks", """
     x = torch.tensor(1.0, requires_grad=True)
     a = x * 2

@@ -6,6 +6,7 @@ torch/csrc/autograd/functions/accumulate_grad.h (AccumulateGrad),
 torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (Function).
 """
 import itertools
+import threading
 import weakref
 
 from .grad_mode import is_grad_enabled
@@ -24,7 +25,14 @@ def compute_requires_grad(*inputs):
     ### END SOLUTION
 
 
-_sequence_numbers = itertools.count()
+class _SequenceNumbers(threading.local):
+    """(given) One counter per thread, as PyTorch's at::sequence_number (ATen/SequenceNumber.h)."""
+
+    def __init__(self):
+        self.counter = itertools.count()
+
+
+_sequence_numbers = _SequenceNumbers()
 
 
 SECOND_BACKWARD_ERROR = (
@@ -57,7 +65,7 @@ class Node:
     def __init__(self):
         self.next_functions = ()
         self.pre_hooks = []
-        self.sequence_nr = next(_sequence_numbers)
+        self.sequence_nr = next(_sequence_numbers.counter)
 
     def name(self):
         return type(self).__name__

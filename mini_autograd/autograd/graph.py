@@ -10,15 +10,26 @@ sends along ``next_functions`` (one per input of the forward operation).
 """
 import itertools
 import re
-
+import threading
 
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor
 from ..grad_mode import is_grad_enabled, no_grad
 
-_sequence_numbers = itertools.count()
 
-# Nodes made without a sequence number run as soon as they are ready (node.h: UINT64_MAX).
+
+class _SequenceNumbers(threading.local):
+    """One counter per thread: PyTorch's ``at::sequence_number`` is "a simple thread local enumeration"
+    (ATen/SequenceNumber.h). A node made in a new thread starts again from 0."""
+
+    def __init__(self):
+        self.counter = itertools.count()
+
+
+_sequence_numbers = _SequenceNumbers()
+
+# Nodes made without a sequence number run as soon as they are ready, as PyTorch's AccumulateGrad does
+# (functions/accumulate_grad.cpp: UINT64_MAX; node.h: ``NOTE [ Sequence Number]``).
 MAX_SEQUENCE_NR = 2**64 - 1
 
 
@@ -49,7 +60,7 @@ class Node:
     _retains_grad_hooks = None  # output_nr -> hook filling that tensor's .grad
 
     def __init__(self, sequence_nr=None):
-        self._sequence_number = next(_sequence_numbers) if sequence_nr is None else sequence_nr
+        self._sequence_number = next(_sequence_numbers.counter) if sequence_nr is None else sequence_nr
         self.next_functions = ()      # one (node, input_nr) edge per forward input; (None, 0) if no grad
         self._input_metadata = ()     # (shape, dtype) of each forward output: what grads must look like
 

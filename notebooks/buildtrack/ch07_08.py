@@ -296,6 +296,15 @@ def check_ready_queue(m):
                  "carries None: it still counts. Take one off the node's count for every edge, whatever "
                  "its gradient, and run a node whose count reaches 0 even if only None arrived (it passes "
                  "None on).")
+    # A node that only None reached takes its turn too, and frees what it saved after it.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    e = x.exp()
+    blocking_function(m).apply(e).sum().backward()
+    expect(e.grad_fn.saved is None, "for e = x.exp(); Block.apply(e).sum().backward(), where Block's "
+           "backward returns None, ExpBackward0 (which only None reached) still holds its saved tensors "
+           "afterwards. PyTorch runs such a node too, with no gradient, and frees what it saved right "
+           "after, as after any node's turn: free after every node the queue pops (unless "
+           "retain_graph), not only after node.apply.")
     h = x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     for _ in range(CHAIN):
         h = h * 1.00001

@@ -18,6 +18,8 @@ the piece whose swap removes the difference is named, with its step.
 import contextlib
 import dataclasses
 import functools
+import hashlib
+import json
 import pathlib
 import re
 import sys
@@ -40,7 +42,7 @@ FEATURES = {
     "04.2": {"retain_grad"},
     "05.1": {"accumulate"},
     "05.2": {"zero_grad"},
-    "06.1": {"no_grad"},
+    "06.1": {"no_grad", "threads"},
     "06.2": {"detach"},
     "07.1": {"in_place"},
     "07.2": {"free"},
@@ -93,8 +95,43 @@ class Program:
         return starts
 
 
+# Two threads: each has its own recording switch (PyTorch's GradMode is thread-local). The same text
+# for both packages.
+THREAD_HELPERS = """import threading
+def beside_no_grad(make):  # make() here while another thread is inside no_grad
+    entered, leave = threading.Event(), threading.Event()
+    def other():
+        try:
+            with torch.no_grad():
+                entered.set()
+                leave.wait(5)
+        finally:
+            entered.set()
+    worker = threading.Thread(target=other)
+    worker.start()
+    entered.wait(5)
+    try:
+        return make()
+    finally:
+        leave.set()
+        worker.join()
+def in_new_thread(make):  # make() in a new thread: it starts with recording on
+    out = []
+    def run():
+        try:
+            out.append(make())
+        except Exception as error:
+            out.append(error)
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if isinstance(out[0], Exception):
+        raise out[0]
+    return out[0]"""
+
 # Helpers a program may use, for each package. The programs shown to you use myautograd's.
 HELPERS = {
+    "threads": {"myautograd": THREAD_HELPERS, "mini_autograd": THREAD_HELPERS},
     # Until Tensor.backward exists (step 03.3) the programs call your engine directly.
     "backward": {
         "myautograd": "def backward(t):  # (until step 03.3: your engine, straight)\n"
@@ -296,7 +333,12 @@ def programs(step_id):
                 expression, shape, requires = f"{use(u)} * {u} + {u}", su, ru
             elif kind == "pow":
                 exponent = draw(_choice((2, 3, 0, -1, 0.5)))
-                expression, shape, requires = f"{use(u)} ** {exponent}", su, ru
+                base = use(u)
+                if exponent == 0.5:
+                    # At -0.0 PyTorch's kernel takes x ** -0.5 as 1 / sqrt(x) = -inf, numpy's pow gives +inf:
+                    # a sign no learner's formula should have to copy. -0.0 + 0.0 is 0.0.
+                    base = f"({base} + 0.0)"
+                expression, shape, requires = f"{base} ** {exponent}", su, ru
             elif kind in ("exp", "log", "tanh"):
                 expression, shape, requires = f"{use(u)}.{kind}()", su, ru
             elif kind in ("sum", "mean") and su != ():    # (not of a 0-d tensor: see _scalar)
@@ -317,7 +359,13 @@ def programs(step_id):
                     expression = f"{_number(factor)} {symbol} {use(u)}"
                 shape, requires = su, ru
             statement = f"{target} = {expression}"
-            if "no_grad" in features and draw(_integers(0, 5)) == 0:
+            if "threads" in features and draw(_integers(0, 9)) == 0:
+                helpers.append("threads")
+                if draw(_booleans()):        # recorded: the other thread's no_grad is not this one's
+                    statement = f"{target} = beside_no_grad(lambda: {expression})"
+                else:                        # recorded: made in a thread of its own, which records
+                    statement = f"with torch.no_grad():\n    {target} = in_new_thread(lambda: {expression})"
+            elif "no_grad" in features and draw(_integers(0, 5)) == 0:
                 nested = draw(_booleans())
                 inner = f"        {statement}" if nested else f"    {statement}"
                 statement = ("with torch.no_grad():\n    with torch.no_grad():\n" + inner if nested
@@ -476,7 +524,7 @@ def run(program, torch, features=frozenset()):
         for helper in program.helpers:
             exec(HELPERS[helper][name], namespace)
         namespace["run_order"] = run_order_helper(torch, namespace, made_by)
-        seen = {}
+        seen, stopped_midway = {}, False
         for line, statement in zip(program.first_lines(), program.statements, strict=True):
             if name == "mini_autograd" and _refused_in_place(namespace, statement, torch):
                 seen[f"line {line}"] = f"RuntimeError: {_words(RuntimeError(IN_PLACE_REFUSAL))}"
@@ -490,8 +538,17 @@ def run(program, torch, features=frozenset()):
                 raise
             except Exception as error:                        # an error is an output too
                 seen[f"line {line}"] = f"{type(error).__name__}: {_words(error)}"
+                stopped_midway = stopped_midway or "backward(" in statement
         seen["recording on at the end"] = torch.is_grad_enabled()
-        seen.update(_observe(namespace, torch, features))
+        # Which nodes still hold their saved tensors, unless an error stopped a backward halfway (where it
+        # stopped depends on the engine's order, PyTorch's only from step 08.2), or a node that only None
+        # reached may have been skipped (PyTorch runs it, and frees it: step 08.2 asks for that).
+        compare_saved = "free" in features and not any(key.startswith("line ") for key in seen) and (
+            "order" in features or "functions" not in program.helpers)
+        # Which .grad a backward that raised halfway had written depends on the order it ran the nodes in:
+        # PyTorch's only from step 08.2 on.
+        partial = stopped_midway and "order" not in features
+        seen.update(_observe(namespace, torch, features, compare_saved, partial))
     return seen
 
 
@@ -510,9 +567,11 @@ def _fresh_grad_mode(torch):
         torch.set_grad_enabled(True)
 
 
-def _observe(namespace, torch, features):
+def _observe(namespace, torch, features, compare_saved=False, partial=False):
     found, objects, arrays = {}, {}, {}
     for name, value in namespace.items():
+        if partial and name.startswith("first_"):          # a .grad kept from a backward that raised
+            continue
         if isinstance(value, np.ndarray):                  # numbers taken out with .numpy()
             arrays[name] = value
             found[name] = ("values", values(value), str(value.dtype))
@@ -532,8 +591,12 @@ def _observe(namespace, torch, features):
         found[f"{name}.grad_fn"] = None if value.grad_fn is None else value.grad_fn.name()
         if name[0] in "abcdt" or name == "loss":     # (not a .grad kept under another name)
             found[f"{name}._version"] = value._version
+        if compare_saved and value.grad_fn is not None:
+            found[f"{name}.grad_fn's saved tensors"] = _saved_state(value.grad_fn)
         grad = grad_of(value)
-        if grad is None:
+        if partial:
+            found[f"{name}.grad"] = NOT_COMPARED
+        elif grad is None:
             found[f"{name}.grad"] = None
         else:
             objects[f"{name}.grad"] = grad
@@ -548,6 +611,38 @@ def _observe(namespace, torch, features):
     memory.update(arrays)
     found["sharing memory"] = _sharing(memory, groups)
     return found
+
+
+NOT_COMPARED = "(not compared)"
+
+
+def _saved_state(node):
+    """"freed" or "kept": what a node holds of the tensors its forward saved. The two packages save
+    different things for some operations (myautograd's x * 2.0 saves x, PyTorch's saves nothing), so a
+    node that saves nothing is not compared."""
+    if hasattr(node, "release_saved"):                 # myautograd: release_saved() sets saved = None
+        saved = getattr(node, "saved", ())
+        if saved is None:
+            return "freed"
+        return "kept" if saved else NOT_COMPARED
+    if hasattr(node, "_saved"):                        # mini_autograd: SavedTensor slots, marked freed
+        saved = [slot for slot in node._saved if slot is not None]
+        if not saved:
+            return NOT_COMPARED
+        return "freed" if any(slot.freed for slot in saved) else "kept"
+    # PyTorch: each saved tensor has a _raw_saved_<name>; reading _saved_<name> once freed raises
+    # (a custom Function's node has _raw_saved_tensors; the programs' Block and Pick save nothing)
+    names = [attribute[len("_raw_saved_"):] for attribute in dir(node)
+             if attribute.startswith("_raw_saved_") and attribute != "_raw_saved_tensors"]
+    if not names:
+        return NOT_COMPARED
+    for name in names:
+        try:
+            getattr(node, "_saved_" + name)
+        except RuntimeError as error:               # freed, or changed in place since it was saved
+            if "a second time" in str(error):
+                return "freed"
+    return "kept"
 
 
 def _sharing(memory, groups):
@@ -565,6 +660,8 @@ def _sharing(memory, groups):
 
 
 def _equal(mine, theirs):
+    if NOT_COMPARED in (mine, theirs):
+        return True
     if isinstance(mine, tuple) and isinstance(theirs, tuple) and mine[:1] == theirs[:1] == ("values",):
         return (mine[2] == theirs[2] and mine[1].shape == theirs[1].shape
                 and np.allclose(mine[1], theirs[1], rtol=1e-4, atol=1e-5, equal_nan=True))
@@ -684,8 +781,9 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
     from hypothesis import HealthCheck, given, seed, settings
 
     features = features_for(step_id)
-    if all(not differences(_safe_run(program, package, features), theirs)
-           for program, theirs in reference_runs(step_id, examples)):
+    first_failure = next(((program, found, theirs) for program, theirs in reference_runs(step_id, examples)
+                          if (found := differences(_safe_run(program, package, features), theirs))), None)
+    if first_failure is None:
         return                                       # the usual case: no hypothesis run at all
     if not explain:
         error = Wrong("a random program gives a different result on your myautograd")
@@ -713,10 +811,10 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
     except _EnoughShrinking:
         pass
     except Exception:       # AssertionError, or hypothesis' own (Flaky*: your code answered two ways)
-        if not failures:
-            raise
-    if not failures:
-        return
+        pass
+    # (hypothesis may write other programs than the shipped ones: another version of it, say. Then the
+    # shipped program that differed is shown, made smaller by shrink alone.)
+    failures = failures or [first_failure]
     program, found, theirs = shrink(*min(failures, key=_size), package, features)
     piece = culprit(program, package, step_id, on_trial or step_id, theirs)
     error = Wrong(message(program, found, piece))
@@ -726,21 +824,62 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
 
 @functools.cache
 def reference_runs(step_id, examples):
-    """``[(program, mini_autograd's result)]``: the programs hypothesis writes for ``step_id``, in its order,
-    each run once on mini_autograd. Derandomized, hypothesis writes the same ones for any package until
-    one differs, so a process writes and runs them once per level (the steps 01.1 to 03.1 share 03.2's)."""
+    """``[(program, mini_autograd's result)]``: the programs of ``step_id``'s level, each run once on
+    mini_autograd, once per process (the steps 01.1 to 03.1 share 03.2's). The programs come written in
+    programs.json when it is current; else hypothesis writes them (the same ones: it is derandomized)."""
+    features = features_for(step_id)
+    written = shipped_programs().get(step_id) if examples == EXAMPLES else None
+    return tuple((program, run(program, mini_autograd, features))
+                 for program in (written or write_programs(step_id, examples)))
+
+
+def write_programs(step_id, examples=EXAMPLES):
+    """The programs hypothesis writes for ``step_id``'s level, in its order. Derandomized, it writes the
+    same ones for any package until one differs (then it goes on to explain the difference)."""
     from hypothesis import HealthCheck, given, seed, settings
-    runs, features = [], features_for(step_id)
+    written = []
 
     @seed(SEED)
     @settings(database=None, derandomize=True, max_examples=examples, deadline=None,
               suppress_health_check=list(HealthCheck), print_blob=False)
     @given(programs(step_id))
     def note(program):
-        runs.append((program, run(program, mini_autograd, features)))
+        written.append(program)
 
     note()
-    return tuple(runs)
+    return written
+
+
+# Writing a level's programs takes hypothesis 0.15 to 0.3 s of CPU; a cold check of a late step needs a
+# dozen levels. So the programs ship written, in programs.json (tools/buildtrack_programs.py writes it,
+# a test keeps it current), and are used while this file is the one that wrote them.
+PROGRAMS_FILE = pathlib.Path(__file__).with_name("programs.json")
+
+
+def generator_fingerprint():
+    """A hash of this file: the programs in programs.json are current while it is unchanged."""
+    return hashlib.sha256(pathlib.Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+@functools.cache
+def shipped_programs():
+    """``{level: [Program, ...]}`` from programs.json, or ``{}`` if it is missing or out of date."""
+    try:
+        shipped = json.loads(PROGRAMS_FILE.read_text())
+    except (OSError, ValueError):
+        return {}
+    if shipped.get("generator") != generator_fingerprint() or shipped.get("examples") != EXAMPLES:
+        return {}
+    return {level: [Program(p["statements"], tuple(p["helpers"])) for p in programs]
+            for level, programs in shipped["levels"].items()}
+
+
+def programs_file_text():
+    """What programs.json should hold: every level's programs, as hypothesis writes them here."""
+    levels = {level: [{"statements": p.statements, "helpers": list(p.helpers)} for p in write_programs(level)]
+              for level in STEPS}
+    return json.dumps({"generator": generator_fingerprint(), "examples": EXAMPLES, "levels": levels},
+                      indent=1) + "\n"
 
 
 def _size(failure):
@@ -776,7 +915,8 @@ def shrink(program, found, theirs, package, features):
 def _helpers_needed(helpers, statements):
     """The helpers that ``statements`` still call."""
     calls = {"backward": re.compile(r"(?<![.\w])backward\("), "prehook": re.compile(r"\bprehook\("),
-             "functions": re.compile(r"\b(Block|Pick)\.apply\("), "run_order": re.compile(r"\brun_order\(")}
+             "functions": re.compile(r"\b(Block|Pick)\.apply\("), "run_order": re.compile(r"\brun_order\("),
+             "threads": re.compile(r"\b(beside_no_grad|in_new_thread)\(")}
     text = "\n".join(statements)
     return tuple(h for h in helpers if calls[h].search(text))
 

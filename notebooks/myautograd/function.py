@@ -6,6 +6,7 @@ torch/csrc/autograd/functions/accumulate_grad.h (AccumulateGrad),
 torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (Function).
 """
 import itertools
+import threading
 import weakref
 
 from .grad_mode import is_grad_enabled
@@ -22,7 +23,14 @@ def compute_requires_grad(*inputs):
     raise NotImplementedError("Step 01.2: compute_requires_grad")
 
 
-_sequence_numbers = itertools.count()
+class _SequenceNumbers(threading.local):
+    """(given) One counter per thread, as PyTorch's at::sequence_number (ATen/SequenceNumber.h)."""
+
+    def __init__(self):
+        self.counter = itertools.count()
+
+
+_sequence_numbers = _SequenceNumbers()
 
 
 SECOND_BACKWARD_ERROR = (
@@ -55,7 +63,7 @@ class Node:
     def __init__(self):
         self.next_functions = ()
         self.pre_hooks = []
-        self.sequence_nr = next(_sequence_numbers)
+        self.sequence_nr = next(_sequence_numbers.counter)
 
     def name(self):
         return type(self).__name__

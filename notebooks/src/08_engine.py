@@ -351,7 +351,9 @@ for node, name in names.items():
 # `c = a.tanh()` was created one step after `b = a.exp()`, so `TanhBackward0` outranks
 # `ExpBackward0`: that is why it ran first in step 3, although `ExpBackward0` sits on
 # `p = b * c`'s first edge. The order of the edges plays no role. (Both PyTorch and
-# mini_autograd expose the number in Python as the method `grad_fn._sequence_nr()`.)
+# mini_autograd expose the number in Python as the method `grad_fn._sequence_nr()`.) Each
+# thread counts on its own (`ATen/SequenceNumber.h`: "a simple thread local enumeration"): a
+# node recorded in a new thread starts again from 0, so it counts as older than this thread's.
 #
 # Why newest first? It replays the forward pass in reverse, as the ledger picture suggests:
 # the last entry booked is the first one read back. Nodes made late in the forward pass tend to
@@ -629,7 +631,7 @@ else:
 # | `validate_outputs`, `sum_to` | `engine.cpp: validate_outputs`; `at::sum_to` in `ATen/ExpandUtils.h` |
 # | `Node`, `next_functions`, `_sequence_nr` | `torch/csrc/autograd/node.h: struct Node` (`next_edges_`, `sequence_nr()`) |
 # | an edge `(node, input_nr)` | `torch/csrc/autograd/edge.h: struct Edge` |
-# | `AccumulateGrad` | `torch/csrc/autograd/functions/accumulate_grad.h` and `.cpp` |
+# | `AccumulateGrad` | `torch/csrc/autograd/functions/accumulate_grad.h` and `accumulate_grad.cpp` |
 # | `GraphRoot` | `torch/csrc/autograd/functions/basic_ops.h: GraphRoot` |
 #
 # The steps and their order are the same in both; the machinery around them is bigger in

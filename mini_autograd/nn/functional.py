@@ -267,12 +267,25 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     _check_same_size(input, target, reduction)
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
-    values = input._data
-    if values.size and ((values < 0) | (values > 1) | np.isnan(values)).any():
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    _check_probabilities(input, target)
     if weight is not None:
         _check_not_differentiable(weight, "binary_cross_entropy", "weight")
     return BinaryCrossEntropy.apply(input, target, LossWeights(weight), reduction)
+
+
+def _check_probabilities(input, target):
+    """PyTorch's kernel checks each element in turn, its input and then its target, and stops at the
+    first outside [0, 1], nan included (aten/src/ATen/native/Loss.cpp, binary_cross_entropy_out_cpu:
+    ``TORCH_CHECK((input_val >= 0) && (input_val <= 1), ...)``, then the same for ``target_val``)."""
+    def outside(values):
+        return ~((values >= 0) & (values <= 1)).reshape(-1)
+
+    bad_input, bad_target = outside(input._data), outside(target._data)
+    bad = bad_input | bad_target
+    if bad.any():
+        first = int(np.argmax(bad))
+        which = "input" if bad_input[first] else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
 def _check_not_differentiable(tensor, function, argument):

@@ -275,8 +275,9 @@ def inplace(op, tensor, other, alpha=1):
 def _write_with(ufunc):
     """``array = ufunc(array, alpha * other)``, written into ``array``."""
     def write(array, other, alpha=1):
-        scaled = other._data if alpha == 1 else np.multiply(other._data, alpha, dtype=array.dtype)
-        ufunc(array, scaled, out=array)
+        with np.errstate(all="ignore"):
+            scaled = other._data if alpha == 1 else np.multiply(other._data, alpha, dtype=array.dtype)
+            ufunc(array, scaled, out=array)
     return write
 
 

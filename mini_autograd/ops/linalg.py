@@ -29,6 +29,13 @@ def mm_mat2_backward(grad, mat1, mat2_column_major):
     return grad.t().mm(mat1).t() if mat2_column_major else mat1.t().mm(grad)
 
 
+def matrix_product(a, b):
+    """a @ b for two matrices (numpy arrays). With one column times one row, each element is its one
+    product, as PyTorch's mm gives it: numpy's matmul adds it to 0, turning -0 into +0."""
+    with np.errstate(all="ignore"):        # inf * 0 and inf - inf give nan, silently as in PyTorch
+        return a * b if a.shape[1] == 1 else a @ b
+
+
 class Mm(Function):
     """A @ B for matrices.  dA = grad @ B.T, dB = A.T @ grad."""
     node_name = "MmBackward0"
@@ -39,7 +46,7 @@ class Mm(Function):
         needs_a, needs_b = ctx.needs_input_grad
         ctx.save_for_backward(b if needs_a else None, a if needs_b else None)
         ctx.self_column_major, ctx.mat2_column_major = is_column_major(a._data), is_column_major(b._data)
-        return Tensor(a._data @ b._data)
+        return Tensor(matrix_product(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -59,7 +66,8 @@ class Mv(Function):
     def forward(ctx, a, v):
         needs_a, needs_v = ctx.needs_input_grad
         ctx.save_for_backward(a if needs_v else None, v if needs_a else None)
-        return Tensor(a._data @ v._data)
+        with np.errstate(all="ignore"):
+            return Tensor(a._data @ v._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -77,7 +85,8 @@ class Dot(Function):
     def forward(ctx, u, v):
         needs_u, needs_v = ctx.needs_input_grad
         ctx.save_for_backward(u if needs_v else None, v if needs_u else None)
-        return Tensor(np.asarray(u._data @ v._data))
+        with np.errstate(all="ignore"):
+            return Tensor(np.asarray(u._data @ v._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -95,7 +104,8 @@ class Bmm(Function):
     def forward(ctx, a, b):
         needs_a, needs_b = ctx.needs_input_grad
         ctx.save_for_backward(a if needs_b else None, b if needs_a else None)
-        return Tensor(np.matmul(a._data, b._data))
+        with np.errstate(all="ignore"):
+            return Tensor(np.matmul(a._data, b._data))
 
     @staticmethod
     def backward(ctx, grad):

@@ -9,15 +9,16 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Function
 from ._helpers import check_tensor
+from .pointwise import sign_of
 
 
 class Sign(Function):
-    """-1, 0 or 1 by the sign of each element; the gradient is zero (derivatives.yaml: sign)."""
+    """-1, 0 or 1 by the sign of each element, 0 at nan; the gradient is zero (derivatives.yaml: sign)."""
     node_name = "SignBackward0"
 
     @staticmethod
     def forward(ctx, x):
-        return Tensor(np.sign(x._data))
+        return Tensor(sign_of(x._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -46,14 +47,13 @@ class LeakyRelu(Function):
     def forward(ctx, x, negative_slope):
         ctx.negative_slope = negative_slope
         ctx.save_for_backward(x)
-        data = x._data
-        return Tensor(np.where(data > 0, data, data * data.dtype.type(negative_slope)))
+        return Tensor(_leaky(x._data, x._data, negative_slope))
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, leaky_relu: ``leaky_relu_backward(grad, self, negative_slope, false)``."""
         (x,) = ctx.saved_tensors
-        slope = Tensor(np.where(x._data > 0, 1, ctx.negative_slope).astype(grad._data.dtype))
-        return grad * slope, None
+        return LeakyReluBackward.apply(grad, x, ctx.negative_slope, False), None
 
 
 class LeakyReluOfResult(Function):
@@ -64,16 +64,53 @@ class LeakyReluOfResult(Function):
     @staticmethod
     def forward(ctx, x, negative_slope):
         ctx.negative_slope = negative_slope
-        data = x._data
-        result = Tensor(np.where(data > 0, data, data * data.dtype.type(negative_slope)))
+        result = Tensor(_leaky(x._data, x._data, negative_slope))
         ctx.save_for_backward(result)
         return result
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, leaky_relu_: ``leaky_relu_backward(grad, result, negative_slope, true)``."""
         (result,) = ctx.saved_tensors
-        slope = Tensor(np.where(result._data > 0, 1, ctx.negative_slope).astype(grad._data.dtype))
-        return grad * slope, None
+        return LeakyReluBackward.apply(grad, result, ctx.negative_slope, True), None
+
+
+class LeakyReluBackward(Function):
+    """grad where x > 0, else grad * negative_slope: leaky_relu's backward as one op, so that a second
+    backward records PyTorch's node (derivatives.yaml, leaky_relu_backward: grad_output gets the same
+    op of the incoming gradient, self gets zeros)."""
+    node_name = "LeakyReluBackwardBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, grad, x, negative_slope, self_is_result):
+        """``self_is_result``: x is leaky_relu_'s result, whose sign says nothing with a negative slope."""
+        if self_is_result and negative_slope < 0:
+            raise RuntimeError(_INPLACE_NEGATIVE_SLOPE)
+        ctx.negative_slope = negative_slope
+        ctx.save_for_backward(x)
+        return Tensor(_leaky(x._data, grad._data, negative_slope))
+
+    @staticmethod
+    def backward(ctx, gg):
+        (x,) = ctx.saved_tensors
+        grad_grad = (LeakyReluBackward.apply(gg, x, ctx.negative_slope, False)
+                     if ctx.needs_input_grad[0] else None)
+        return grad_grad, Tensor(np.zeros_like(gg._data)) if ctx.needs_input_grad[1] else None, None, None
+
+
+# aten/src/ATen/native/Activation.cpp, leaky_relu_backward: TORCH_CHECK(!self_is_result || negval >= 0.0, ...)
+_INPLACE_NEGATIVE_SLOPE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
+    "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+    "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
+    "in-place leakRelu backward calculation with negative slope")
+
+
+def _leaky(x, values, negative_slope):
+    """``values`` where x > 0, else ``values * negative_slope`` (aten/src/ATen/native/cpu/Activation.cpp,
+    leaky_relu_kernel and leaky_relu_backward_kernel: ``a > 0 ? a : a * negval``)."""
+    return np.where(x > 0, values, values * values.dtype.type(negative_slope))
 
 
 def leaky_relu(x, negative_slope=0.01):

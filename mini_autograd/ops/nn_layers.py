@@ -10,7 +10,9 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Function
 from ._helpers import cast, result_dtype
-from .nn_ops import REDUCTIONS, _reduce_losses
+from .nn_ops import REDUCTIONS, _divide_for_mean, _reduce_losses
+from .indexing import IndexBackwardScatter
+from .pointwise import DivScalar, MaskedFill
 
 
 class RunningStats:
@@ -62,25 +64,26 @@ class NativeBatchNorm(Function):
         axes, ndim = _channel_axes(data.ndim), data.ndim
         ctx.training, ctx.eps = training, eps
         ctx.running_mean, ctx.running_var = running.mean, running.var
-        if training:
-            wide = data.astype(np.float64)           # PyTorch sums float32 in double on the CPU
-            mean = wide.mean(axis=axes)
-            var = np.square(wide - _per_channel(mean, ndim)).mean(axis=axes)
-            invstd = (1.0 / np.sqrt(var + eps)).astype(data.dtype)
-            mean = mean.astype(data.dtype)
-            if running.mean is not None:
-                count = data.size // data.shape[1]
-                unbiased = var * count / (count - 1) if count > 1 else np.full_like(var, np.nan)
-                _move_towards(running.mean, mean, momentum)
-                _move_towards(running.var, unbiased, momentum)
-            result1, result2 = Tensor(mean), Tensor(invstd)
-        else:
-            mean = running.mean._data
-            invstd = (1.0 / np.sqrt(running.var._data.astype(np.float64) + eps)).astype(data.dtype)
-            result1, result2 = Tensor(np.zeros(0, data.dtype)), Tensor(np.zeros(0, data.dtype))
-        alpha = invstd if weight is None else invstd * weight._data
-        beta = -mean * alpha if bias is None else bias._data - mean * alpha
-        out = data * _per_channel(alpha, ndim) + _per_channel(beta, ndim)
+        with np.errstate(all="ignore"):         # inf and nan go through silently, as in PyTorch
+            if training:
+                wide = data.astype(np.float64)           # PyTorch sums float32 in double on the CPU
+                mean = wide.mean(axis=axes)
+                var = np.square(wide - _per_channel(mean, ndim)).mean(axis=axes)
+                invstd = (1.0 / np.sqrt(var + eps)).astype(data.dtype)
+                mean = mean.astype(data.dtype)
+                if running.mean is not None:
+                    count = data.size // data.shape[1]
+                    unbiased = var * count / (count - 1) if count > 1 else np.full_like(var, np.nan)
+                    _move_towards(running.mean, mean, momentum)
+                    _move_towards(running.var, unbiased, momentum)
+                result1, result2 = Tensor(mean), Tensor(invstd)
+            else:
+                mean = running.mean._data
+                invstd = (1.0 / np.sqrt(running.var._data.astype(np.float64) + eps)).astype(data.dtype)
+                result1, result2 = Tensor(np.zeros(0, data.dtype)), Tensor(np.zeros(0, data.dtype))
+            alpha = invstd if weight is None else invstd * weight._data
+            beta = -mean * alpha if bias is None else bias._data - mean * alpha
+            out = data * _per_channel(alpha, ndim) + _per_channel(beta, ndim)
         ctx.save_for_backward(x, weight, result1, result2)
         ctx.mean, ctx.invstd = Tensor(mean.astype(data.dtype)), Tensor(invstd)
         return Tensor(out.astype(data.dtype, copy=False))
@@ -149,7 +152,7 @@ class EmbeddingDenseBackward(Function):
 
     @staticmethod
     def forward(ctx, grad, indices, num_weights, padding_idx, scale_grad_by_freq):
-        ctx.indices = indices
+        ctx.indices, ctx.padding_idx = indices, padding_idx
         flat = indices.reshape(-1)
         rows = grad._data.reshape(flat.size, -1)
         if scale_grad_by_freq:
@@ -163,7 +166,29 @@ class EmbeddingDenseBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return Embedding.apply(gg, Indices(Tensor(ctx.indices)), -1, False, False), None, None, None, None
+        """FunctionsManual.cpp, embedding_dense_double_backward_symint: the rows read back
+        (``index_select``), 0 for the padding row's (``masked_fill_``), viewed in the indices' shape.
+        The frequency scaling is not undone, as in PyTorch."""
+        flat = ctx.indices.reshape(-1)
+        rows = IndexSelect.apply(gg, flat)
+        if ctx.padding_idx >= 0:
+            rows = MaskedFill.apply(rows, (flat == ctx.padding_idx)[:, None], 0.0)
+        return rows.view(ctx.indices.shape + (-1,)), None, None, None, None
+
+
+class IndexSelect(Function):
+    """The rows of x at ``index`` (``x.index_select(0, index)``); the gradient adds each row back."""
+    node_name = "IndexSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, x, index):
+        ctx.self_sym_sizes, ctx.index = tuple(x.shape), index
+        return Tensor(x._data[index])
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
+        return IndexBackwardScatter.apply(zeros, grad, (ctx.index,)), None
 
 
 class SmoothL1Loss(Function):
@@ -188,10 +213,14 @@ class SmoothL1Loss(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, smooth_l1_loss: one smooth_l1_loss_backward each, the target's with the
+        roles of input and target swapped."""
         x, target = ctx.saved_tensors
-        grad_input = SmoothL1LossBackward.apply(grad, x, target, ctx.reduction, ctx.beta)
-        return (grad_input if ctx.needs_input_grad[0] else None,
-                -grad_input if ctx.needs_input_grad[1] else None, None, None)
+        needs_x, needs_target = ctx.needs_input_grad[:2]
+        reduction, beta = ctx.reduction, ctx.beta
+        return (SmoothL1LossBackward.apply(grad, x, target, reduction, beta) if needs_x else None,
+                SmoothL1LossBackward.apply(grad, target, x, reduction, beta) if needs_target else None,
+                None, None)
 
 
 class SmoothL1LossBackward(Function):
@@ -214,17 +243,31 @@ class SmoothL1LossBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
+        """derivatives.yaml, smooth_l1_loss_backward: grad_output, self, then target; the last two are
+        FunctionsManual.cpp's smooth_l1_loss_double_backward of ``grad * grad_output``."""
         grad, x, target = ctx.saved_tensors
-        inside = Tensor((np.abs(x._data - target._data) < ctx.beta).astype(gg._data.dtype))
-        slope = ((x - target) / ctx.beta).clamp(-1, 1)
+        needs, reduction, beta = ctx.needs_input_grad, ctx.reduction, ctx.beta
         grad_grad = None
-        if ctx.needs_input_grad[0]:
-            grad_grad = _scaled(slope * gg, ctx.reduction, x.numel())
+        if needs[0]:
+            grad_grad = SmoothL1LossBackward.apply(gg, x, target, reduction, beta)
             if grad.ndim == 0:                   # a mean or sum: the loss was one number
                 grad_grad = grad_grad.sum()
-        both = _scaled(inside * grad * gg / ctx.beta, ctx.reduction, x.numel())
-        return (grad_grad, both if ctx.needs_input_grad[1] else None,
-                -both if ctx.needs_input_grad[2] else None, None, None)
+        grad_x = _smooth_l1_double_backward(gg * grad, x, target, reduction, beta) if needs[1] else None
+        grad_target = -_smooth_l1_double_backward(gg * grad, x, target, reduction, beta) if needs[2] else None
+        return grad_grad, grad_x, grad_target, None, None
+
+
+def _smooth_l1_double_backward(grad, x, target, reduction, beta):
+    """FunctionsManual.cpp, smooth_l1_loss_double_backward: ``grad * (|x - target| < beta) / beta``,
+    divided by x's size for the mean (nan where x or target is nan: the comparison is false, 0)."""
+    inside = _closer_than(x, target, beta, grad._data.dtype)
+    return _divide_for_mean(DivScalar.apply(grad * inside, beta), reduction, x.numel())
+
+
+def _closer_than(x, target, bound, dtype):
+    """``(|x - target| < bound)`` as a tensor of 0s and 1s of ``dtype`` (no graph)."""
+    with np.errstate(invalid="ignore"):
+        return Tensor((np.abs(x._data - target._data) < bound).astype(dtype))
 
 
 class HuberLoss(Function):
@@ -245,12 +288,52 @@ class HuberLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, huber_loss: one huber_loss_backward each, the target's with the roles of
+        input and target swapped."""
         x, target = ctx.saved_tensors
-        slope = (x - target).clamp(-ctx.delta, ctx.delta)
-        grad_input = _scaled(slope * grad, ctx.reduction, x.numel())
-        return (grad_input if ctx.needs_input_grad[0] else None,
-                -grad_input if ctx.needs_input_grad[1] else None, None, None)
+        needs_x, needs_target = ctx.needs_input_grad[:2]
+        return (HuberLossBackward.apply(grad, x, target, ctx.reduction, ctx.delta) if needs_x else None,
+                HuberLossBackward.apply(grad, target, x, ctx.reduction, ctx.delta) if needs_target else None,
+                None, None)
 
 
-def _scaled(grad, reduction, count):
-    return grad / count if reduction == REDUCTIONS["mean"] else grad
+class HuberLossBackward(Function):
+    """clamp(x - y, -delta, delta) * grad [/ n]: huber_loss's backward as one op, differentiable again
+    (aten/src/ATen/native/cpu/PointwiseOpsKernel.cpp, huber_backward_cpu_kernel)."""
+    node_name = "HuberLossBackwardBackward0"
+    saved_names = ("grad_output", "self", "target")
+
+    @staticmethod
+    def forward(ctx, grad, x, target, reduction, delta):
+        ctx.reduction, ctx.delta = reduction, delta
+        ctx.save_for_backward(grad, x, target)
+        dtype = result_dtype(x, target)
+        diff = cast(x._data, dtype) - cast(target._data, dtype)
+        out = np.clip(diff, -dtype.type(delta), dtype.type(delta)) * grad._data
+        if reduction == REDUCTIONS["mean"]:
+            out = out / dtype.type(x.numel())
+        return Tensor(np.asarray(out, dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        """derivatives.yaml, huber_loss_backward: grad_output (FunctionsManual.cpp,
+        huber_loss_double_backward_grad_output), then self and target (huber_loss_double_backward of
+        ``grad * grad_output``)."""
+        grad, x, target = ctx.saved_tensors
+        needs, reduction, delta = ctx.needs_input_grad, ctx.reduction, ctx.delta
+        grad_grad = None
+        if needs[0]:
+            if reduction == REDUCTIONS["none"]:
+                grad_grad = HuberLossBackward.apply(gg, x, target, reduction, delta)
+            else:
+                ones = Tensor(np.ones(grad._data.shape, grad._data.dtype))
+                grad_grad = (HuberLossBackward.apply(ones, x, target, reduction, delta) * gg).sum()
+        grad_x = _huber_double_backward(gg * grad, x, target, reduction, delta) if needs[1] else None
+        grad_target = -_huber_double_backward(gg * grad, x, target, reduction, delta) if needs[2] else None
+        return grad_grad, grad_x, grad_target, None, None
+
+
+def _huber_double_backward(grad, x, target, reduction, delta):
+    """FunctionsManual.cpp, huber_loss_double_backward: ``grad * (|x - target| < delta)``, divided by
+    x's size for the mean."""
+    return _divide_for_mean(grad * _closer_than(x, target, delta, grad._data.dtype), reduction, x.numel())

@@ -12,7 +12,7 @@ from ..autograd.function import Function
 from .._tensor import Tensor
 from .. import grad_mode
 from ._helpers import as_tensor_operand, cast, quiet_mean, result_dtype
-from .linalg import is_column_major, mm_mat1_backward, mm_mat2_backward
+from .linalg import is_column_major, matrix_product, mm_mat1_backward, mm_mat2_backward
 from .pointwise import AddScalar, DivScalar, MulScalar, Sub, SubScalar, Where
 
 # PyTorch's loss reductions as the integers its nodes keep (aten/src/ATen/core/Reduction.h).
@@ -44,8 +44,9 @@ class Addmm(Function):
         ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = tuple(mat1.shape), tuple(mat2.shape)
         ctx.mat1_is_transposed = is_column_major(mat1._data)
         ctx.mat2_is_transposed = is_column_major(mat2._data)
-        out = mat1._data @ mat2._data
-        out += bias._data        # in place on the fresh product: no second (batch, out) array
+        out = matrix_product(mat1._data, mat2._data)
+        with np.errstate(invalid="ignore"):
+            out += bias._data        # in place on the fresh product: no second (batch, out) array
         return Tensor(out)
 
     @staticmethod
@@ -258,7 +259,9 @@ def _reduce_losses(losses, reduction):
     """The per-element losses as they are ("none"), or their mean or sum, as a tensor."""
     if reduction == "none":
         return Tensor(losses)
-    return Tensor(np.asarray(quiet_mean(losses) if reduction == "mean" else losses.sum(), dtype=losses.dtype))
+    with np.errstate(invalid="ignore", over="ignore"):
+        reduced = quiet_mean(losses) if reduction == "mean" else losses.sum()
+    return Tensor(np.asarray(reduced, dtype=losses.dtype))
 
 
 class MseLoss(Function):

@@ -36,11 +36,13 @@ def _rounded_from_float64(ufunc, data):
 
 
 def _binary(ufunc, a, b):
-    """Apply a numpy ufunc with PyTorch's type promotion and PyTorch's broadcast error."""
+    """Apply a numpy ufunc with PyTorch's type promotion and PyTorch's broadcast error, silently
+    making inf and nan (inf - inf, 0 * inf, an overflow), as PyTorch does."""
     dtype = result_dtype(a, b)
     try:
         # dtype= makes numpy convert the inputs as it goes, without a converted copy of each
-        return Tensor(ufunc(a._data, b._data, dtype=dtype))
+        with np.errstate(all="ignore"):
+            return Tensor(ufunc(a._data, b._data, dtype=dtype))
     except ValueError:
         check_broadcast(a, b)
         raise
@@ -54,7 +56,8 @@ def _keep(grad, mask):
 # --------------------------------------------------------------------- binary
 def _scaled(a, b, alpha):
     """``alpha * b`` for ``a + alpha * b``, in the result's dtype: alpha takes no part in type promotion."""
-    scaled = Tensor(np.multiply(b._data, alpha, dtype=result_dtype(a, b)))
+    with np.errstate(all="ignore"):
+        scaled = Tensor(np.multiply(b._data, alpha, dtype=result_dtype(a, b)))
     scaled._wrapped_number = b._wrapped_number
     return scaled
 
@@ -310,7 +313,7 @@ class PowTensorScalar(Function):
         ctx.exponent = exponent
         base = to_float(x._data) if isinstance(exponent, float) or exponent < 0 else x._data
         with np.errstate(divide="ignore", invalid="ignore"):
-            return Tensor(cast(np.power(base, exponent), result_dtype(x, as_tensor_operand(exponent, "**"))))
+            return Tensor(cast(_power(base, exponent), result_dtype(x, as_tensor_operand(exponent, "**"))))
 
     @staticmethod
     def backward(ctx, grad):
@@ -319,6 +322,16 @@ class PowTensorScalar(Function):
             return Tensor(np.zeros_like(x._data)), None      # zeros_like(self): no graph, as PyTorch
         # MulScalar, not ``* ctx.exponent`` (MulBackward0): PyTorch's formula records MulBackward1
         return grad * MulScalar.apply(x ** (ctx.exponent - 1), ctx.exponent), None
+
+
+def _power(base, exponent):
+    """``base ** exponent`` as PyTorch's kernel computes it (aten/src/ATen/native/cpu/PowKernel.cpp,
+    pow_tensor_scalar_kernel): exponents 0.5 and -0.5 of floats are sqrt and 1 / sqrt, so
+    (-inf) ** 0.5 is nan, not inf (numpy's power follows C's pow)."""
+    if base.dtype.kind == "f" and exponent in (0.5, -0.5):
+        root = np.sqrt(base)
+        return root if exponent > 0 else np.reciprocal(root)
+    return np.power(base, exponent)
 
 
 class MulScalar(Function):
@@ -410,9 +423,9 @@ class SubScalar(Function):
 
 
 class PowScalarTensor(Function):
-    """c ** x for a number c.  d/dx = c**x * log(c)."""
+    """c ** x for a number c.  d/dx = c**x * log(c).  x is saved too, as PyTorch saves ``exponent``."""
     node_name = "PowBackward2"
-    saved_names = ("result",)
+    saved_names = ("exponent", "result")
 
     @staticmethod
     def forward(ctx, base, x):
@@ -423,13 +436,20 @@ class PowScalarTensor(Function):
                 result = Tensor(np.power(float(base), data.astype(np.float64)).astype(np.float32))
             else:
                 result = Tensor(np.power(np.array(base, dtype=data.dtype), data))
-        ctx.save_for_backward(result)
+        ctx.save_for_backward(x, result)
         return result
 
     @staticmethod
     def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return None, grad * MulScalar.apply(result, float(np.log(ctx.self)))
+        """FunctionsManual.cpp, pow_backward_exponent (a Scalar base): ``grad * result * log(base)``;
+        for base 0, 0 where the exponent is >= 0 (not 0 * -inf = nan)."""
+        exponent, result = ctx.saved_tensors
+        with np.errstate(divide="ignore"):
+            log_base = float(np.log(ctx.self))
+        if ctx.self == 0:
+            zero = Tensor(np.zeros((), grad._data.dtype))
+            return None, grad * Where.apply(zero, MulScalar.apply(result, log_base), exponent._data >= 0)
+        return None, grad * MulScalar.apply(result, log_base)
 
 
 # ---------------------------------------------------------------------- unary
@@ -454,7 +474,8 @@ class Sin(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return Tensor(_rounded_from_float64(np.sin, to_float(x._data)))
+        with np.errstate(invalid="ignore"):         # sin(inf) is nan, silently as in PyTorch
+            return Tensor(_rounded_from_float64(np.sin, to_float(x._data)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -470,7 +491,8 @@ class Cos(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return Tensor(_rounded_from_float64(np.cos, to_float(x._data)))
+        with np.errstate(invalid="ignore"):         # cos(inf) is nan, silently as in PyTorch
+            return Tensor(_rounded_from_float64(np.cos, to_float(x._data)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -478,14 +500,21 @@ class Cos(Function):
         return grad * -x.sin()
 
 
+def sign_of(data):
+    """-1, 0 or 1 by the sign of each element, and 0 for nan: PyTorch's kernel
+    (aten/src/ATen/native/cpu/UnaryOpsKernel.cpp, sign_kernel: ``(0 < a) - (a < 0)``),
+    where numpy's np.sign gives nan."""
+    return (data > 0).astype(data.dtype) - (data < 0).astype(data.dtype)
+
+
 class Sgn(Function):
-    """sign(x) (-1, 0 or 1): the gradient of abs; its own gradient is zero."""
+    """sign(x) (-1, 0 or 1; 0 at nan): the gradient of abs; its own gradient is zero."""
     node_name = "SgnBackward0"
     saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
-        return Tensor(np.sign(x._data))
+        return Tensor(sign_of(x._data))
 
     @staticmethod
     def backward(ctx, grad):
@@ -493,7 +522,8 @@ class Sgn(Function):
 
 
 class Abs(Function):
-    """|x|.  d/dx = sign(x)."""
+    """|x|.  d/dx = sgn(x) (derivatives.yaml, abs: ``grad * self.sgn()``): 0 at nan, where no gradient
+    passes."""
     node_name = "AbsBackward0"
     saved_names = ("self",)
 
@@ -641,13 +671,14 @@ class SigmoidBackward(Function):
 
 
 class Relu(Function):
-    """max(x, 0).  d/dx = 1 where the result is positive, else 0."""
+    """max(x, 0), nan at nan and -0 at -0 (PyTorch's clamp_min).  d/dx = 0 where the result is <= 0,
+    else 1: the gradient passes at nan."""
     node_name = "ReluBackward0"
     saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, x):
-        result = Tensor(np.maximum(x._data, 0))
+        result = Tensor(np.maximum(0, x._data))      # 0 first: numpy keeps the second of equals, -0
         ctx.save_for_backward(result)
         return result
 
@@ -659,14 +690,16 @@ class Relu(Function):
 
 
 class ThresholdBackward(Function):
-    """grad where the result is positive, else 0: relu's backward as one op, as in PyTorch."""
+    """0 where the result is <= 0, else grad: relu's backward as one op, as in PyTorch
+    (derivatives.yaml, relu: ``threshold_backward(grad, result, 0)``, whose kernel is
+    ``x <= threshold ? 0 : grad``: a nan result passes the gradient)."""
     node_name = "ThresholdBackwardBackward0"
     saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, grad, result):
         ctx.save_for_backward(result)
-        return Tensor(where_or_zero(result._data > 0, grad._data))
+        return Tensor(where_or_zero(~(result._data <= 0), grad._data))
 
     @staticmethod
     def backward(ctx, grad):

@@ -111,9 +111,10 @@ class Max(Function):
     @staticmethod
     def backward(ctx, grad):
         """FunctionsManual.cpp, evenly_distribute_backward (its CPU branch): zeros, filled in place
-        with grad / (number of maxima) at every maximum."""
+        with grad / (number of maxima) at every maximum; when the maximum is nan, at every nan
+        (``value.isnan().item<bool>() ? input.isnan() : input == value``)."""
         x, result = ctx.saved_tensors
-        is_max = x._data == result._data
+        is_max = np.isnan(x._data) if np.isnan(result._data) else x._data == result._data
         share = grad / Tensor(np.asarray(is_max.sum(), dtype=np.int64))
         return MaskedFillTensor.apply(Tensor(np.zeros(x._data.shape, grad._data.dtype)), share, is_max)
 

@@ -1,7 +1,8 @@
 """The dtypes of the subset (float32, float64, the integers int8 to int64, uint8, bool), printed the way
 PyTorch prints them.
 
-PyTorch counterpart: ``torch.dtype`` (c10/core/ScalarType.h).
+PyTorch counterpart: ``torch.dtype`` (torch/headeronly/core/ScalarType.h: ``enum class ScalarType``,
+which c10/core/ScalarType.h includes).
 """
 import numpy as np
 

@@ -36,7 +36,7 @@ class VersionCounter:
     """Counts in-place changes to a tensor's data; shared by a tensor and its views.
 
     A saved tensor remembers the version it was saved at, so backward can tell that
-    the data it needs was overwritten (torch/csrc/autograd/variable.h: VariableVersion).
+    the data it needs was overwritten (c10/core/TensorImpl.h: VariableVersion).
     """
 
     __slots__ = ("value",)

@@ -14,7 +14,7 @@ from .function import gradient_edge
 def sum_to(grad, shape):
     """(given) Sum ``grad`` down to ``shape``: the gradient of broadcasting.
 
-    PyTorch: at::sum_to (ATen/ExpandUtils.h), called in engine.cpp's validate_outputs.
+    PyTorch: at::sum_to (ATen/ExpandUtils.h), reached from engine.cpp's validate_outputs.
     A gradient of shape (2, 3) for an input of shape (3,) is summed over its first
     dimension; one for shape (2, 1) is summed over its second, keeping it.
     """

@@ -1,4 +1,4 @@
-"""Layers and losses: what a model is made of. PyTorch: torch/nn/ (modules/linear.py, functional.py).
+"""Layers and losses: what a model is made of. PyTorch: torch/nn/modules/linear.py, torch/nn/functional.py.
 
 A model here is any object with ``__call__`` and ``parameters()``; PyTorch's
 ``nn.Module`` adds the bookkeeping (registration, ``named_parameters``, ``train()``...).

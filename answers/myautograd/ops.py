@@ -1,7 +1,7 @@
 """The differentiable operations: forward in numpy (given), backward formulas (yours).
 
-PyTorch counterparts: the nodes generated from tools/autograd/derivatives.yaml
-(AddBackward0, MulBackward0, ...). Every backward is a vector-Jacobian product:
+PyTorch counterparts: the nodes (AddBackward0, MulBackward0, ...) generated from
+tools/autograd/derivatives.yaml. Every backward is a vector-Jacobian product:
 given ``grad``, the gradient arriving at the output, return the gradient of each
 Tensor input. Write them with Tensor operations (``grad * b``), not numpy.
 Broadcasting is undone by the engine (step 03.2), not here: ``Add.backward``

@@ -2,7 +2,7 @@
 or pooling; the classes exist so that code that merely names them (``type(m) == nn.Conv2d`` in an
 initialiser) runs, and making one says clearly what is missing.
 
-PyTorch counterpart: torch/nn/modules/conv.py and pooling.py.
+PyTorch counterpart: torch/nn/modules/conv.py and torch/nn/modules/pooling.py.
 """
 from .module import Module
 

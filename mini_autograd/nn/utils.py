@@ -1,6 +1,6 @@
 """``torch.nn.utils``: clipping gradients, and parameters as one vector.
 
-PyTorch counterpart: torch/nn/utils/clip_grad.py and convert_parameters.py.
+PyTorch counterpart: torch/nn/utils/clip_grad.py and torch/nn/utils/convert_parameters.py.
 """
 import math
 

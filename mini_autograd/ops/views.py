@@ -80,7 +80,7 @@ def _is_dense(array):
 
 def check_no_partial_overlap(written, read):
     """PyTorch refuses an in-place op whose input shares only part of the written memory
-    (MemOverlap.cpp: get_overlap_status, assert_no_partial_overlap): the same memory read the
+    (MemoryOverlap.cpp: get_overlap_status, assert_no_partial_overlap): the same memory read the
     same way is fine, and so is anything where either tensor is not one dense block ("too hard")."""
     if written is read or written.size == 0 or read.size == 0 or not np.may_share_memory(written, read):
         return

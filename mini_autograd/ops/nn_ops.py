@@ -357,7 +357,7 @@ class BinaryCrossEntropyWithLogits(Function):
 
     With ``pos_weight`` p the positive term is weighted: (1 - y) x + (1 + (p - 1) y) softplus(-x);
     ``weight`` multiplies each element's loss. Its backward is FunctionsManual.cpp's
-    binary_cross_entropy_with_logits_backward and _target_backward, op for op.
+    binary_cross_entropy_with_logits_backward and binary_cross_entropy_with_logits_target_backward, op for op.
     """
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     saved_names = ("pos_weight", "self", "target", "weight")   # PyTorch's order (saved_tensors_hooks)
@@ -515,7 +515,8 @@ class BinaryCrossEntropyBackward(Function):
     @staticmethod
     def backward(ctx, gg):
         """derivatives.yaml, binary_cross_entropy_backward: grad_output, self, then target; the three
-        formulas are FunctionsManual.cpp's binary_cross_entropy_double_backward{_grad_output,,_target}."""
+        formulas are FunctionsManual.cpp's binary_cross_entropy_double_backward_grad_output,
+        binary_cross_entropy_double_backward and binary_cross_entropy_double_backward_target."""
         grad, x, target, weight = ctx.saved_tensors
         reduction, needs = ctx.reduction, ctx.needs_input_grad
         grad_grad = grad_x = grad_target = None

@@ -4,7 +4,7 @@ The backward formulas follow tools/autograd/derivatives.yaml in PyTorch, and are
 written with Tensor operations so that ``create_graph=True`` can differentiate
 them again, into the graph PyTorch records: the same ops, in the same order.
 PyTorch's generated nodes compute their inputs' gradients in the alphabetical
-order of the inputs' names (torchgen/packaged/autograd/load_derivatives.py:
+order of the inputs' names (tools/autograd/load_derivatives.py:
 ``for raw_names in sorted(defn.keys())``): ``other`` before ``self``, for
 example, so the gradients below are made in that order too. Broadcasting needs
 no code here: the engine sums each gradient back to its input's shape
@@ -172,8 +172,8 @@ class Maximum(Function):
 
 
 def _tie_split(grad, a, b, needs):
-    """maximum(a, b)'s backward: the gradient to the larger, half each on ties (derivatives.yaml:
-    ``where(a == b, grad / 2, grad).masked_fill_(a < b, 0)``), for ``other`` first."""
+    """maximum(a, b)'s backward: the gradient to the larger, half each on ties (derivatives.yaml: maximum,
+    ``at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)``), for ``other`` first."""
     grad_b = _half_on_ties(grad, a, b, b < a) if needs[1] else None
     grad_a = _half_on_ties(grad, a, b, a < b) if needs[0] else None
     return grad_a, grad_b

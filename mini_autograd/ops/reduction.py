@@ -203,7 +203,8 @@ class Gather(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        """FunctionsManual.cpp, gather_backward: ``zeros(self.sizes()).scatter_add(dim, index, grad)``."""
+        """TensorAdvancedIndexing.cpp, gather_backward:
+        ``zeros(self.sizes()).scatter_add(dim, index, grad)``."""
         zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
         return ScatterAdd.apply(zeros, grad, ctx.dim, ctx.index), None, None
 

@@ -238,7 +238,7 @@ show_source(torch.autograd.graph.AccumulateGrad, stop_at="def tensor_pre_hooks")
 #
 # <details><summary>In PyTorch: AccumulateGrad</summary>
 #
-# The node is `torch/csrc/autograd/functions/accumulate_grad.h` (and `.cpp`). The tensor's
+# The node is `torch/csrc/autograd/functions/accumulate_grad.h` (and `accumulate_grad.cpp`). The tensor's
 # `AutogradMeta`, in `torch/csrc/autograd/variable.h`, keeps the node as
 # `c10::weak_intrusive_ptr<Node> grad_accumulator_`: the weak side of the link. A weak pointer
 # does not keep the node alive. `impl::grad_accumulator` (declared in the same file) returns the

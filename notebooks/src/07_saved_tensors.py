@@ -185,7 +185,7 @@ show_source(torch.ops.pointwise.Exp)
 # %% [markdown]
 # <details><summary>In PyTorch: SavedVariable and derivatives.yaml</summary>
 #
-# `torch/csrc/autograd/saved_variable.h` and `.cpp: class SavedVariable`. Its
+# `torch/csrc/autograd/saved_variable.h: class SavedVariable` and `saved_variable.cpp`. Its
 # constructor saves the original tensor when it is a leaf or not an output ("without running the
 # risk of reference cycles", says the comment there), and otherwise stores only the tensor's data
 # without its `grad_fn`, plus the metadata to rebuild it; `SavedVariable::unpack` rebuilds the

@@ -1077,7 +1077,7 @@ if can_check(accuracy, hint, kind=callable, what="a function accuracy(logits, la
 # - Inside: `Module.__call__` runs `forward`; `nn.Linear` is one `addmm` node; parameters are
 #   leaf tensors registered in `_parameters` and found by `parameters()`; `SGD.step` is an
 #   in-place `p -= lr * grad` under `no_grad` (PyTorch: `torch/nn/modules/module.py`,
-#   `linear.py`, `torch/optim/optimizer.py`, `sgd.py`).
+#   `torch/nn/modules/linear.py`, `torch/optim/optimizer.py`, `torch/optim/sgd.py`).
 # - Without `zero_grad()` the gradients pile up and each step is too large by a growing factor:
 #   the loss swings instead of settling, silently.
 # - Gradient accumulation (chapter 05) is the one deliberate exception: `zero_grad()` once per

@@ -207,7 +207,7 @@ viz.draw(loss, params={"x": x}, names={"h": h, "loss": loss}, show_saved=True)
 # | accumulation (05, 10) | `x.grad`, `optimizer.zero_grad()`, `x.grad = None` | `AccumulateGrad.apply` stores the first gradient, then adds in place | `torch/csrc/autograd/functions/accumulate_grad.h`; `torch/optim/optimizer.py` |
 # | cutting the graph (06) | `t.detach()`, `torch.no_grad()` | `detach` makes a new leaf sharing data; `no_grad` switches recording off for a block | `torch/csrc/autograd/VariableTypeManual.cpp` (`detach`); `torch/autograd/grad_mode.py` |
 # | saved tensors (07) | `ctx.save_for_backward`, `grad_fn._saved_self`, `retain_graph=True` | saved with their version; freed after the node runs unless `retain_graph`; an in-place change is caught at unpack | `torch/csrc/autograd/saved_variable.cpp` |
-# | training (10) | `nn.Module`, `nn.Linear`, `optim.SGD`, `step()` | `Module.__call__` → `forward`; `Linear` is one `addmm`; `step` is an in-place update under `no_grad` | `torch/nn/modules/module.py`, `linear.py`; `torch/optim/sgd.py` |
+# | training (10) | `nn.Module`, `nn.Linear`, `optim.SGD`, `step()` | `Module.__call__` → `forward`; `Linear` is one `addmm`; `step` is an in-place update under `no_grad` | `torch/nn/modules/module.py`, `torch/nn/modules/linear.py`; `torch/optim/sgd.py` |
 # | custom operations (11) | `torch.autograd.Function`, `gradcheck` | the same `apply` as built-ins; `gradcheck` compares Jacobians with finite differences | `torch/autograd/function.py`; `python_function.cpp`; `torch/autograd/gradcheck.py` |
 # | hooks (04, 11) | `t.register_hook`, `grad_fn.register_prehook`, `grad_fn.register_hook` | run by `call_function` around each node | `engine.cpp`: `call_tensor_pre_hooks`, `call_pre_hooks`, `call_post_hooks` |
 # | higher-order gradients (11) | `create_graph=True`, `torch.autograd.grad` | the engine runs the backward with grad mode on, so it is recorded | `torch/autograd/__init__.py` (`grad`); `graph_task.h` |
@@ -276,7 +276,7 @@ MODULE_MAP = [
      "`torch/random.py`; `torch/utils/data/`; `torch/serialization.py`"),
     (["mini_autograd.optim", "mini_autograd.optim.optimizer", "mini_autograd.optim.sgd",
       "mini_autograd.optim.adam", "mini_autograd.optim.rmsprop"], "`Optimizer` (`zero_grad`), `SGD`, `Adam`, "
-     "`RMSprop`", "05, 10", "`torch/optim/optimizer.py`; `sgd.py`; `adam.py`; `rmsprop.py`"),
+     "`RMSprop`", "05, 10", "`torch/optim/optimizer.py`; `torch/optim/sgd.py`; `torch/optim/adam.py`; `torch/optim/rmsprop.py`"),
     (["mini_autograd.viz", "mini_autograd.viz.walk", "mini_autograd.viz.dot", "mini_autograd.viz.picture",
       "mini_autograd.viz.trace"], "graph pictures (`draw`) and the engine trace (`trace_backward`)",
      "all; the trace in 08", "none in PyTorch (the pictures follow the third-party `torchviz`)"),

@@ -122,6 +122,15 @@ case("embedding_double_backward_skips_the_padding_row", """
     print(torch.autograd.grad((g * torch.tensor([[1., 2.], [3., 4.], [5., 6.]])).sum(), go))
 """)
 
+case("softmax_of_a_0d_tensor_runs_its_formula", """
+    import torch.nn.functional as F
+    for value in (0.7, float("nan"), float("inf")):
+        x = torch.tensor(value, requires_grad=True)
+        for f in (F.softmax, F.log_softmax):
+            (g,) = torch.autograd.grad(f(x, 0), x, torch.tensor(float("nan") if value == 0.7 else 1.0))
+            print(f.__name__, value, g)
+""")
+
 
 @pytest.mark.parametrize("code, error", CASES)
 def test_same_as_torch(code, error):
@@ -170,6 +179,14 @@ def _setitem(T, x, y):
     z = x * 1
     z[0] = y[0]
     z[[1, 1], 0] = y[1:3]
+    return z
+
+
+def _through_views(T, x, y):
+    """In-place ops on views of a non-leaf: CopySlices, and as_strided for the transposed view."""
+    z = x * 1
+    z[1:].mul_(y)
+    z.t()[0].sigmoid_()
     return z
 
 
@@ -298,6 +315,9 @@ OPS = [
     ("softmax_dim0", lambda T, x: x.softmax(0), [_grid(M23)]),
     ("log_softmax", lambda T, x: _F(T).log_softmax(x, 1), [_grid(M23)]),
     ("log_softmax_dim0", lambda T, x: x.log_softmax(0), [_grid(M23)]),
+    ("softmax_0d", lambda T, x: _F(T).softmax(x, 0), [np.array(0.7)]),
+    ("log_softmax_0d", lambda T, x: _F(T).log_softmax(x, -1), [np.array(0.7)]),
+    ("max_0d", lambda T, x: x.max() + x.max(0).values, [np.array(0.7)]),
     # ---------------------------------------------------------------- matrix products
     ("mm", lambda T, a, b: a @ b, [_grid(M23), _grid(M32)]),
     ("mv", lambda T, a, b: a @ b, [_grid(M23), _grid(V3)]),
@@ -318,6 +338,8 @@ OPS = [
     ("squeeze", lambda T, x: x.squeeze(), [_grid((2, 1, 3))]),
     ("expand", lambda T, x: x.expand(2, 3), [_grid(V3)]),
     ("flatten", lambda T, x: x.t().flatten(), [_grid(M23)]),
+    ("reshape_alias", lambda T, x: x.t().reshape(3, 1, 2), [_grid(M23)]),
+    ("inplace_through_views", _through_views, [_grid((3, 3)), _grid((2, 3))]),
     ("select", lambda T, x: x[1], [_grid(M23)]),
     ("slice", lambda T, x: x[:, 1:], [_grid(M23)]),
     ("index", lambda T, x: x[[0, 0, 1], 1:], [_grid(M23)]),

@@ -68,6 +68,11 @@ def _softmax_parts(data, dim):
         return shifted, exp, exp.sum(axis=dim, keepdims=True)
 
 
+def _one_dim(data):
+    """A 0-d array as a 1-element one: softmax of a 0-d tensor runs along its one (dim 0 or -1)."""
+    return data.reshape(1) if data.ndim == 0 else data
+
+
 class Softmax(Function):
     """exp(x) / sum(exp(x)) along ``dim``.  d/dx = result * (grad - sum(grad * result))."""
     node_name = "SoftmaxBackward0"
@@ -76,7 +81,7 @@ class Softmax(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = dim
-        data = x._data.reshape(1) if x.ndim == 0 else x._data
+        data = _one_dim(x._data)
         _, exp, total = _softmax_parts(data, dim)
         with np.errstate(invalid="ignore"):
             exp /= total
@@ -99,10 +104,9 @@ class SoftmaxBackwardData(Function):
     def forward(ctx, grad, result, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, result)
-        g, y = grad._data, result._data
-        if y.ndim == 0:
-            return Tensor(np.zeros_like(g))
-        return Tensor(y * (g - (g * y).sum(axis=dim, keepdims=True)))
+        g, y = _one_dim(grad._data), _one_dim(result._data)
+        with np.errstate(invalid="ignore", over="ignore"):      # nan and inf go through, as in PyTorch
+            return Tensor((y * (g - (g * y).sum(axis=dim, keepdims=True))).reshape(grad._data.shape))
 
     @staticmethod
     def backward(ctx, gg):
@@ -124,7 +128,7 @@ class LogSoftmax(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = dim
-        data = x._data.reshape(1) if x.ndim == 0 else x._data
+        data = _one_dim(x._data)
         shifted, _, total = _softmax_parts(data, dim)
         with np.errstate(invalid="ignore", divide="ignore"):
             shifted -= np.log(total)
@@ -147,10 +151,9 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx, grad, result, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad, result)
-        g, y = grad._data, result._data
-        if y.ndim == 0:
-            return Tensor(np.zeros_like(g))
-        return Tensor(g - np.exp(y) * g.sum(axis=dim, keepdims=True))
+        g, y = _one_dim(grad._data), _one_dim(result._data)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return Tensor((g - np.exp(y) * g.sum(axis=dim, keepdims=True)).reshape(grad._data.shape))
 
     @staticmethod
     def backward(ctx, gg):

@@ -78,7 +78,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = Path(__file__).resolve().parent / "pytorch_citations.toml"
 
-COURSE = ["notebooks/src", "mini_autograd", "notebooks/myautograd", "notebooks/buildtrack",
+COURSE = ["notebooks/src/*.py", "mini_autograd", "notebooks/myautograd", "notebooks/buildtrack",
           "answers/myautograd", "README.md", "CONTRIBUTING.md"]
 
 # ---------------------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ def course_files():
     found = []
     for entry in COURSE:
         where = ROOT / entry
-        for path in [where] if where.is_file() else where.rglob("*"):
+        for path in ROOT.glob(entry) if "*" in entry else [where] if where.is_file() else where.rglob("*"):
             relative = path.relative_to(ROOT)
             if (path.suffix in (".py", ".md") and path.is_file()
                     and not any(part.startswith(".") or part == "__pycache__" for part in relative.parts)):

@@ -1,4 +1,5 @@
 # make lab       open the course in JupyterLab
+# make lab LANG=zh   the Chinese edition (中文版, notebooks/zh/); a zh_* locale opens it too
 # make test      ruff (the linter), then unit tests + every notebook under strict nbval
 # make progress  the build track: one row per step of your myautograd
 #                (make progress ANSWERS=1: the same table for the answer key)
@@ -86,6 +87,11 @@ test: check-dot venv-test
 # workspace) are not restored beside chapter 00. Extra jupyter lab options: make lab LAB_ARGS='--port=9999'
 # (tests/browser/test_lab_first_run.py starts the course this way).
 LAB_ARGS ?=
+# The edition chapter 00 opens in: Chinese for LANG=zh or a Chinese locale (LANG=zh_CN.UTF-8), else English.
+EDITION ?= $(if $(filter zh%,$(LANG)),zh,en)
+WELCOME := $(if $(filter zh,$(EDITION)),zh/00_welcome.ipynb,00_welcome.ipynb)
+# LANG=zh alone names no locale: JupyterLab runs under C.UTF-8 then.
+LAB_LOCALE := $(if $(filter zh,$(LANG)),LANG=C.UTF-8 )
 lab: check-dot venv
 	@mkdir -p $(LAB_SETTINGS) notebooks
 	@# No news or update pop-ups (schema: apputils-extension/notification.json).
@@ -94,8 +100,9 @@ lab: check-dot venv
 	@set -- --notebook-dir=notebooks; \
 	if [ "$$(id -u)" = 0 ]; then set -- "$$@" --allow-root; fi; \
 	url=/lab/workspaces/mini-autograd; \
-	if [ -f notebooks/00_welcome.ipynb ]; then url=$$url/tree/00_welcome.ipynb; fi; \
-	exec $(VENV)/bin/jupyter lab "$$@" --LabApp.default_url=$$url $(LAB_ARGS)
+	if [ -f notebooks/$(WELCOME) ]; then url=$$url/tree/$(WELCOME); \
+	elif [ -f notebooks/00_welcome.ipynb ]; then url=$$url/tree/00_welcome.ipynb; fi; \
+	$(LAB_LOCALE)exec $(VENV)/bin/jupyter lab "$$@" --LabApp.default_url=$$url $(LAB_ARGS)
 
 # The build track's progress table (notebooks/buildtrack/), run from notebooks/
 # like the chapters' check cells. Needs only the course install.

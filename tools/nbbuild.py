@@ -13,9 +13,17 @@ Notebook) to try it; the stored notebook is still what this script builds.
     python tools/nbbuild.py notebooks/src/01_first_gradient.py   # one chapter
     python tools/nbbuild.py --all                                # every chapter
     python tools/nbbuild.py --check                              # sources and notebooks agree?
+
+The Chinese edition, ``notebooks/zh/NN_slug.ipynb``, is the English source with each markdown cell
+replaced by its translation from ``notebooks/src/zh/NN_slug.po`` (tools/translations.py), run from
+``notebooks/zh``. It is built for the chapters whose catalogue is complete and current:
+
+    python tools/nbbuild.py --zh notebooks/src/01_first_gradient.py
+    python tools/nbbuild.py --zh --all
 """
 import argparse
 import pathlib
+import re
 import shutil
 import sys
 import time
@@ -27,6 +35,8 @@ from nbclient import NotebookClient
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SOURCES = NOTEBOOKS / "src"
+ZH = NOTEBOOKS / "zh"
+LINK = re.compile(r"(\]\()([^)\s:#]+)([)#])")
 
 
 def to_notebook(text):
@@ -53,15 +63,50 @@ def cells_of(text):
     return [(cell.cell_type, cell.source) for cell in to_notebook(text).cells]
 
 
-def build(source_path, execute=True, timeout=120):
+def zh_chapters():
+    """The chapters whose Chinese catalogue is complete and current: they have a Chinese edition."""
+    import translations                 # (it imports this module)
+    return [chapter for chapter in translations.translated_chapters() if not translations.problems(chapter)]
+
+
+def zh_link(target, built):
+    """A link of a Chinese cell, seen from notebooks/zh: a chapter with a Chinese edition stays in the
+    folder; anything else (the learner's myautograd/, a chapter not yet translated) is one folder up."""
+    if target.endswith(".ipynb") and pathlib.Path(target).stem in built:
+        return target
+    return "../" + target if (NOTEBOOKS / target).exists() else target
+
+
+def to_zh_notebook(text, chapter, built):
+    """The Chinese edition of a chapter: its English cells, each markdown cell translated."""
+    import translations
+    translated = translations.translation(chapter)
+    nb = to_notebook(text)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = LINK.sub(lambda m: m.group(1) + zh_link(m.group(2), built) + m.group(3),
+                                   translated[cell.source])
+    nb.metadata["language_info"]["natural_language"] = "zh-CN"
+    return nb
+
+
+def build(source_path, execute=True, timeout=120, zh=False):
     source_path = pathlib.Path(source_path)
-    target = NOTEBOOKS / (source_path.stem + ".ipynb")
-    nb = to_notebook(source_path.read_text())
+    if zh:
+        built = zh_chapters()
+        if source_path.stem not in built:
+            raise SystemExit(f"{source_path.stem}: its Chinese catalogue is not complete: "
+                             f"python tools/translations.py check {source_path.stem}")
+        ZH.mkdir(exist_ok=True)
+        folder, nb = ZH, to_zh_notebook(source_path.read_text(), source_path.stem, built)
+    else:
+        folder, nb = NOTEBOOKS, to_notebook(source_path.read_text())
+    target = folder / (source_path.stem + ".ipynb")
     seconds = 0.0
     if execute:
         start = time.perf_counter()
         NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                       resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+                       resources={"metadata": {"path": str(folder)}}).execute()
         seconds = time.perf_counter() - start
         for cell in nb.cells:               # keep stored notebooks free of per-run noise
             cell.get("metadata", {}).pop("execution", None)
@@ -81,6 +126,20 @@ def check_sources():
         stored = [(c.cell_type, c.source) for c in nbformat.read(target, as_version=4).cells]
         if expected != stored:
             problems.append(f"{target.name}: differs from {source_path.name}; rebuild it")
+    built = zh_chapters()
+    for chapter in built:
+        target = ZH / f"{chapter}.ipynb"
+        if not target.exists():
+            problems.append(f"zh/{target.name}: missing: tools/nbbuild.py --zh notebooks/src/{chapter}.py")
+            continue
+        text = (SOURCES / f"{chapter}.py").read_text()
+        expected = [(c.cell_type, c.source) for c in to_zh_notebook(text, chapter, built).cells]
+        stored = [(c.cell_type, c.source) for c in nbformat.read(target, as_version=4).cells]
+        if expected != stored:
+            problems.append(f"zh/{target.name}: differs from {chapter}.py and its catalogue; rebuild it "
+                            f"(tools/nbbuild.py --zh notebooks/src/{chapter}.py)")
+    problems += [f"zh/{path.name}: its Chinese catalogue is not complete; remove it or finish the catalogue"
+                 for path in sorted(ZH.glob("*.ipynb")) if path.stem not in built]
     return problems
 
 
@@ -91,19 +150,22 @@ def main(argv=None):
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--no-execute", action="store_true")
+    parser.add_argument("--zh", action="store_true", help="build the Chinese edition (notebooks/zh/)")
     args = parser.parse_args(argv)
     if args.check:
         problems = check_sources()
         print("\n".join(problems) or "all notebooks match their sources")
         return 1 if problems else 0
     sources = sorted(SOURCES.glob("[0-9][0-9]_*.py")) if args.all else args.sources
+    if args.zh and args.all:
+        sources = [SOURCES / f"{chapter}.py" for chapter in zh_chapters()]
     if not args.no_execute and shutil.which("dot") is None:
         # Without graphviz the chapters draw their graphs as text, and that is what would be stored.
         print("graphviz's dot is not on PATH: install graphviz (see the Makefile's check-dot), then build "
               "again.", file=sys.stderr)
         return 1
     for source in sources:
-        target, seconds = build(source, execute=not args.no_execute)
+        target, seconds = build(source, execute=not args.no_execute, zh=args.zh)
         print(f"{target.relative_to(ROOT)}: executed in {seconds:.1f} s")
     return 0
 

@@ -1,0 +1,139 @@
+"""The Chinese edition (notebooks/zh/): its catalogues complete and current, its code the English code.
+
+- Every catalogue in notebooks/src/zh/ translates every markdown cell of its English chapter, none fuzzy,
+  none lost a link, heading, box, piece of code or formula (tools/translations.py check).
+- Every Chinese chapter is built from the English source and its catalogue (nbbuild's check), and its
+  code cells, and what they print, are the English chapter's, cell for cell.
+- Its links lead somewhere: the Chinese chapters, or one folder up to myautograd/ and to chapters not
+  yet translated.
+- The merge that keeps the catalogues in step marks a translation fuzzy when its English cell changes,
+  and clears the mark when the cell is back to what was translated.
+"""
+import pathlib
+import re
+import sys
+
+import nbformat
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import nbbuild  # noqa: E402
+import translations  # noqa: E402
+
+CATALOGUED = translations.translated_chapters()
+ZH_NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
+
+
+def _sanitize_rules():
+    """nbval's rules (tests/nbval_sanitize.cfg): a ``regex:`` line, then its ``replace:`` line."""
+    lines = [line for line in (ROOT / "tests" / "nbval_sanitize.cfg").read_text().splitlines()
+             if line.startswith(("regex: ", "replace: "))]
+    return [(re.compile(lines[i][len("regex: "):]), lines[i + 1][len("replace: "):])
+            for i in range(0, len(lines), 2)]
+
+
+SANITIZE = _sanitize_rules()
+
+
+@pytest.mark.parametrize("chapter", CATALOGUED)
+def test_the_catalogue_is_complete_and_current(chapter):
+    assert translations.problems(chapter) == []
+
+
+def test_every_complete_catalogue_has_its_chinese_chapter():
+    built = nbbuild.zh_chapters()
+    assert [path.stem for path in ZH_NOTEBOOKS] == built
+    assert [problem for problem in nbbuild.check_sources() if problem.startswith("zh/")] == []
+
+
+def _shown(cell):
+    """What a code cell shows, as text, with what legitimately varies masked (nbval's rules)."""
+    texts = []
+    for output in cell.outputs:
+        if output.output_type == "stream":
+            text = output.text
+        elif output.output_type == "error":
+            text = f"{output.ename}: {output.evalue}"
+        else:
+            text = output.get("data", {}).get("text/plain", "")
+        for pattern, replace in SANITIZE:
+            text = pattern.sub(replace, text)
+        texts.append((output.output_type, text))
+    return texts
+
+
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_chinese_chapter_runs_the_english_code_and_shows_the_same(path):
+    chinese = nbformat.read(path, as_version=4)
+    english = nbformat.read(ROOT / "notebooks" / path.name, as_version=4)
+    assert [c.cell_type for c in chinese.cells] == [c.cell_type for c in english.cells]
+    for index, (zh_cell, en_cell) in enumerate(zip(chinese.cells, english.cells, strict=True)):
+        if en_cell.cell_type == "code":
+            assert zh_cell.source == en_cell.source, f"code cell {index}"
+            assert _shown(zh_cell) == _shown(en_cell), f"what code cell {index} shows"
+
+
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_chinese_chapter_links_lead_somewhere(path):
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type != "markdown":
+            continue
+        for target in re.findall(r"\]\(([^)\s:#]+)[)#]", cell.source):
+            assert (path.parent / target).exists(), f"{path.name}: a link to {target}, which is not there"
+
+
+# ------------------------------------------------------------------ the tool itself
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """A copy of one short English chapter and an empty catalogue folder, for the tool to work on."""
+    sources, catalogues = tmp_path / "src", tmp_path / "src" / "zh"
+    catalogues.mkdir(parents=True)
+    (sources / "09_dynamic_graphs.py").write_text((ROOT / "notebooks/src/09_dynamic_graphs.py").read_text())
+    monkeypatch.setattr(translations, "SOURCES", sources)
+    monkeypatch.setattr(translations, "CATALOGUES", catalogues)
+    translations.update("09_dynamic_graphs")
+    catalogue = translations.read("09_dynamic_graphs")
+    for entry in catalogue:
+        entry.msgstr = entry.msgid + "\n\n（译文）"
+    catalogue.save()
+    return sources / "09_dynamic_graphs.py"
+
+
+def test_a_changed_english_cell_makes_its_translation_fuzzy_until_it_is_back(scratch):
+    assert translations.problems("09_dynamic_graphs") == []
+    english = scratch.read_text()
+    scratch.write_text(english.replace("# ## 2. Two inputs, two graphs", "# ## 2. Two inputs, new graphs"))
+    translations.update("09_dynamic_graphs")
+    found = translations.problems("09_dynamic_graphs")
+    assert len(found) == 1 and "fuzzy" in found[0], found
+    (entry,) = [e for e in translations.read("09_dynamic_graphs") if e.fuzzy]
+    assert entry.previous_msgid.startswith("## 2. Two inputs, two graphs")
+    assert entry.msgstr.startswith("## 2. Two inputs, two graphs")      # the old translation, kept
+    scratch.write_text(english)
+    translations.update("09_dynamic_graphs")
+    assert translations.problems("09_dynamic_graphs") == []
+
+
+def test_a_new_english_cell_is_untranslated_and_a_removed_one_goes(scratch):
+    english = scratch.read_text()
+    scratch.write_text(english + "\n# %% [markdown]\n# A new closing remark.\n")
+    translations.update("09_dynamic_graphs")
+    assert [p for p in translations.problems("09_dynamic_graphs") if "not translated" in p]
+    scratch.write_text(english)
+    translations.update("09_dynamic_graphs")
+    assert translations.problems("09_dynamic_graphs") == []
+
+
+@pytest.mark.parametrize("chinese, words", [
+    ("见 [引擎](myautograd/ops.py)。", "links"),
+    ("调用 `x.grad` 和 `backwards()`。", "code lost"),
+    ("一个标题", "headings"),
+    ("<details><summary>提示</summary>", "</details>"),
+])
+def test_a_translation_that_loses_structure_is_refused(chinese, words):
+    english = "## Title\n\nSee [the engine](myautograd/engine.py): call `x.grad` and `backward()`.\n" \
+              "<details><summary>Hint</summary>\n\n$y = x^2$\n\n</details>"
+    assert translations.structure_problems(english, english) == []
+    assert any(words in problem for problem in translations.structure_problems(english, chinese))

@@ -337,6 +337,108 @@ case("norm_p0_has_no_gradient", """
 """)
 
 
+# ---------------------------------------------- issue 27 item 4: which check comes first, and its words
+_ERRORS = """
+    def show(f):
+        try:
+            r = f()
+            print("ok", tuple(r.shape) if hasattr(r, "shape") else r)
+        except Exception as e:
+            print(type(e).__name__, e)
+"""
+case("stack_and_cat_check_the_dim_before_the_shapes", _ERRORS + """
+    a, b = torch.ones(2, 3), torch.ones(3, 3)
+    for dim in (3, -4, 2, -1, 0):
+        show(lambda: torch.stack([a, b], dim))
+    show(lambda: torch.stack([a, torch.ones(2, 3, 1)], 5))
+    show(lambda: torch.stack([a, b], "a"))
+    show(lambda: torch.stack([], "a"))
+    show(lambda: torch.stack([], 7))
+    show(lambda: torch.stack([a, 3], 7))
+    show(lambda: torch.cat([a, torch.ones(3, 2, 1)], 3))
+    show(lambda: torch.cat([torch.zeros(0), a, torch.ones(2, 3, 4)], 9))
+    show(lambda: torch.cat([a, torch.ones(2, 3, 4)], 1))
+""")
+case("dot_mm_and_linear_check_in_pytorchs_order", _ERRORS + """
+    import torch.nn.functional as F
+    f32, f64 = torch.float32, torch.float64
+    show(lambda: torch.dot(torch.ones(3), torch.ones(4, dtype=f64)))
+    show(lambda: torch.dot(torch.ones(3, 1), torch.ones(4, dtype=f64)))
+    for x in (torch.ones(3), torch.ones(2, 3), torch.ones(2, 2, 3), torch.ones(2, 3, 2).transpose(1, 2)):
+        for bias in (None, torch.ones(4), torch.ones(5, dtype=f64), torch.ones(1, 4), torch.ones(4, 1),
+                     torch.ones(2, 4), torch.ones(1, 1, 4)):
+            for w in (torch.ones(4, 3), torch.ones(4, 3, dtype=f64), torch.ones(4, 5)):
+                show(lambda: F.linear(x, w, bias))
+    x = torch.ones(2, 2, 3, requires_grad=True)
+    for bias in (torch.ones(4), torch.ones(1, 4), torch.ones(2, 1, 4)):
+        print(node(F.linear(x, torch.ones(4, 3), bias)))
+""")
+case("broadcast_errors_name_the_operands_as_pytorch_does", _ERRORS + """
+    import torch.nn.functional as F
+    x = torch.ones(2, 3)
+    show(lambda: x.expand(3, 3, 4))
+    show(lambda: x.expand(-1, 3, 4))
+    show(lambda: x.expand(2, 1, 3))
+    show(lambda: x.masked_fill(torch.ones(4) > 0, 1.0))
+    show(lambda: x.masked_fill(torch.ones(2, 1, 3) > 0, 1.0))
+    for shape in ((4,), (2, 2, 3), (3, 3), (2, 3, 1), (1, 3), (1, 1, 3)):
+        show(lambda: torch.ones(2, 3).copy_(torch.ones(*shape)))
+    show(lambda: torch.ones(1, 3).copy_(torch.ones(2, 3)))
+    show(lambda: torch.clamp(x, torch.ones(4), torch.ones(5)))
+    show(lambda: torch.clamp(x, torch.ones(3), torch.ones(5)))
+    show(lambda: torch.clamp(x, max=torch.ones(2, 1, 3)))
+    show(lambda: F.binary_cross_entropy(x * 0.5, torch.ones(3)))
+    show(lambda: F.binary_cross_entropy(x * 0.5, torch.ones(3), reduction="x"))
+    show(lambda: F.binary_cross_entropy_with_logits(x, torch.ones(3)))
+""")
+case("index_errors_name_pytorchs_dimension", _ERRORS + """
+    x = torch.ones(2, 3)
+    for index in [(0, 5), (None, 0, 5), (..., -4), (None, slice(None), -4), (True, 0, 5), (..., None, 7),
+                  ([0, 1], 5), (5, [0, 1]), ([0, 5],), (slice(None), [0, 5]), ([0, 1], [0, 5]),
+                  (None, [0, 1], [-7, 1]), ([[0, 1], [1, 9]], [[0], [9]]), ([[9, 1], [1, 0]], [[0], [1]])]:
+        show(lambda: x[index])
+    show(lambda: torch.ones(2, 3, 4)[:, None, 1, -9])
+    show(lambda: torch.ones(2, 3, 4)[:, [0, 1], [[0], [5]]])
+    show(lambda: torch.ones(2, 3, 4)[torch.ones(2, 3) > 0, [0, 7]])
+    show(lambda: torch.ones(0, 3)[[0, 5]])
+    show(lambda: torch.ones(2, 0)[[0, 9]])
+    show(lambda: torch.ones(0, 3)[[]])
+    for index in [(0, 9), (None, 0, 9), (slice(None), [0, 9]), ([0, 1], [0, 9])]:
+        try:
+            x[index] = 1.0
+        except IndexError as e:
+            print(e)
+""")
+case("indexing_tensors_that_do_not_broadcast", _ERRORS + """
+    x = torch.ones(2, 3, 4)
+    show(lambda: x[[0, 1, 1, 0], [0, 1]])
+    show(lambda: x[torch.tensor([0, 1, 1, 0]), torch.tensor([0, 1])])
+    show(lambda: x[[0, 1, 1, 0], :, [0, 1]])
+    show(lambda: x[[0, 1, 1], [0, 1], [1]])
+    show(lambda: x[[0, 9, 1, 0], [0, 1]])
+    show(lambda: x[[0, 1], torch.ones(3, 4) > 0])
+    show(lambda: x[torch.ones(2, 3) > 0, [0, 7, 1]])
+    y = torch.ones(2, 3)
+    for value in (1.0, torch.ones(3)):
+        try:
+            y[[0, 1, 1, 0], [0, 1]] = value
+        except IndexError as e:
+            print(e)
+""")
+case("indexing_a_0d_tensor", _ERRORS + """
+    s = torch.tensor(3.0)
+    for index in (0, 1, -1, torch.tensor(0), (0,), (None, 0), [0], True, False, None, Ellipsis):
+        show(lambda: s[index])
+    show(lambda: torch.ones(2)[0][0])
+    show(lambda: torch.ones(2, 3)[0][0][0])
+    for index in (0, 1, torch.tensor(0)):
+        try:
+            s[index] = 1.0
+        except IndexError as e:
+            print(e)
+""")
+
+
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):
     assert_same(code, error=error, message=message)

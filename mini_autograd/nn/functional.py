@@ -36,6 +36,7 @@ def linear(input, weight, bias=None):
 
     A batch (2-D input) is one ``Addmm`` node, as in PyTorch. A single sample
     (1-D) or a stack of batches (N-D) is flattened to 2-D around it with views.
+    The arguments are checked by the ops each path runs, so errors come in PyTorch's order.
     """
     _check_tensor(input, "linear", "input", 1)
     _check_tensor(weight, "linear", "weight", 2)
@@ -45,31 +46,45 @@ def linear(input, weight, bias=None):
     if weight.ndim != 2:
         raise NotImplementedError(f"mini_autograd's linear takes a 2-D weight (out_features, "
                                   f"in_features); got shape {list(weight.shape)}")
-    out_features, in_features = weight.shape
-    rows = math.prod(input.shape[:-1])
-    if input.shape[-1] != in_features:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
-                           f"{in_features}x{out_features})")
-    if input.dtype is not weight.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_type_name(input)} and "
-                           f"{_type_name(weight)}")
     if bias is not None:
         _check_tensor(bias, "linear", "bias", 3)
-        _check_bias(bias, (rows, out_features))
-        if bias.dtype is not weight.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(bias)} and "
-                               f"{_type_name(weight)}")
 
     # the same choice of ops as PyTorch's linear (aten/src/ATen/native/Linear.cpp)
     if input.ndim == 2 and bias is not None:
-        return Addmm.apply(bias, input, weight.t())
-    if bias is not None and input.is_contiguous() and (input.ndim == 3 or bias.ndim == 1):
-        out_shape = tuple(input.shape[:-1]) + (out_features,)
-        return Addmm.apply(bias, input.reshape(rows, in_features), weight.t()).view(out_shape)
+        return _addmm(bias, input, weight.t())
+    if bias is not None and _bias_likely_fusable(bias) and input.is_contiguous():
+        # aten/src/ATen/native/Linear.cpp, _flatten_nd_linear: the batch dimensions folded into rows,
+        # one addmm, then a view
+        rows = math.prod(input.shape[:-1])
+        output = _addmm(bias, input.reshape(rows, input.shape[-1]), weight.t())
+        return output.view(tuple(input.shape[:-1]) + (weight.shape[0],))
     output = ops.matmul(input, weight.t())
     if bias is not None:
         output.add_(bias)
     return output
+
+
+def _bias_likely_fusable(bias):
+    """A bias that is one row of numbers, laid out contiguously (aten/src/ATen/native/Linear.cpp's
+    ``is_bias_likely_fusable``): linear then folds any input into one addmm."""
+    return (bias.ndim == 1 or bias.squeeze().ndim == 1) and bias.is_contiguous()
+
+
+def _addmm(bias, mat1, mat2):
+    """bias + mat1 @ mat2 (``AddmmBackward0``), after the checks of PyTorch's addmm, in its order
+    (aten/src/ATen/native/LinearAlgebra.cpp: the dtypes, the shapes, then the bias's expand)."""
+    if bias.dtype is not mat2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_type_name(bias)} and "
+                           f"{_type_name(mat2)}")
+    if mat1.dtype is not mat2.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_type_name(mat1)} and "
+                           f"{_type_name(mat2)}")
+    (rows, inner), (inner2, columns) = mat1.shape, mat2.shape
+    if inner != inner2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{inner} and "
+                           f"{inner2}x{columns})")
+    _check_bias(bias, (rows, columns))
+    return Addmm.apply(bias, mat1, mat2)
 
 
 def _check_bias(bias, target):
@@ -264,7 +279,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     """Binary cross-entropy between probabilities ``input`` (in [0, 1]) and ``target``."""
     _check_tensor(input, "binary_cross_entropy", "input", 1)
     _check_tensor(target, "binary_cross_entropy", "target", 2)
-    _check_same_size(input, target, reduction)
+    _check_reduction(reduction)
+    if target.shape != input.shape:           # torch/nn/functional.py, binary_cross_entropy
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     _check_probabilities(input, target)

@@ -9,7 +9,8 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from ._helpers import as_tensor_operand, check_broadcast, check_tensor, dims_tuple, result_dtype
+from ._helpers import (as_tensor_operand, check_broadcast, check_broadcast_shapes, check_tensor, dims_tuple,
+                       result_dtype)
 from .pointwise import (Abs, Add, Clamp, ClampTensor, Cos, Div, Exp, Log, Maximum, Minimum, Mul, Neg,
                         PowScalarTensor, PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid,
                         Sin, Sqrt, Sub, Tanh, ToCopy, Where)
@@ -193,6 +194,11 @@ def clamp(x, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         bounds = [b if b is None or isinstance(b, Tensor) else as_tensor_operand(b, "clamp")
                   for b in (min, max)]
+        shape = x._data.shape             # PyTorch's broadcast error, the operands taken in order
+        for bound in bounds:
+            if bound is not None:
+                check_broadcast_shapes(shape, bound._data.shape)
+                shape = np.broadcast_shapes(shape, bound._data.shape)
         return ClampTensor.apply(x, *bounds)
     for bound in (min, max):
         if bound is not None and not isinstance(bound, numbers.Real):

@@ -142,8 +142,9 @@ def _as_index_array(index):
     return index._data if isinstance(index, Tensor) else np.asarray(index)
 
 
-def _index_arrays(index, shape, dim, check_bounds=True):
-    """A list/array/Tensor index as numpy integer arrays, checked: one per dimension it covers.
+def _index_arrays(index, shape, dim):
+    """A list/array/Tensor index as numpy integer arrays, one per dimension it covers (its bounds
+    are checked later, by ``_check_indices``).
 
     An integer index covers one dimension; a boolean mask covers as many as it has.
     """
@@ -159,14 +160,44 @@ def _index_arrays(index, shape, dim, check_bounds=True):
         array = array.astype(np.int64)            # x[[]]: an empty list indexes nothing
     if array.dtype.kind not in "iu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    size = shape[dim]
-    if not check_bounds:                 # only the shape of the result is wanted: any valid index will do
-        return (np.zeros(array.shape, np.int64) if size else array,)
-    bad = array[(array >= size) | (array < -size)]
-    if bad.size:
-        raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} "
-                         f"with size {size}")
     return (array,)
+
+
+def _check_indices(arrays, sizes, other_numel, check_bounds):
+    """PyTorch's checks of the index arrays (``sizes``: of the dimensions they index), in its order
+    (ATen/native/TensorAdvancedIndexingUtils.h, make_info; ATen/native/IndexingUtils.h, AdvancedIndex;
+    then the kernel's ATen/native/cpu/IndexKernelUtils.h, Indexer::get); returns arrays that are safe
+    to index with.
+
+    The arrays must broadcast together; a dimension of size 0 cannot be indexed by a non-empty
+    index; and, when the result has elements (``other_numel``: those of the dimensions not indexed),
+    each index must lie in its dimension, checked element by element of the result, each element's
+    indices in turn: the error names the index's rank among the index arrays, not the tensor's
+    dimension. Without ``check_bounds`` (only the result's shape is wanted) or when the result is
+    empty, out-of-range indices are replaced by 0.
+    """
+    try:
+        shape = np.broadcast_shapes(*[a.shape for a in arrays])
+    except ValueError:
+        shapes = ", ".join(str(list(a.shape)) for a in arrays)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         f"{shapes}") from None
+    if 0 in sizes and 0 not in shape:
+        raise IndexError("index is out of bounds for dimension with size 0")
+    if not (check_bounds and other_numel and int(np.prod(shape))):
+        return [np.zeros(a.shape, np.int64) if size else a for a, size in zip(arrays, sizes, strict=True)]
+    outside = np.stack([np.broadcast_to((a >= size) | (a < -size), shape).reshape(-1)
+                        for a, size in zip(arrays, sizes, strict=True)], axis=1)
+    if outside.any():
+        element, rank = divmod(int(np.argmax(outside)), len(arrays))
+        value = np.broadcast_to(arrays[rank], shape).reshape(-1)[element]
+        raise IndexError(f"index {int(value)} is out of bounds for dimension {rank} with size {sizes[rank]}")
+    return arrays
+
+
+def _is_python_integer(item):
+    """An int (not a bool, not a tensor): ``x[i]`` takes PyTorch's fast path, without the tuple's checks."""
+    return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
 
 
 def _is_integer_index(item):
@@ -206,10 +237,20 @@ def _as_tuple_index(index):
     return (index,)
 
 
-def _select(x, dim, item):
-    i, size = int(item), x.shape[dim]
+_ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                   "C++ to convert a 0-dim tensor to a number")
+
+
+def _select(x, dim, item, position=0):
+    """One integer index (ATen/TensorIndexing.h, applySelect): the error names the index's ``position``
+    in the index tuple (None and ... count too), not the dimension it selects from."""
+    i = int(item)
+    if x.ndim == 0:
+        raise IndexError(_ZERO_DIM_INDEX if i == 0 else
+                         f"index {i} is out of bounds for dimension 0 with size 0")
+    size = x.shape[dim]
     if not -size <= i < size:
-        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"index {i} is out of bounds for dimension {position} with size {size}")
     return Select.apply(x, dim, i % size if size else i)
 
 
@@ -241,7 +282,7 @@ def _apply_slicing(x, index):
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
 
     result, dim, advanced = x, 0, []
-    for item in index:
+    for position, item in enumerate(index):
         if item is None:
             result = result.unsqueeze(dim)
             dim += 1
@@ -253,7 +294,7 @@ def _apply_slicing(x, index):
             advanced.append((dim, np.array([bool(_as_index_array(item))])))
             dim += 1
         elif _is_integer_index(item):
-            result = _select(result, dim, item)
+            result = _select(result, dim, item, position)
         elif isinstance(item, slice):
             result = _slice(result, dim, item, optimize=True)
             dim += 1
@@ -267,12 +308,18 @@ def _apply_slicing(x, index):
 
 
 def _advanced_key(result, advanced, check_bounds=True):
-    """The numpy key for the advanced indices, with ``:`` for the dimensions between them."""
-    key, d, at = [], 0, dict(advanced)
-    while d < result.ndim:
-        arrays = _index_arrays(at[d], result.shape, d, check_bounds) if d in at else (slice(None),)
-        key.extend(arrays)
-        d += len(arrays)
+    """The numpy key for the advanced indices, checked (``_check_indices``), with ``:`` for the
+    dimensions between them."""
+    key, at = [], dict(advanced)
+    while len(key) < result.ndim:            # one entry per dimension: an index array, or ``:``
+        d = len(key)
+        key.extend(_index_arrays(at[d], result.shape, d) if d in at else (slice(None),))
+    indexed = [d for d, k in enumerate(key) if not isinstance(k, slice)]
+    other_numel = int(np.prod([size for d, size in enumerate(result.shape) if d not in indexed]))
+    checked = _check_indices([key[d] for d in indexed], [result.shape[d] for d in indexed], other_numel,
+                             check_bounds)
+    for d, array in zip(indexed, checked, strict=True):
+        key[d] = array
     while key and isinstance(key[-1], slice):
         key.pop()
     return tuple(key)
@@ -283,7 +330,7 @@ def getitem(x, index):
         return x.unsqueeze(0)
     if index is Ellipsis:
         return Alias.apply(x)
-    if _is_integer_index(index):
+    if _is_python_integer(index):
         return _select(x, 0, index)
     if isinstance(index, slice):
         if x.ndim == 0:
@@ -293,8 +340,7 @@ def getitem(x, index):
     result, advanced = _apply_slicing(x, index)
     if not advanced:
         return Alias.apply(result) if result is x else result
-    # an empty tensor has nothing to read, and PyTorch does not check the indices then
-    return Index.apply(result, _advanced_key(result, advanced, check_bounds=result.numel() != 0))
+    return Index.apply(result, _advanced_key(result, advanced))
 
 
 def setitem(x, index, value):
@@ -306,7 +352,7 @@ def setitem(x, index, value):
         return _copy_to(x, value)
     if index is None or index is True:
         return _copy_to(x.unsqueeze(0), value)
-    if _is_integer_index(index):
+    if _is_python_integer(index):
         return _copy_to(_select(x, 0, index), value)
     if isinstance(index, slice):
         if x.ndim == 0:
@@ -339,7 +385,7 @@ def _put_advanced(sliced, advanced, value):
     _check_value_fits(sliced, advanced, value)
     if has_internal_overlap(sliced._data):       # PyTorch allows it, with a deprecation warning
         _warn_expanded_target(advanced, value)
-    index_put_(sliced, _advanced_key(sliced, advanced, check_bounds=sliced.numel() != 0), value)
+    index_put_(sliced, _advanced_key(sliced, advanced), value)
 
 
 def _without_leading_ones(value):

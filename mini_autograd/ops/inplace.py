@@ -15,6 +15,7 @@ from .. import grad_mode
 from ..autograd.function import Function
 from ..autograd.graph import SavedTensor, _packing_deferred, gradient_edge
 from .._tensor import Tensor
+from ._helpers import check_broadcast_shapes
 from .shape import Clone
 from .views import CopySlices, check_no_partial_overlap, set_history
 
@@ -212,9 +213,12 @@ def zero_(tensor):
 def copy_(tensor, src):
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
-    if src._data.shape != tensor._data.shape:
-        from .shape import expand
-        expand(src.detach(), tuple(tensor.shape))         # PyTorch's error when src cannot broadcast
+    if src._data.shape != tensor._data.shape:          # PyTorch's errors when src cannot broadcast to it
+        check_broadcast_shapes(tensor._data.shape, src._data.shape)
+        shape = np.broadcast_shapes(tensor._data.shape, src._data.shape)
+        if shape != tensor._data.shape:
+            raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
     a, b = tensor._data, src._data
     same_data = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
                  and a.strides == b.strides and a.dtype == b.dtype)   # copying onto itself: nothing to check

@@ -59,16 +59,25 @@ class Stack(Function):
 
 
 def _check_list(tensors, name):
+    _check_list_type(tensors, name)
+    _check_not_empty(tensors, name)
+
+
+def _check_list_type(tensors, name):
+    """A list or tuple of tensors, as PyTorch's argument parser wants it."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
                         f"{type(tensors).__name__}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+
+
+def _check_not_empty(tensors, name):
     if not tensors:
         if name == "cat":
             raise ValueError("torch.cat(): expected a non-empty list of Tensors")
         raise RuntimeError(f"{name} expects a non-empty TensorList")
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
 
 
 def cat(tensors, dim=0):
@@ -80,10 +89,11 @@ def cat(tensors, dim=0):
     if not kept:                              # nothing but 1-D empty tensors: an empty result
         return Cat.apply(dim, *tensors)
     first = kept[0][1]
+    # the dim before the shapes (aten/src/ATen/WrapDimUtils.h, legacy_cat_wrap_dim)
+    dim = wrap_dim(dim, first.ndim)
     for _, t in kept[1:]:
         if t.ndim != first.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} and {t.ndim}")
-    dim = wrap_dim(dim, first.ndim)
     for n, t in kept[1:]:
         for d in range(first.ndim):
             if d != dim and t.shape[d] != first.shape[d]:
@@ -94,10 +104,16 @@ def cat(tensors, dim=0):
 
 
 def stack(tensors, dim=0):
-    _check_list(tensors, "stack")
+    """The checks in PyTorch's order (aten/src/ATen/native/TensorShape.cpp: stack): the arguments'
+    types, a non-empty list, the dim in range, then the shapes."""
+    _check_list_type(tensors, "stack")
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"stack(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
+    _check_not_empty(tensors, "stack")
+    dim = wrap_dim(dim, tensors[0].ndim + 1)
     for n, t in enumerate(tensors[1:], start=1):
         if t.shape != tensors[0].shape:
             raise RuntimeError("stack expects each tensor to be equal size, "
                                f"but got {list(tensors[0].shape)} at entry 0 "
                                f"and {list(t.shape)} at entry {n}")
-    return Stack.apply(wrap_dim(dim, tensors[0].ndim + 1), *tensors)
+    return Stack.apply(dim, *tensors)

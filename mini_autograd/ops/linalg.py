@@ -159,15 +159,16 @@ def mv(a, v):
 
 def dot(u, v):
     check_tensor(u, "dot", "input"), check_tensor(v, "dot", "tensor", 2)
+    # aten/src/ATen/native/Blas.cpp, dot_check: the dimensions, the dtypes, then the sizes
     if u.ndim != 1 or v.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {u.ndim}D and {v.ndim}D tensors")
+    if u._data.dtype != v._data.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{u.dtype.scalar_name} and {v.dtype.scalar_name}")
     if u.shape[0] != v.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{u.shape[0]}] and src "
                            f"[{v.shape[0]}] to have the same number of elements, but got "
                            f"{u.shape[0]} and {v.shape[0]} elements respectively")
-    if u._data.dtype != v._data.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{u.dtype.scalar_name} and {v.dtype.scalar_name}")
     return Dot.apply(u, v)
 
 

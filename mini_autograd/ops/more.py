@@ -134,8 +134,8 @@ def masked_fill(x, mask, value):
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{mask.dtype.c_name}")
     shape = x._data.shape
-    if mask.shape != x.shape:
-        check_broadcast_shapes(shape, mask._data.shape)
+    if mask.shape != x.shape:      # the mask first: PyTorch's masked_fill calls expand_outplace(mask, self)
+        check_broadcast_shapes(mask._data.shape, shape)
         shape = np.broadcast_shapes(shape, mask._data.shape)     # the mask may make the result larger
     where = np.broadcast_to(mask._data, shape)
     if isinstance(value, Tensor):

@@ -298,9 +298,9 @@ def expand(x, sizes):
                            f"sizes provided ({len(sizes)}) must be greater or equal to the number of "
                            f"dimensions in the tensor ({x.ndim})")
     lead = len(sizes) - x.ndim
-    target = []
-    for i, size in enumerate(sizes):
-        current = x.shape[i - lead] if i >= lead else 1
+    target = [0] * len(sizes)
+    for i in reversed(range(len(sizes))):        # from the last one (ATen/ExpandUtils.h, inferExpandGeometry)
+        size, current = sizes[i], x.shape[i - lead] if i >= lead else 1
         if size == -1:
             if i < lead:
                 raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
@@ -310,7 +310,7 @@ def expand(x, sizes):
             raise RuntimeError(f"The expanded size of the tensor ({size}) must match the existing size "
                                f"({current}) at non-singleton dimension {i}.  Target sizes: "
                                f"{list(sizes)}.  Tensor sizes: {list(x.shape)}")
-        target.append(int(size))
+        target[i] = int(size)
     return Expand.apply(x, tuple(target))
 
 

@@ -21,6 +21,13 @@ Files are rewritten only when their content changed, so a second build only
 re-renders what changed. Then `jupyter-book build` writes the website to
 OUT/_build/html (default `_site/_build/html`).
 
+The Chinese edition (notebooks/zh/, the chapters whose translation is complete)
+is a second book, staged in OUT/src-zh (book/zh/index.md, the glossary of its
+chapter 00, its chapters) and built with Sphinx's language zh_CN: its search
+indexes Chinese by overlapping pairs of characters (book/course_site.py). It is
+copied into OUT/_build/html/zh/. Every page of either edition has a link to the
+same page in the other one (to its home page where the other has no such page).
+
     python book/build.py [--out DIR] [--repository OWNER/NAME] [--branch main] [--all]
 
 The repository (for the Binder button, the repository link and links to files
@@ -33,6 +40,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -47,6 +55,7 @@ CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
 BUILD_TRACK = "Build your own autograd"
 LEFT_OUT = ("Read it online", "Contributing")
 GLOSSARY_HEADING = re.compile(r"^## Glossary\b.*$", re.M)
+ZH_GLOSSARY_HEADING = re.compile(r"^## 术语表.*$", re.M)
 
 
 # ---------------------------------------------------------------- markdown sections
@@ -113,17 +122,17 @@ outputs, graphs and plots. To run the chapters and write your own autograd, star
 :::"""
 
 
-def glossary_page(welcome_path):
+def glossary_page(welcome_path, heading=GLOSSARY_HEADING,
+                  pointer="From [chapter 00]({name}), where the course starts."):
     """The glossary page: chapter 00's "## Glossary" markdown cell, as a page of its own."""
     notebook = json.loads(welcome_path.read_text(encoding="utf-8"))
     for cell in notebook["cells"]:
         source = "".join(cell["source"])
-        if cell["cell_type"] == "markdown" and GLOSSARY_HEADING.search(source):
-            source = GLOSSARY_HEADING.sub(lambda m: "#" + m.group(0)[2:].lstrip("#"), source, count=1)
+        if cell["cell_type"] == "markdown" and heading.search(source):
+            source = heading.sub(lambda m: "#" + m.group(0)[2:].lstrip("#"), source, count=1)
             title, _, body = source.partition("\n")
-            return (f"{title}\n\nFrom [chapter 00]({welcome_path.name}), where the course starts.\n"
-                    f"{body}\n")
-    raise SystemExit(f"{welcome_path.name} has no '## Glossary' markdown cell: "
+            return f"{title}\n\n{pointer.format(name=welcome_path.name)}\n{body}\n"
+    raise SystemExit(f"{welcome_path.name} has no '{heading.pattern}' markdown cell: "
                      "the glossary page is made from it")
 
 
@@ -177,15 +186,34 @@ def toc(chapters):
     }
 
 
-def book_config(repository, branch):
+def zh_toc(chapters):
+    return {
+        "format": "jb-book",
+        "root": "index",
+        "parts": [
+            {"caption": "课程", "numbered": False, "chapters": [{"file": path.stem} for path in chapters]},
+            {"caption": "章节之外", "chapters": [{"file": "glossary"}]},
+        ],
+    }
+
+
+def book_config(repository, branch, edition="en", other_pages=()):
+    """The book's configuration; ``other_pages``: the pages of the other edition (for the switch)."""
     config = yaml.safe_load((BOOK / "_config.yml").read_text(encoding="utf-8"))
     config["sphinx"]["local_extensions"] = {"course_site": str(BOOK)}
     config["sphinx"]["config"]["course_repository"] = repository or ""
     config["sphinx"]["config"]["course_branch"] = branch
     config["sphinx"]["config"]["course_root"] = str(ROOT)
+    config["sphinx"]["config"]["course_edition"] = edition
+    config["sphinx"]["config"]["course_other_pages"] = sorted(other_pages)
+    if edition == "zh":
+        config["title"] = "mini_autograd：PyTorch 的 autograd 是怎样工作的"
+        config["sphinx"]["config"]["language"] = "zh_CN"
+        config["sphinx"]["config"]["html_extra_path"] = []    # (the README's pictures: English pages only)
     if repository:
         config["repository"] = {"url": f"https://github.com/{repository}", "branch": branch,
-                                "path_to_book": "notebooks"}  # where the chapters are, for the launch buttons
+                                # where the chapters are, for the launch buttons
+                                "path_to_book": "notebooks/zh" if edition == "zh" else "notebooks"}
         config["html"]["use_repository_button"] = True
         config["launch_buttons"]["binderhub_url"] = "https://mybinder.org"
     return config
@@ -196,6 +224,61 @@ def write_if_changed(path: Path, data: bytes, written: set):
     if not path.exists() or path.read_bytes() != data:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+
+
+def remove_unwritten(src: Path, written: set):
+    """Remove what an earlier staging left in src that is gone now."""
+    for path in sorted(src.rglob("*"), reverse=True):
+        if path.is_file() and path not in written:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
+ENGLISH_PAGES = ("index", "run-it", "buildtrack", "glossary", "contributing", "search", "genindex")
+
+
+def zh_chapters():
+    return sorted((ROOT / "notebooks" / "zh").glob(CHAPTER_GLOB))
+
+
+def zh_home(chapters, english):
+    """book/zh/index.md, with the list of the chapters translated so far."""
+    done = {path.stem for path in chapters}
+    lines = [f"- [{english_title(path)}]({path.stem}.ipynb)" if path.stem in done
+             else f"- {english_title(path)}（[英文版](../{path.stem}.html)）" for path in english]
+    intro = (f"中文版目前有 {len(done)} 章（共 {len(english)} 章）；其余各章暂时只有英文版，链接指向英文版。"
+             if len(done) < len(english) else f"全部 {len(english)} 章都有中文版：")
+    return (BOOK / "zh" / "index.md").read_text(encoding="utf-8").replace(
+        "{{ chapters }}", intro + "\n\n" + "\n".join(lines))
+
+
+def english_title(path):
+    """A chapter's title, from its first markdown cell (``# 01 — Your first gradient``)."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    first = "".join(notebook["cells"][0]["source"]).splitlines()[0]
+    return first.lstrip("# ").strip()
+
+
+def stage_zh(src: Path, repository, branch):
+    """Lay out the Chinese edition's sources in src (as stage does the English edition's)."""
+    chapters, english = zh_chapters(), sorted((ROOT / "notebooks").glob(CHAPTER_GLOB))
+    written = set()
+
+    def text(name, content):
+        write_if_changed(src / name, content.encode("utf-8"), written)
+
+    text("index.md", zh_home(chapters, english))
+    text("glossary.md", glossary_page(chapters[0], ZH_GLOSSARY_HEADING, "摘自课程开始的[第 00 章]({name})。"))
+    text("_toc.yml", yaml.safe_dump(zh_toc(chapters), sort_keys=False, allow_unicode=True))
+    config = book_config(repository, branch, "zh", ENGLISH_PAGES + tuple(p.stem for p in english))
+    text("_config.yml", yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    for path in chapters:
+        write_if_changed(src / path.name, path.read_bytes(), written)
+    write_if_changed(src / "_static" / "course.css", (BOOK / "course.css").read_bytes(), written)
+    write_if_changed(src / "favicon.svg", (BOOK / "favicon.svg").read_bytes(), written)
+    remove_unwritten(src, written)
+    return chapters
 
 
 def stage(src: Path, repository, branch):
@@ -215,7 +298,10 @@ def stage(src: Path, repository, branch):
     text("contributing.md", (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8"))
     text("run-it.md", run_it_page(repository, branch))
     text("_toc.yml", yaml.safe_dump(toc(chapters), sort_keys=False, allow_unicode=True))
-    text("_config.yml", yaml.safe_dump(book_config(repository, branch), sort_keys=False, allow_unicode=True))
+    zh_pages = ("index", "glossary", "search", "genindex") + tuple(p.stem for p in zh_chapters()) \
+        if zh_chapters() else ()
+    text("_config.yml", yaml.safe_dump(book_config(repository, branch, "en", zh_pages), sort_keys=False,
+                                       allow_unicode=True))
     for path in chapters:
         write_if_changed(src / path.name, path.read_bytes(), written)
     # The README's pictures are raw <img> tags, which Sphinx does not copy: html_extra_path does.
@@ -224,27 +310,35 @@ def stage(src: Path, repository, branch):
             write_if_changed(src / "_extra" / path.relative_to(ROOT), path.read_bytes(), written)
     write_if_changed(src / "_static" / "course.css", (BOOK / "course.css").read_bytes(), written)
     write_if_changed(src / "favicon.svg", (BOOK / "favicon.svg").read_bytes(), written)
-    for path in sorted(src.rglob("*"), reverse=True):
-        if path.is_file() and path not in written:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
+    remove_unwritten(src, written)
     return chapters
 
 
-def build(out: Path, src: Path, repository, branch, force_all=False):
-    chapters = stage(src, repository, branch)
-    # `jupyter-book build`, run by this Python wherever its scripts folder is.
+def jupyter_book(src: Path, out: Path, force_all):
+    """`jupyter-book build`, run by this Python wherever its scripts folder is."""
     command = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; "
                "sys.argv[0] = 'jupyter-book'; main()",
                "build", str(src), "--path-output", str(out), "-W", "--keep-going", "-q"]
     if force_all:
         command.append("--all")
-    started = time.monotonic()
     subprocess.run(command, check=True)
+
+
+def build(out: Path, src: Path, repository, branch, force_all=False):
+    started = time.monotonic()
+    chapters = stage(src, repository, branch)
+    jupyter_book(src, out, force_all)
     html = out / "_build" / "html"
-    print(f"site: {len(chapters)} chapters in {html} ({time.monotonic() - started:.0f} s); "
-          f"open {html / 'index.html'}" + ("" if repository else " (no repository known: no Binder button)"))
+    zh = html / "zh"
+    shutil.rmtree(zh, ignore_errors=True)
+    if zh_chapters():
+        zh_src, zh_out = src.parent / (src.name + "-zh"), out / "zh-book"
+        stage_zh(zh_src, repository, branch)
+        jupyter_book(zh_src, zh_out, force_all)
+        shutil.copytree(zh_out / "_build" / "html", zh)
+    print(f"site: {len(chapters)} chapters, {len(zh_chapters())} in Chinese, in {html} "
+          f"({time.monotonic() - started:.0f} s); open {html / 'index.html'}"
+          + ("" if repository else " (no repository known: no Binder button)"))
     return html
 
 

@@ -12,6 +12,10 @@
   repository is not known, to plain text). A link to nothing in the repository is
   left alone, and MyST's warning fails the build.
 - Scripts: each page loads each script once (see drop_duplicate_scripts).
+- Two editions: every page gets a link to the same page of the other edition (English
+  at the site's root, Chinese under zh/), or to its home page. The Chinese edition's
+  links to chapters not yet translated lead to the English pages, and its search
+  indexes Chinese text by overlapping pairs of characters (ChineseBigrams).
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.search.zh import SearchChinese
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 # Where each page's source lives in the repository (chapters and the glossary: notebooks/).
@@ -43,20 +48,34 @@ NOTES = [
 ]
 
 
-def source_of(docname):
+ZH_NOTES = [
+    (re.compile(r"\bsetup_check\("),
+     "在 JupyterLab 里，这个检查看的是你自己的电脑；上面是课程上次运行时那台电脑的结果。"),
+    (re.compile(r"\bbuildtrack\b"),
+     "在 JupyterLab 里，这个检查运行在你自己的 myautograd 包（notebooks/myautograd/）上；上面是课程刚拿到手、"
+     "还一步都没写时的输出。"),
+    (re.compile(r"\b(check_answer|run_check|not_answered|can_check)\b"),
+     "在 JupyterLab 里，这个检查运行在你在上面练习单元格里写的答案上；这里是作答之前的输出。"),
+]
+
+
+def source_of(docname, edition="en"):
     """The repository path of a page's source."""
+    folder = "notebooks/zh" if edition == "zh" else "notebooks"
     if CHAPTER.match(docname):
-        return f"notebooks/{docname}.ipynb"
+        return f"{folder}/{docname}.ipynb"
     if docname == "glossary":
-        return "notebooks/00_welcome.ipynb"
+        return f"{folder}/00_welcome.ipynb"
+    if edition == "zh" and docname == "index":
+        return "book/zh/index.md"
     return PAGE_SOURCES.get(docname, docname + ".md")
 
 
-def page_of(repo_path, docnames):
+def page_of(repo_path, docnames, edition="en"):
     """The page made from a repository file, or None."""
     for docname in sorted(docnames):
         if docname != "buildtrack" and docname != "run-it" and docname != "glossary" \
-                and source_of(docname) == repo_path:
+                and source_of(docname, edition) == repo_path:
             return docname
     return None
 
@@ -78,14 +97,20 @@ def add_check_notes(app, doctree):
         if not VERDICT.search(cell_text(cell, "cell_code_output")):
             continue
         source = cell_text(cell, "cell_code_source")
-        line = next((line for pattern, line in NOTES if pattern.search(source)), None)
+        chinese = app.config.course_edition == "zh"
+        notes = ZH_NOTES if chinese else NOTES
+        line = next((line for pattern, line in notes if pattern.search(source)), None)
         if line is None:
             continue
         paragraph = nodes.paragraph()
         paragraph += nodes.Text(line + " ")
-        link = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget="/" + RUN_IT,
-                                     refexplicit=True, refdoc=docname)
-        link += nodes.inline("", "How to run the course")
+        if chinese:      # the Chinese edition has no "Run it" page: the English one
+            link = nodes.reference("", "", refuri=f"../{RUN_IT}.html", internal=False)
+            link += nodes.inline("", "如何运行本课程（英文）")
+        else:
+            link = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget="/" + RUN_IT,
+                                         refexplicit=True, refdoc=docname)
+            link += nodes.inline("", "How to run the course")
         paragraph += link
         cell += nodes.container("", paragraph, classes=["course-check-note"])
 
@@ -108,11 +133,20 @@ class RepositoryLinks(SphinxPostTransform):
             if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
                 continue
             path, _, anchor = target.partition("#")
-            here = posixpath.dirname(source_of(node.get("refdoc", self.env.docname)))
+            edition = config.course_edition
+            if edition == "zh" and path.startswith("../") and path.endswith(".html"):
+                node.replace_self(_link(target, node))       # a page of the English edition
+                continue
+            here = posixpath.dirname(source_of(node.get("refdoc", self.env.docname), edition))
             repo_path = posixpath.normpath(posixpath.join(here, path))
             if repo_path.startswith("../") or not (root / repo_path).exists():
                 continue  # MyST warns: a broken link fails the build
-            docname = page_of(repo_path, self.env.found_docs)
+            english_chapter = re.fullmatch(r"notebooks/(\d\d_[\w-]+)\.ipynb", repo_path)
+            if edition == "zh" and english_chapter:              # a chapter not translated yet
+                page = f"../{english_chapter.group(1)}.html" + (f"#{anchor}" if anchor else "")
+                node.replace_self(_link(page, node))
+                continue
+            docname = page_of(repo_path, self.env.found_docs, edition)
             if docname:
                 node["refdomain"], node["reftarget"], node["reftargetid"] = "doc", docname, anchor or None
                 continue
@@ -126,6 +160,55 @@ class RepositoryLinks(SphinxPostTransform):
                 new = nodes.inline("", "", classes=["course-repo-path"])
                 new += node.children
             node.replace_self(new)
+
+
+def _link(url, node):
+    new = nodes.reference("", "", refuri=url, internal=False)
+    new += node.children
+    return new
+
+
+# ---------------------------------------------------------------- the two editions
+
+
+def add_edition_switch(app, pagename, templatename, context, doctree):
+    """A link at the top of the page to the same page in the other edition, else to its home page."""
+    other = set(app.config.course_other_pages)
+    if not other or "body" not in context:
+        return
+    chinese = app.config.course_edition == "zh"
+    prefix, label, language = ("../", "English", "en") if chinese else ("zh/", "中文", "zh-CN")
+    page = pagename if pagename in other else "index"
+    context["body"] = (f'<p class="course-edition-switch"><a href="{prefix}{page}.html" '
+                       f'hreflang="{language}" lang="{language}">{label}</a></p>\n' + context["body"])
+
+
+class ChineseBigrams(SearchChinese):
+    """Chinese search without a dictionary: Chinese text is indexed, and a query split, into overlapping
+    pairs of characters (搜索 叶子节点 looks for 叶子, 子节 and 节点, all in one page), Latin words as words.
+    (Sphinx's own Chinese search needs jieba's dictionary, and never splits the query the way it split
+    the pages.)"""
+
+    HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
+    js_splitter_code = """
+function splitQuery(query) {
+  const terms = [];
+  for (const word of query.split(/[^\\p{Letter}\\p{Number}_]+/u)) {
+    for (const run of word.match(/\\p{Script=Han}+|[^\\p{Script=Han}]+/gu) || []) {
+      if (!/\\p{Script=Han}/u.test(run)) terms.push(run);
+      else if (run.length === 1) terms.push(run);
+      else for (let i = 0; i + 1 < run.length; i++) terms.push(run.slice(i, i + 2));
+    }
+  }
+  return terms.filter((term) => term);
+}
+"""
+
+    def split(self, input):
+        pairs = [run[i:i + 2] for run in self.HAN.findall(input) for i in range(max(len(run) - 1, 1))]
+        latin = [term.strip() for term in self.latin1_letters.findall(input)]
+        self.latin_terms.extend(latin)
+        return pairs + latin
 
 
 # ---------------------------------------------------------------- scripts
@@ -152,6 +235,10 @@ def setup(app):
     app.add_config_value("course_repository", "", "env")  # OWNER/NAME on GitHub, or ""
     app.add_config_value("course_branch", "main", "env")
     app.add_config_value("course_root", "", "env")        # the repository's folder
+    app.add_config_value("course_edition", "en", "env")   # "en", or "zh" for the Chinese edition
+    app.add_config_value("course_other_pages", [], "env")  # the other edition's pages (for the switch)
+    app.add_search_language(ChineseBigrams)
+    app.connect("html-page-context", add_edition_switch)
     app.connect("doctree-read", add_check_notes)
     app.add_post_transform(RepositoryLinks)
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)

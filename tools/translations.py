@@ -118,8 +118,8 @@ def problems(chapter):
 
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-CODE = re.compile(r"`([^`\n]+)`")
-MATH = re.compile(r"\$[^$\n]+\$")
+CODE = re.compile(r"`([^`]+)`")            # (a span may run over a line break)
+MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.DOTALL)    # (inline ones may run over a line break too)
 
 
 def _code_of(block):
@@ -142,10 +142,13 @@ def structure_problems(english, chinese):
     for tag in ("<details>", "</details>", "<summary>"):
         if english.count(tag) != chinese.count(tag):
             found.append(f"{english.count(tag)} {tag} became {chinese.count(tag)}")
-    lost = sorted({span for span in CODE.findall(prose[english]) if f"`{span}`" not in chinese})
+    flat = " ".join(chinese.split())
+    lost = sorted({span for span in CODE.findall(prose[english])
+                   if f"`{' '.join(span.split())}`" not in flat})
     if lost:
         found.append(f"code lost (keep it in backquotes, as it is): {', '.join('`' + s + '`' for s in lost)}")
-    formulas = sorted({m for m in MATH.findall(prose[english]) if m not in chinese})
+    formulas = sorted({formula for formula in MATH.findall(CODE.sub("", prose[english]))
+                       if " ".join(formula.split()) not in flat})
     if formulas:
         found.append(f"formulas lost: {', '.join(formulas)}")
     return found

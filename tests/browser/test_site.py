@@ -13,6 +13,11 @@ button and previous/next links; no page has a broken internal link; the landing 
 links to all chapters; a search for "AccumulateGrad" lists chapters; the glossary's
 Chinese renders in a CJK font. Screenshots go to test-artifacts/site/: one per chapter,
 plus the engine trace (08) and the search results.
+
+The Chinese edition (zh/): each of its chapter pages as above (headings, pictures, code, folded
+boxes, notes, Binder to notebooks/zh/, previous/next), a link from every page to the same page
+of the other edition and back, a Chinese search (叶子节点) that finds its chapters, and its
+glossary in a CJK font. Screenshots: zh-NN_slug.png, zh-search.png.
 """
 from __future__ import annotations
 
@@ -35,6 +40,7 @@ import labtools
 
 ROOT = labtools.ROOT
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+ZH_CHAPTERS = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
 ARTIFACTS = ROOT / "test-artifacts" / "site"
 REPOSITORY = "course-site-test/mini_autograd"  # a stand-in: the test checks the links built from it
 # The pages around the chapters, in the order of the site's table of contents (book/build.py).
@@ -306,7 +312,7 @@ def test_no_broken_internal_link(site):
     _, root = site
     # The site's pages; _static/ also holds the themes' Jinja template fragments (*.html), not pages.
     pages = {path.relative_to(root).as_posix(): path for path in root.rglob("*.html")
-             if path.relative_to(root).parts[0] != "_static"}
+             if "_static" not in path.relative_to(root).parts}
     parsed = {}
 
     def parse(name):
@@ -408,3 +414,92 @@ def test_pages_besides_the_chapters(open_page):
     assert "make lab" in page.page.locator("article").inner_text()
     page = open_page("contributing.html")
     assert page.page.locator("article h1").inner_text().startswith("Contributing")
+
+
+# ---------------------------------------------------------------- the Chinese edition
+
+
+def zh_neighbours(index):
+    names = ["index", *(path.stem for path in ZH_CHAPTERS), "glossary"]
+    return names[index] + ".html", names[index + 2] + ".html"
+
+
+@pytest.mark.parametrize("index", range(len(ZH_CHAPTERS)), ids=[path.stem for path in ZH_CHAPTERS])
+def test_chinese_chapter_page(index, open_page):
+    path = ZH_CHAPTERS[index]
+    page = open_page(f"zh/{path.stem}.html")
+    facts = page.page.evaluate(READ_CHAPTER_JS)
+    found = [f"heading missing: {h!r}" for h in markdown_headings(path) if h not in set(facts["headings"])]
+    images = page.page.evaluate(IMAGES_JS)
+    expected = sum(e.pictures for e in labtools.expected_cells(path).values())
+    if sum(cell["pictures"] for cell in facts["cells"]) < expected:
+        found.append(f"{expected} pictures in the stored outputs, fewer on the page")
+    found += [f"picture not rendered: {image['alt'] or image['src']}" for image in images
+              if not image["natural"] or not image["visible"]]
+    found += [f"code cell {k} not highlighted" for k, cell in enumerate(facts["cells"])
+              if not cell["highlighted"]]
+    found += [f"check cell {k} has no note" for k, cell in enumerate(facts["cells"])
+              if VERDICT.search(cell["output"]) and not cell["note"]]
+    found += [f"<details> {d['summary']!r} is not folded" for d in facts["details"]
+              if d["open"] or not d["hiddenBody"]]
+    binder = f"https://mybinder.org/v2/gh/{REPOSITORY}/main?urlpath=lab/tree/notebooks/zh/{path.name}"
+    if binder not in facts["binder"]:
+        found.append(f"no Binder launch button to {binder} (found {facts['binder']})")
+    if (facts["prev"], facts["next"]) != zh_neighbours(index):
+        found.append(f"previous/next links {facts['prev']}, {facts['next']}; expected {zh_neighbours(index)}")
+    switch = page.page.locator("p.course-edition-switch a").get_attribute("href")
+    if switch != f"../{path.stem}.html":
+        found.append(f"the link to the English page is {switch}")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.page.screenshot(path=str(ARTIFACTS / f"zh-{path.stem}.png"))
+    found += [f"console: {e}" for e in page.errors]
+    assert not found, f"zh/{path.stem}:\n" + "\n".join(found)
+
+
+@pytest.mark.skipif(not ZH_CHAPTERS, reason="no Chinese chapters yet")
+def test_every_page_links_to_the_other_edition_and_back(open_page):
+    stem = ZH_CHAPTERS[0].stem
+    page = open_page(f"{stem}.html")
+    page.page.locator("p.course-edition-switch a").click()
+    page.page.wait_for_load_state("load")
+    assert page.page.url.endswith(f"/zh/{stem}.html"), page.page.url
+    assert page.page.locator("html").get_attribute("lang") == "zh-CN"
+    page.page.locator("p.course-edition-switch a").click()
+    page.page.wait_for_load_state("load")
+    assert page.page.url.endswith(f"/{stem}.html") and "/zh/" not in page.page.url, page.page.url
+    untranslated = [path.stem for path in CHAPTERS if path.stem not in {p.stem for p in ZH_CHAPTERS}]
+    if untranslated:                 # a page with no Chinese counterpart leads to the Chinese home page
+        other = open_page(f"{untranslated[0]}.html")
+        assert other.page.locator("p.course-edition-switch a").get_attribute("href") == "zh/index.html"
+    assert not page.errors, page.errors
+
+
+@pytest.mark.skipif(not ZH_CHAPTERS, reason="no Chinese chapters yet")
+def test_chinese_search_finds_a_chinese_word(open_page):
+    page = open_page("zh/search.html?q=" + urllib.parse.quote("叶子节点"))
+    results = page.page.locator("#search-results ul.search li a")
+    results.first.wait_for(timeout=30_000)
+    hrefs = [urllib.parse.urlsplit(h).path
+             for h in results.evaluate_all("els => els.map(a => a.getAttribute('href'))")]
+    assert "glossary.html" in hrefs or any(re.match(r"^\d\d_", h) for h in hrefs), hrefs
+    page.page.screenshot(path=str(ARTIFACTS / "zh-search.png"))
+    assert not page.errors, page.errors
+
+
+@pytest.mark.skipif(not ZH_CHAPTERS, reason="no Chinese chapters yet")
+def test_chinese_home_and_glossary(open_page):
+    page = open_page("zh/index.html")
+    text = page.page.locator("article").inner_text()
+    assert "make lab LANG=zh" in text
+    hrefs = page.page.evaluate("() => Array.from(document.querySelectorAll('article a'))"
+                               ".map(a => a.getAttribute('href'))")
+    for path in CHAPTERS:
+        wanted = f"{path.stem}.html" if path.stem in {p.stem for p in ZH_CHAPTERS} else f"../{path.stem}.html"
+        assert wanted in hrefs, f"the Chinese home page does not link to {wanted}"
+    page = open_page("zh/glossary.html")
+    assert page.page.locator("article h1").inner_text().startswith("术语表")
+    verdict = page.page.evaluate(CJK_RENDERS_JS)
+    if verdict.startswith("no CJK font") and os.environ.get("REQUIRE_BROWSER_TESTS") != "1":
+        pytest.skip(verdict)
+    assert verdict == "ok", verdict
+    assert not page.errors, page.errors

@@ -332,10 +332,16 @@ class Tensor:
         return self.grad_fn._register_tensor_pre_hook(self._output_nr, hook)
 
     def retain_grad(self):
-        """Keep this non-leaf tensor's gradient in ``.grad``; built on a hook, as in PyTorch."""
+        """Keep this non-leaf tensor's gradient in ``.grad``; built on a hook, as in PyTorch.
+
+        A leaf here is one whose ``grad_fn`` field is empty, read without making a view's new
+        one (variable.cpp: VariableHooks::retain_grad asks ``is_leaf()``, which reads the field):
+        for a view made under no_grad of a tensor that requires grad, it does nothing, even after
+        an in-place change that would make ``grad_fn`` raise.
+        """
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:
+        if self._grad_fn is None or self._retains_grad:
             return
         self.grad_fn._register_retains_grad_hook(self)
         self._retains_grad = True

@@ -438,6 +438,22 @@ case("indexing_a_0d_tensor", _ERRORS + """
             print(e)
 """)
 
+case("retain_grad_of_a_no_grad_view_changed_in_place", _ERRORS + """
+    a = torch.tensor([1., 2.], requires_grad=True)
+    for make in (lambda: torch.tensor(2., requires_grad=True), lambda: (a * 2).sum(), lambda: (a * 2)[0],
+                 lambda: a * 2):
+        b = make()
+        torch.set_grad_enabled(False)
+        v = b[()]                      # a view made with grad mode off
+        torch.set_grad_enabled(True)
+        with torch.no_grad():
+            v.fill_(3.0)
+        v.retain_grad()                # a leaf by its grad_fn field: nothing to do, no view check
+        print(v.retains_grad, v.requires_grad)
+        show(lambda: v.grad_fn)        # reading grad_fn does check the view
+        show(lambda: v.is_leaf)
+""")
+
 
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):

@@ -611,26 +611,28 @@ class Tensor:
     # random fillers, in place: from ``generator``, by default the one ``manual_seed`` seeds
     def uniform_(self, a=0.0, b=1.0, *, generator=None):
         """Fill with values drawn from U(a, b)."""
-        rng = _random.numpy_rng(generator, "uniform_")
-        return ops.inplace_ops.copy_(self, Tensor(rng.uniform(a, b, self._data.shape)
-                                                  .astype(self._data.dtype)))
+        return self._fill_random(ops.random.uniform_values, (a, b), generator, "uniform_")
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         """Fill with values drawn from N(mean, std**2)."""
-        ops.random.check_std(std)
-        rng = _random.numpy_rng(generator, "normal_")
-        return ops.inplace_ops.copy_(self, Tensor(rng.normal(mean, std, self._data.shape)
-                                                  .astype(self._data.dtype)))
+        return self._fill_random(ops.random.normal_values, (mean, std), generator, "normal_")
 
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fill with 1 (probability ``p``) or 0."""
-        return ops.inplace_ops.copy_(self, Tensor(ops.random.bernoulli_draws(self, p, generator)))
+        return self._fill_random(ops.random.bernoulli_values, (p,), generator, "bernoulli_")
 
-    def random_(self, from_=0, to=None, *, generator=None, **kwargs):
-        """Fill with integers drawn uniformly from [from, to) (``random_(to)``; ``random_()``: the dtype's
-        range)."""
-        from_ = kwargs.pop("from", from_)
-        return ops.inplace_ops.copy_(self, Tensor(ops.random.random_draws(self, from_, to, generator)))
+    def random_(self, *args, generator=None, **kwargs):
+        """Fill with integers drawn uniformly from [from, to): ``random_(from, to)``, ``random_(to)``;
+        ``random_(from, None)``: up to the dtype's largest; ``random_()``: the dtype's range."""
+        bounds = ops.random.random_bounds(args, kwargs)
+        return self._fill_random(ops.random.random_values, bounds, generator, "random_",
+                                 bounded=bool(bounds))
+
+    def _fill_random(self, values, args, generator, name, **kwargs):
+        """Check the write, draw PyTorch's numbers (``values(array, *args, generator)``), write them."""
+        generator = _random.generator_or_default(generator, name)
+        self._check_inplace()
+        return ops.inplace_ops.copy_(self, Tensor(values(self._data, *args, generator=generator, **kwargs)))
 
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         return ops.random.multinomial(self, num_samples, replacement, generator=generator)

@@ -10,7 +10,8 @@ import numpy as np
 
 from . import _dtype
 from ._device import check_device
-from .random import manual_seed, numpy_rng  # noqa: F401  (manual_seed: kept importable from here)
+from . import _distributions
+from .random import generator_or_default, manual_seed  # noqa: F401  (manual_seed: kept importable from here)
 from ._tensor import Size, Tensor
 
 
@@ -231,19 +232,29 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
-    """Uniform on [0, 1), from ``generator`` (by default the one ``manual_seed`` seeds)."""
+    """Uniform on [0, 1), from ``generator`` (by default the one ``manual_seed`` seeds): PyTorch's
+    ``empty(size).uniform_(0, 1)`` (TensorFactories.cpp), so PyTorch's numbers."""
+    generator = generator_or_default(generator, "rand")
     shape = _factory_shape("rand", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
     check_floating(dtype, "check_uniform_bounds")
-    return Tensor(numpy_rng(generator, "rand").random(shape).astype(dtype.numpy), requires_grad)
+    values = _distributions.uniform(generator, _count(shape), dtype.numpy)
+    return Tensor(values.reshape(shape), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, **kwargs):
-    """Standard normal, from ``generator`` (by default the one ``manual_seed`` seeds)."""
+    """Standard normal, from ``generator`` (by default the one ``manual_seed`` seeds): PyTorch's
+    ``empty(size).normal_(0, 1)`` (TensorFactories.cpp), so PyTorch's numbers."""
+    generator = generator_or_default(generator, "randn")
     shape = _factory_shape("randn", size, device, kwargs)
     dtype = _resolve_dtype(dtype, _dtype.float32)
     check_floating(dtype, "normal_kernel_cpu")
-    return Tensor(numpy_rng(generator, "randn").standard_normal(shape).astype(dtype.numpy), requires_grad)
+    values = _distributions.normal(generator, _count(shape), dtype.numpy)
+    return Tensor(values.reshape(shape), requires_grad)
+
+
+def _count(shape):
+    return int(np.prod(shape, dtype=np.int64))
 
 
 def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False, low=None,
@@ -266,16 +277,18 @@ def randint(*args, size=None, generator=None, dtype=None, device=None, requires_
         raise TypeError("randint() missing required arguments: 'high' and 'size'")
     low = 0 if low is None else int(low)
     high = int(high)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    values = numpy_rng(generator, "randint").integers(low, high, size=_shape((size,), "randint"))
-    return Tensor(values.astype(_resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
+    from .ops.random import random_values
+    target = np.empty(_shape((size,), "randint"), _resolve_dtype(dtype, _dtype.int64).numpy)
+    values = random_values(target, low, high, generator=generator_or_default(generator, "randint"))
+    return Tensor(values, requires_grad)
 
 
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
-    """A random permutation of 0, ..., n - 1."""
+    """A random permutation of 0, ..., n - 1: PyTorch's (TensorFactories.cpp: randperm_cpu)."""
+    generator = generator_or_default(generator, "randperm")
     check_device(device)
-    values = numpy_rng(generator, "randperm").permutation(int(n))
+    n = _shape((n,), "randperm")[0]
+    values = _distributions.randperm(generator, n)
     return Tensor(values.astype(_resolve_dtype(dtype, _dtype.int64).numpy), requires_grad)
 
 

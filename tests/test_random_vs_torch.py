@@ -1,11 +1,11 @@
 """Random numbers: ``torch.Generator``, ``generator=``, ``normal``, ``multinomial``, ``bernoulli``.
 
-mini_autograd draws other numbers than PyTorch for the same seed (numpy's PCG64, not
-PyTorch's Mersenne Twister), so the cross-checks compare what does not depend on the
-numbers (shapes, dtypes, nodes, errors, seeds) and, under ``same_random_numbers``
-(tests/test_tutorial_programs.py, which makes both libraries draw the same numbers),
-what a program computes from them. The rest is checked within mini_autograd: the
-same seed gives the same numbers.
+The cross-checks here compare what surrounds the numbers (shapes, dtypes, nodes,
+errors, seeds); tests/test_rng_vs_torch.py compares the numbers themselves, which
+are PyTorch's for the same seed. The rest is checked within mini_autograd: the same
+seed gives the same numbers, a generator has its own stream, the helpers that stand
+in for C's fused multiply-add and PyTorch's vectorised ``log``/``sin``/``cos`` are
+what they say.
 """
 import textwrap
 
@@ -171,7 +171,17 @@ def test_get_state_and_set_state_replay():
 def test_seed_picks_a_new_seed():
     g = torch.Generator()
     seed = g.seed()
-    assert g.initial_seed() == seed and 0 <= seed < 2**63
+    assert g.initial_seed() == seed and 0 <= seed < 2**64
+    assert len({torch.Generator().seed() for _ in range(5)}) == 5
+
+
+def test_the_default_generator_starts_from_a_seed_of_the_operating_system():
+    import subprocess
+    import sys
+    code = "import mini_autograd as torch; print(torch.initial_seed(), torch.rand(1).item())"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)}
+    assert len(runs) == 2
 
 
 def test_a_generator_that_is_not_one():
@@ -192,3 +202,37 @@ def test_normal_and_bernoulli_follow_their_distributions():
     assert abs(x.mean() - 2) < 0.1 and abs(x.std() - 3) < 0.1
     mask = torch.empty(20000).bernoulli_(0.3, generator=g).numpy()
     assert set(np.unique(mask)) <= {0.0, 1.0} and abs(mask.mean() - 0.3) < 0.02
+
+
+def test_fma64_rounds_once():
+    """a * b + c rounded once, against exact rational arithmetic."""
+    from fractions import Fraction
+    from mini_autograd._distributions import fma64
+    rng = np.random.default_rng(0)
+    a, b, c = rng.random(20000), rng.normal(size=20000) * 3, rng.normal(size=20000)
+    exact = [float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in zip(a, b, c, strict=True)]
+    assert np.array_equal(fma64(a, b, c), np.array(exact))
+    assert not np.array_equal(a * b + c, np.array(exact))          # numpy's two roundings do differ
+    assert fma64(np.inf, 2.0, 1.0) == np.inf and np.isnan(fma64(np.nan, 1.0, 0.0))
+
+
+def test_the_vectorised_log_sin_and_cos_are_close_to_numpys():
+    """avx_mathfun.h's polynomials: within 2 float32 ulps of the correctly rounded values."""
+    from mini_autograd._avx_mathfun import log256_ps, sincos256_ps
+    u = (np.arange(1, 2**24, 97, dtype=np.float32) * np.float32(2.0**-24))
+    exact_log = np.log(u.astype(np.float64))
+    assert (np.abs(log256_ps(u) - exact_log) <= 2 * np.spacing(np.abs(exact_log).astype(np.float32))).all()
+    angle = np.float32(2 * np.pi) * u
+    sin, cos = sincos256_ps(angle)
+    assert np.abs(sin - np.sin(angle.astype(np.float64))).max() < 2e-7
+    assert np.abs(cos - np.cos(angle.astype(np.float64))).max() < 2e-7
+
+
+def test_state_bytes_round_trip():
+    g = torch.Generator().manual_seed(2**63 + 5)
+    torch.randn(3, generator=g)
+    state = g.get_state()
+    assert state.dtype is torch.uint8 and state.shape == (5056,)
+    other = torch.Generator().set_state(state)
+    assert other.initial_seed() == 2**63 + 5 and other.get_state().equal(state)
+    assert torch.randn(5, generator=other).equal(torch.randn(5, generator=g))

@@ -90,15 +90,12 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     (made here when not given), it gradchecks the function
     ``(inputs, grad_outputs) -> autograd.grad(func(inputs), inputs, grad_outputs, create_graph=True)``.
     """
-    from ..random import numpy_rng
     from . import grad as autograd_grad
     inputs = _as_tuple(inputs)
     outputs = _as_tuple(func(*inputs))
     if grad_outputs is None:
-        grad_outputs = tuple(
-            Tensor(numpy_rng(None).standard_normal(o._data.shape).astype(o._data.dtype),
-                   requires_grad=True)
-            for o in outputs if isinstance(o, Tensor) and o.requires_grad)
+        grad_outputs = tuple(_random_grad_output(o, gen_non_contig_grad_outputs)
+                             for o in outputs if isinstance(o, Tensor) and o.requires_grad)
     grad_outputs = _as_tuple(grad_outputs)
     count = len(grad_outputs)
 
@@ -111,3 +108,20 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
     return gradcheck(first_derivatives, inputs + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)
+
+
+def _random_grad_output(output, noncontiguous):
+    """The gradient gradgradcheck makes up for ``output``, as PyTorch's (torch/testing/_creation.py:
+    make_tensor, with low=-1 and high=1): ``empty(shape).uniform_(-1, 1)``, float64 for an output
+    that is not floating-point; twice as long in the last dimension and every other element kept
+    when ``noncontiguous``."""
+    from .. import creation, _dtype
+    dtype = output.dtype if output.dtype.is_floating_point else _dtype.float64
+    shape = tuple(output.shape)
+    noncontiguous = noncontiguous and output.numel() > 1
+    if noncontiguous:
+        shape = shape[:-1] + (2 * shape[-1],)
+    values = creation.empty(shape, dtype=dtype).uniform_(-1, 1)
+    if noncontiguous:
+        values = values[..., 1::2]
+    return values.requires_grad_()

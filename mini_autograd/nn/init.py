@@ -1,8 +1,9 @@
 """Initialising parameters in place, from ``generator`` (by default the one ``manual_seed`` seeds).
 
-The values differ from PyTorch's for the same seed (a different random number
-generator) but follow the same distributions. Each function fills the tensor
-under ``no_grad`` and returns it, as in PyTorch.
+The values are PyTorch's for the same seed: each filler is ``tensor.uniform_`` or
+``tensor.normal_`` with the bounds computed as PyTorch computes them (the same
+floating-point operations in the same order), under ``no_grad``, and returns the
+tensor. So ``nn.Linear`` and ``nn.Embedding`` start from PyTorch's weights.
 
 PyTorch counterpart: torch/nn/init.py.
 """
@@ -85,7 +86,8 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
         warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
-    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -101,11 +103,12 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 def xavier_uniform_(tensor, gain=1.0, generator=None):
     """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    bound = math.sqrt(3.0) * std
     return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
     """N(0, std**2) with std = gain * sqrt(2 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)

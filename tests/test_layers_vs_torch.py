@@ -1,8 +1,8 @@
 """The layers and functions after the basics, against PyTorch: dropout, batch norm, embeddings, one_hot,
 the smooth L1 losses, ``Module.to``, ``meshgrid``, the smaller integer dtypes, and small tensor methods.
 
-Values that come from random draws (dropout masks) are compared under
-``same_random_numbers`` (tests/test_tutorial_programs.py); everything else as in
+Values that come from random draws (dropout masks) are compared as they are: mini_autograd
+draws PyTorch's random numbers (tests/test_rng_vs_torch.py); everything else as in
 tests/test_vs_torch.py.
 """
 import textwrap
@@ -386,7 +386,7 @@ def test_same_as_torch(code, error, message):
     assert_same(code, error=error, message=message)
 
 
-# ------------------------------------------------------------------ dropout's masks: same draws, same result
+# ------------------------------------------------------------------ dropout's masks: same seed, same result
 DRAWN = {
     "dropout_training_and_eval": """
     import torch.nn as nn

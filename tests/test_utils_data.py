@@ -1,9 +1,8 @@
 """``torch.utils.data`` against PyTorch: datasets, samplers, ``DataLoader``, ``random_split``, collation.
 
-Orders that are not random are compared as they are. Shuffles and splits are
-compared under ``same_random_numbers`` (tests/test_tutorial_programs.py), which makes
-both libraries draw the same numbers: then the batches must be the same too, which
-checks that mini_autograd's loader draws as PyTorch's does (a seed from the default
+Orders that are not random are compared as they are. Shuffles and splits are compared
+too: mini_autograd draws PyTorch's random numbers, so the batches must be the same,
+which checks that its loader draws as PyTorch's does (a seed from the default
 generator per pass, a ``Generator`` seeded with it, ``randperm``).
 """
 import textwrap
@@ -145,7 +144,7 @@ def test_same_as_torch(code, error, message):
     assert_same(code, error=error, message=message)
 
 
-# ------------------------------------------------------------------ shuffles: same draws, same batches
+# ------------------------------------------------------------------ shuffles: same seed, same batches
 SHUFFLED = {
     "shuffle_epochs": DATA + """
     torch.manual_seed(0)

@@ -3,7 +3,12 @@
 # two_layer_net_autograd.py and two_layer_net_custom_function.py, examples_nn/
 # two_layer_net_nn.py, two_layer_net_optim.py, two_layer_net_module.py, and the
 # two-layer dynamic_net.py): a ReLU network, 64 x 1000 -> 100 -> 10. The public
-# programs train for 500 steps each; this test runs 100 of each.
+# programs train for 500 steps each; this test runs 100 of each. Each loop starts from the same
+# numbers in both libraries (PyTorch's random numbers), but float32 rounding, which differs
+# between PyTorch's kernels and numpy's (matrix products, SGD's update), grows over 100 steps of
+# SGD with momentum on the dynamic net's jumpy loss: 17.342 vs 17.338 at its last step (on an
+# Intel Xeon), hence the tolerance below.
+# compare: atol=1e-2
 import random
 import torch
 

@@ -454,6 +454,25 @@ case("retain_grad_of_a_no_grad_view_changed_in_place", _ERRORS + """
         show(lambda: v.is_leaf)
 """)
 
+case("max_and_min_return_torch_return_types", _ERRORS + """
+    import copy
+    import pickle
+    x = torch.tensor([[1., 5.], [4., 2.]])
+    for r in (x.max(0), torch.max(x, 1, keepdim=True), x.min(1), torch.min(x, 0), torch.tensor(3.).max(0)):
+        t = type(r)
+        print(t, t.__name__, t.__qualname__, t.__module__, isinstance(r, tuple), t.n_fields)
+        print(r)
+        print(hasattr(r, "_fields"), hasattr(r, "_asdict"), r[0] is r.values, r[1] is r.indices)
+        print(type(pickle.loads(pickle.dumps(r))), type(copy.copy(r)))
+    print(torch.return_types.max is type(x.max(0)), torch.return_types.min is type(x.min(0)))
+    r = x.max(0)
+    show(lambda: setattr(r, "values", 1))
+    show(lambda: setattr(r, "other", 1))
+    print(torch.return_types.max((x, x)), type(r).values)
+    show(lambda: torch.return_types.max((x,)))
+    show(lambda: torch.return_types.min(5))
+""")
+
 
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):

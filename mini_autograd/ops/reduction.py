@@ -6,11 +6,10 @@ Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` s
 what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
 may be symbolic, for torch.compile; here they are plain ints).
 """
-import collections
-
 import numpy as np
 
 from ..autograd.function import Function
+from .. import return_types
 from .._tensor import Tensor
 from ._helpers import check_tensor, contiguous, dims_tuple, quiet_mean, wrap_dim
 
@@ -336,26 +335,6 @@ class VectorNorm(Function):
 from .pointwise import DivScalar, MaskedFill, MaskedFillTensor, Sgn  # noqa: E402  (no import cycle)
 
 
-class MaxResult(collections.namedtuple("max", ["values", "indices"])):
-    """What ``x.max(dim)`` returns; prints like ``torch.return_types.max``."""
-
-    def __repr__(self):
-        return f"torch.return_types.max(\nvalues={self.values!r},\nindices={self.indices!r})"
-
-
-MaxResult.__name__ = MaxResult.__qualname__ = "max"   # type(x.max(1)).__name__ == "max", as in PyTorch
-
-
-class MinResult(collections.namedtuple("min", ["values", "indices"])):
-    """What ``x.min(dim)`` returns; prints like ``torch.return_types.min``."""
-
-    def __repr__(self):
-        return f"torch.return_types.min(\nvalues={self.values!r},\nindices={self.indices!r})"
-
-
-MinResult.__name__ = MinResult.__qualname__ = "min"
-
-
 def sum(x, dim=None, keepdim=False):
     check_tensor(x, "sum")
     if dim is None and not keepdim:
@@ -381,7 +360,7 @@ def max(x, dim=None, keepdim=False):
     if dim is None:
         return Max.apply(x)
     values, indices = MaxDim.apply(x, wrap_dim(dim, x.ndim), keepdim)
-    return MaxResult(values, indices)
+    return return_types.max((values, indices))
 
 
 def min(x, dim=None, keepdim=False):
@@ -392,7 +371,7 @@ def min(x, dim=None, keepdim=False):
     if dim is None:
         return Min.apply(x)
     values, indices = MinDim.apply(x, wrap_dim(dim, x.ndim), keepdim)
-    return MinResult(values, indices)
+    return return_types.min((values, indices))
 
 
 def amax(x, dim=(), keepdim=False):

@@ -410,7 +410,8 @@ from mini_autograd.autograd.graph import gradient_edge
 show_source(_record)
 
 # %% [markdown]
-# `node.next_functions = tuple(gradient_edge(a) for a in tensor_args)` is the same line as yours, and
+# `node.next_functions = tuple([gradient_edge(a) for a in args if isinstance(a, Tensor)])` is your line that
+# makes the edges, one per tensor argument, and
 # `out._grad_fn = node` (read back as `out.grad_fn`) is your `result.grad_fn = ctx`. The rest serves later
 # chapters: saved tensors (chapter 07),
 # `_input_metadata` (the shape each incoming gradient must have, checked by the engine), and non-differentiable

@@ -70,7 +70,7 @@ viz.draw(y, params={"x": x}, names={"y": y})
 show_source(torch.autograd.graph.AccumulateGrad.apply)
 
 # %% [markdown]
-# Three cases:
+# After an early return (no gradient arrived, or the leaf no longer requires grad), three cases:
 #
 # - **no gradient yet** (`variable._grad is None`): store a copy of the incoming gradient;
 # - **a gradient is already there**, in a normal backward: add the new one **in place**
@@ -395,7 +395,7 @@ buildtrack.check("05.1")
 buildtrack.check("05.2")
 
 # %% [markdown]
-# Once both steps are done, section 1's 4-then-8 and section 5's micro-batches run on your package too:
+# Once both steps are done, section 1's 4-then-8 runs on your package too, and `zero_grad` clears it:
 
 # %%
 mine = buildtrack.mine("05.2")

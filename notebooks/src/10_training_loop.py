@@ -14,7 +14,7 @@
 #   parameters, `optimizer.zero_grad()` clears the old gradients — each checked on a real model
 # - what `nn.Module`, `nn.Linear` and `optim.SGD` do inside (they are short)
 # - why `zero_grad()` comes before every update, and what a loop without it does
-# - a two-layer network trained on two spirals in well under a second: its loss curve and its
+# - a network with two hidden layers trained on two spirals in well under a second: its loss curve and its
 #   decision boundary
 # - to give your `myautograd` a `Linear` layer, the `cross_entropy` loss and `SGD.step`, and train the same
 #   spiral classifier on your own engine
@@ -696,7 +696,7 @@ buildtrack.compare_graphs(linear_and_loss, "10.2", show_values=False)
 #
 # <details><summary>Hint 2</summary>
 #
-# Four ways to get it wrong: `p = p - lr * p.grad` rebinds a name and the model never sees it; writing into
+# Five ways to get it wrong: `p = p - lr * p.grad` rebinds a name and the model never sees it; writing into
 # `p._data` directly skips the version bump, so chapter 07's "step between forward and backward" gives a wrong
 # gradient instead of an error; `p.grad.mul_(lr)` then `p.sub_(p.grad)` changes the gradient itself; without
 # `no_grad`, the in-place change of a leaf that requires grad is refused; `set_grad_enabled(False)` with nothing

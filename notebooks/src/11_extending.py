@@ -280,8 +280,8 @@ show_source(analytical_jacobian)
 # instead.
 #
 # **Gradient clipping** is a classic use: limit the size of a gradient before it reaches the
-# parameter. Here the gradient of a parameter is scaled down whenever its length (norm) exceeds
-# 1. First without the hook:
+# parameter. Here the gradient of a parameter is scaled down whenever its length (norm) exceeds 1.
+# First without the hook:
 
 # %%
 def loss_of(w):
@@ -468,7 +468,7 @@ plt.show()
 # (the slope increases) and negative right of it.
 #
 # **Where it happens.** The engine sets grad mode to the value of `create_graph` before running
-# the nodes (`grad_mode._set_grad_enabled(create_graph)` in `execute`, chapter 03), and
+# the nodes (`grad_mode._set_grad_enabled(create_graph)` in `execute`, chapter 08), and
 # `AccumulateGrad` adds out of place when it is on (chapter 05). PyTorch does the same (see the
 # box). Uses of second derivatives: gradient penalties (as in WGAN-GP), meta-learning (MAML),
 # Hessian-vector products, physics-informed networks.

@@ -473,6 +473,57 @@ case("max_and_min_return_torch_return_types", _ERRORS + """
     show(lambda: torch.return_types.min(5))
 """)
 
+case("modified_saved_tensor_messages", """
+    class Out(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            r = x.exp()
+            ctx.save_for_backward(r)
+            return r
+
+        @staticmethod
+        def backward(ctx, g):
+            (r,) = ctx.saved_tensors
+            return g * r
+
+    programs = [
+        "x = a * 2; y = x * b; x.add_(1); y.sum().backward()",             # an input, now AddBackward0's
+        "x = a * 2; y = x * b; x.add_(1); x.mul_(3); y.sum().backward()",
+        "y = a.exp(); y.add_(1); y.sum().backward()",                      # an output: its own node
+        "y = a.max(); y.mul_(2); y.backward()",                            # MaxBackward1: Max1
+        "y = a.min(); z = y * 1; y.add_(1); z.backward()",
+        "y = a.norm(); z = y * 1; y.add_(1); z.backward()",
+        "y = a * b\\nwith torch.no_grad():\\n    a.add_(1)\\ny.sum().backward()",   # a leaf: no node named
+        "c = torch.ones(2, 3, dtype=torch.bool); y = a * c; c.fill_(False); y.sum().backward()",
+        "c = torch.ones(2, 3, dtype=torch.int32); y = a * c; c.add_(1); y.sum().backward()",
+        "c = torch.ones(2, 3, dtype=torch.uint8); y = a * c; c.add_(1); y.sum().backward()",
+        "d = a.double(); y = d * d; d.add_(1); y.sum().backward()",
+        "s = (a * 2).sum(); y = s * s; s.add_(1); y.backward()",
+        "x = a * 2; v = x[0]; y = v * v; x.add_(1); y.sum().backward()",   # a view: AsStrided
+        "x = a * 2; v = x.t()[0]; x.add_(1); y = v * v; x.mul_(2); y.sum().backward()",
+        "x = a * 1; y = x * x; x[0] = 5.; y.sum().backward()",             # CopySlices
+        "x = a * 2; d = x.detach(); y = d * b; x.add_(1); y.sum().backward()",
+        "y = Out.apply(a); y.add_(1); y.sum().backward()",                 # a custom Function: Out
+        "x = (a * 1).t(); y = x * x; x.add_(1); y.sum().backward()",
+        "x = 2 - a; z = x * x; x.mul_(2); z.sum().backward()",
+    ]
+    for program in programs:
+        a = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        b = torch.tensor([[1., 0., 1.], [2., 1., 0.]], requires_grad=True)
+        try:
+            exec(program)
+        except RuntimeError as e:
+            print(e)
+""")
+
+case("small_integer_tensors_and_python_numbers", """
+    for dtype in (torch.uint8, torch.int8, torch.int16, torch.bool):
+        c = torch.ones(3, dtype=dtype)
+        print(c + 1, c * 300, c * 2.5, torch.add(c, c, alpha=3) if dtype != torch.bool else None)
+        if dtype != torch.bool:
+            print(c - 2, c.add_(1), c.mul_(200))
+""")
+
 
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):

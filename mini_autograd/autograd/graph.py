@@ -9,7 +9,6 @@ Vocabulary, as in PyTorch: a node's *inputs* are the gradients flowing into it
 sends along ``next_functions`` (one per input of the forward operation).
 """
 import itertools
-import re
 import threading
 
 from .._dtype import from_numpy_dtype
@@ -368,12 +367,22 @@ class PackedTensor:
 
 
 def _op_name(node):
-    """``MulBackward0`` -> ``Mul``: how PyTorch names an operation in error messages."""
-    return re.sub(r"Backward\d*$", "", node.name())
+    """How PyTorch names a node's operation in error messages (node.h: Node::forward_op_name): without
+    ``Backward`` and a number after it, unless the number is not 0 (``MulBackward0`` -> ``Mul``,
+    ``MaxBackward1`` -> ``Max1``, ``MyFnBackward`` -> ``MyFn``); a name with anything else after its last
+    ``Backward`` stays whole (``CopyBackwards``)."""
+    name = node.name()
+    head, found, suffix = name.rpartition("Backward")
+    if not found or not (suffix.isdigit() or suffix == ""):
+        return name
+    return head if suffix in ("", "0") else head + suffix
 
 
 def _type_name(array):
-    return from_numpy_dtype(array.dtype).legacy_name
+    """The tensor's type in the saved-tensor error (TensorBase.h: TensorBase::toString): its legacy
+    name, ``torch.FloatTensor``; a bool tensor, which has none there, is ``CPUBoolType``."""
+    dtype = from_numpy_dtype(array.dtype)
+    return "CPUBoolType" if dtype.name == "bool" else dtype.legacy_name
 
 
 def gradient_edge(tensor):

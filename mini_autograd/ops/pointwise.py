@@ -40,9 +40,10 @@ def _binary(ufunc, a, b):
     making inf and nan (inf - inf, 0 * inf, an overflow), as PyTorch does."""
     dtype = result_dtype(a, b)
     try:
-        # dtype= makes numpy convert the inputs as it goes, without a converted copy of each
+        # dtype= makes numpy convert the inputs as it goes, without a converted copy of each; "unsafe":
+        # the dtype is PyTorch's promotion, which may narrow a python number (uint8 tensor + 1)
         with np.errstate(all="ignore"):
-            return Tensor(ufunc(a._data, b._data, dtype=dtype))
+            return Tensor(ufunc(a._data, b._data, dtype=dtype, casting="unsafe"))
     except ValueError:
         check_broadcast(a, b)
         raise
@@ -57,7 +58,7 @@ def _keep(grad, mask):
 def _scaled(a, b, alpha):
     """``alpha * b`` for ``a + alpha * b``, in the result's dtype: alpha takes no part in type promotion."""
     with np.errstate(all="ignore"):
-        scaled = Tensor(np.multiply(b._data, alpha, dtype=result_dtype(a, b)))
+        scaled = Tensor(np.multiply(b._data, alpha, dtype=result_dtype(a, b), casting="unsafe"))
     scaled._wrapped_number = b._wrapped_number
     return scaled
 

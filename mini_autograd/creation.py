@@ -184,13 +184,38 @@ def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
 
 
 def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
-    return rand(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad,
-                generator=generator)
+    """``rand`` in ``t``'s shape; drawn in the order of ``t``'s memory when ``t`` is dense, as PyTorch's
+    ``empty_like(t).uniform_()`` keeps ``t``'s layout (a transposed ``t`` is filled column by column)."""
+    check_device(device)
+    generator = generator_or_default(generator, "rand_like")
+    dtype = _resolve_dtype(dtype, t.dtype)
+    check_floating(dtype, "check_uniform_bounds")
+    values = _distributions.uniform(generator, t._data.size, dtype.numpy)
+    return Tensor(_distributions.place(values, _kept_layout(t._data)), requires_grad)
 
 
 def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
-    return randn(*t.shape, dtype=dtype or t.dtype, device=device, requires_grad=requires_grad,
-                 generator=generator)
+    """``randn`` in ``t``'s shape; drawn in the order of ``t``'s memory when ``t`` is dense (see
+    ``rand_like``); then a transposed ``t`` is not contiguous, so its numbers come one at a time."""
+    check_device(device)
+    generator = generator_or_default(generator, "randn_like")
+    dtype = _resolve_dtype(dtype, t.dtype)
+    check_floating(dtype, "normal_kernel_cpu")
+    layout = _kept_layout(t._data)
+    values = _distributions.normal(generator, t._data.size, dtype.numpy, contiguous=layout.flags.c_contiguous)
+    return Tensor(_distributions.place(values, layout), requires_grad)
+
+
+def _kept_layout(array):
+    """The layout ``empty_like`` gives in PyTorch (MemoryFormat::Preserve): ``array``'s own when its
+    elements fill their memory without gaps (a transposed tensor), else row by row."""
+    dims = sorted((d for d in range(array.ndim) if array.shape[d] != 1), key=lambda d: array.strides[d])
+    step = array.itemsize
+    for d in dims:
+        if array.strides[d] != step:
+            return np.empty(array.shape, array.dtype)
+        step *= array.shape[d]
+    return array
 
 
 def check_floating(dtype, kernel):

@@ -366,3 +366,14 @@ def test_a_bad_row_is_found_after_the_rows_before_it_were_drawn():
         finally:
             print(state())
     """, error="RuntimeError")
+
+
+def test_like_functions_fill_a_transposed_tensor_in_memory_order():
+    same("""
+        torch.manual_seed(0)
+        print(torch.rand_like(torch.zeros(3, 2).t()).tolist())
+        print(torch.randn_like(torch.zeros(3, 2).t()).tolist())
+        print(torch.randn_like(torch.zeros(8, 4).t()).tolist(), state())     # not contiguous: one at a time
+        print(torch.randn_like(torch.zeros(8, 4)[:, ::2]).tolist(), state())  # with gaps: row by row
+        print(torch.rand_like(torch.zeros(2, 3, 4).permute(2, 0, 1), dtype=torch.float64).tolist())
+    """)

@@ -1,0 +1,163 @@
+"""The build track speaks Chinese too: each docstring and comment of the learner's stubs has its Chinese part.
+
+Both editions share one package (notebooks/myautograd, made from answers/myautograd by
+tools/make_stubs.py), so each docstring says everything twice. The layout:
+
+- the English text first, its first line unchanged (``Step NN.k: ...`` or ``(given) ...``: the stub
+  maker and the checks read the step from it);
+- then a blank line and the Chinese part, which starts ``中文：`` and translates the whole English
+  text, first line included: ``Step NN.k`` becomes ``步骤 NN.k``, ``(given)`` becomes ``（已给出…``,
+  ``chapter NN`` becomes ``第 NN 章``. PyTorch's names and the code stay as they are, and error
+  messages are quoted as written. Citations of PyTorch's files stay in the English part (the
+  Chinese says 见上文), so tests/test_citations.py reads each once.
+
+A comment the learner reads in a stub has a second comment line below it, at the same column,
+starting ``# 中文：``.
+"""
+import ast
+import inspect
+import io
+import pathlib
+import re
+import sys
+import tokenize
+import unicodedata
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ANSWER_KEY = ROOT / "answers" / "myautograd"
+sys.path.insert(0, str(ROOT / "notebooks"))
+
+from buildtrack.stubs import BEGIN, make_stub  # noqa: E402
+
+MARK = "中文："
+
+
+def is_cjk(character):
+    return unicodedata.east_asian_width(character) in "WF"
+
+
+def docstrings():
+    """``(file, qualified name, kind, docstring)`` for the module and every class and function of the
+    answer key; kind is "filled" (a piece the learner writes: its first line names the step), "given"
+    (its first line says so) or "other" (a module, a class whose methods are the pieces, ...)."""
+    found = []
+    for path in sorted(ANSWER_KEY.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        module_doc = ast.get_docstring(tree, clean=False)
+        if module_doc is not None:
+            found.append((path.name, "<module>", "other", module_doc))
+        for name, node in _definitions(tree):
+            doc = ast.get_docstring(node, clean=False)
+            if doc is not None:
+                kind = "filled" if STEP.match(doc) else "given" if doc.startswith("(given") else "other"
+                found.append((path.name, name, kind, doc))
+    return found
+
+
+def _definitions(tree, prefix=""):
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield prefix + child.name, child
+            if isinstance(child, ast.ClassDef):
+                yield from _definitions(child, prefix + child.name + ".")
+
+
+STEP = re.compile(r"Step (\d\d\.\d)")
+DOCSTRINGS = docstrings()
+
+
+def split(doc):
+    """The English part and the Chinese part of a docstring (cleaned, as help() shows it)."""
+    parts = inspect.cleandoc(doc).split("\n\n" + MARK)
+    assert len(parts) == 2, (f"expected one paragraph starting {MARK!r} after a blank line, "
+                             f"found {len(parts) - 1}")
+    return parts[0], MARK + parts[1]
+
+
+def ident(entry):
+    return f"{entry[0]}:{entry[1]}"
+
+
+def test_every_piece_a_learner_fills_has_a_step_docstring():
+    """Each solution block sits in a function whose docstring names its step, or in a method of a class
+    whose docstring does (a custom Function's forward and backward): the docstrings checked below."""
+    filled = {(file, name) for file, name, kind, _ in DOCSTRINGS if kind == "filled"}
+    pieces = 0
+    for path in sorted(ANSWER_KEY.glob("*.py")):
+        source = path.read_text()
+        lines = source.split("\n")
+        for name, node in _definitions(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef) and any(
+                    lines[n - 1].strip() == BEGIN for n in range(node.lineno, node.end_lineno + 1)):
+                pieces += 1
+                assert (path.name, name) in filled or (path.name, name.rsplit(".", 1)[0]) in filled, (
+                    f"{path.name}: {name}: a piece to fill without a docstring naming its step")
+    assert pieces >= 25 and len(filled) >= 25
+    assert sum(kind == "given" for _, _, kind, _ in DOCSTRINGS) >= 25
+
+
+@pytest.mark.parametrize("entry", DOCSTRINGS, ids=[f"{e[2]}-{ident(e)}" for e in DOCSTRINGS])
+def test_each_docstring_has_its_chinese_part(entry):
+    file, name, kind, doc = entry
+    english, chinese = split(doc)
+    assert not any(is_cjk(c) for c in english), f"{file}: {name}: Chinese inside the English part"
+    for paragraph in chinese.split("\n\n"):
+        assert any(is_cjk(c) for c in paragraph), f"{file}: {name}: no Chinese in {paragraph!r}"
+    if kind == "filled":
+        step = STEP.match(english).group(1)
+        assert chinese.startswith(f"{MARK}步骤 {step}"), f"{file}: {name}: {chinese[:40]!r}"
+    if kind == "given":
+        assert chinese.startswith(f"{MARK}（已给出"), f"{file}: {name}: {chinese[:40]!r}"
+
+
+@pytest.mark.parametrize("entry", DOCSTRINGS, ids=[ident(e) for e in DOCSTRINGS])
+def test_the_chinese_part_names_the_same_steps_chapters_and_error_messages(entry):
+    file, name, _, doc = entry
+    english, chinese = (" ".join(part.split()) for part in split(doc))
+    step_ids = re.compile(r"(?<![\d.])\d\d\.\d(?![\d])")
+    assert set(step_ids.findall(english)) == set(step_ids.findall(chinese)), f"{file}: {name}: steps"
+    assert (set(re.findall(r"chapter (\d\d)", english))
+            == set(re.findall(r"第 (\d\d) 章", chinese))), f"{file}: {name}: chapters"
+    # an error message the learner must reproduce is quoted in both parts, word for word (the
+    # line breaks inside it aside)
+    for span in re.findall(r'``([^`]*"[^`]*)``', english):
+        assert re.sub(r"\s", "", span) in re.sub(r"\s", "", chinese), (
+            f"{file}: {name}: the Chinese part lacks ``{span}``")
+
+
+def stub_comments():
+    """``(file, line number, column, text, next line)`` for every comment of the shipped stubs."""
+    found = []
+    for path in sorted(ANSWER_KEY.glob("*.py")):
+        stub = make_stub(path.read_text())
+        lines = stub.split("\n")
+        for token in tokenize.generate_tokens(io.StringIO(stub).readline):
+            if token.type == tokenize.COMMENT:
+                row, column = token.start
+                found.append((path.name, row, column, token.string, lines[row] if row < len(lines) else ""))
+    return found
+
+
+def is_prose(comment):
+    """A comment that says something in English: not a lint directive alone, nor a lone name."""
+    text = re.sub(r"#\s*noqa(?::\s*[A-Z]+\d+(?:,\s*[A-Z]+\d+)*)?", "", comment).strip(" #-")
+    words = [word for word in text.split() if re.search(r"[A-Za-z]", word)]
+    return len(words) >= 2 and not any(is_cjk(c) for c in comment)
+
+
+COMMENTS = [c for c in stub_comments() if is_prose(c[3])]
+
+
+def test_the_stubs_have_comments_to_check():
+    assert len(COMMENTS) >= 15
+
+
+@pytest.mark.parametrize("comment", COMMENTS, ids=[f"{c[0]}:{c[1]}" for c in COMMENTS])
+def test_each_comment_has_its_chinese_line_below(comment):
+    file, row, column, text, next_line = comment
+    below = " " * column + "# " + MARK
+    assert next_line.startswith(below) and any(is_cjk(c) for c in next_line[len(below):]), (
+        f"notebooks/myautograd/{file}:{row}: {text!r} needs a line below it, at column {column}, "
+        f"starting '# {MARK}'")

@@ -564,13 +564,8 @@ def _op_cases(op_id, arrays):
 
 DTYPES = ("float32", "float64")
 
-# Ops whose second backward is not compared, and why.
-FIRST_ORDER_ONLY = {
-    # mini_autograd's batch norm backward is made of Tensor ops on the saved mean and 1/std, which
-    # do not depend on the input: its second derivative misses that dependence, where PyTorch's
-    # NativeBatchNormBackwardBackward0 runs FunctionsManual.cpp's batchnorm_double_backward.
-    "batch_norm_train": "a wrong second derivative, finite inputs too",
-}
+# Ops whose second backward is not compared, and why (none left).
+FIRST_ORDER_ONLY = {}
 
 
 def _show(seen):

@@ -12,7 +12,7 @@ from ..autograd.function import Function
 from ._helpers import cast, result_dtype
 from .nn_ops import REDUCTIONS, _divide_for_mean, _reduce_losses
 from .indexing import IndexBackwardScatter
-from .pointwise import DivScalar, MaskedFill
+from .pointwise import DivScalar, MaskedFill, MulScalar
 
 
 class RunningStats:
@@ -90,25 +90,127 @@ class NativeBatchNorm(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """derivatives.yaml, native_batch_norm: ``native_batch_norm_backward``, one op for the three
+        gradients, so that a second backward runs its own formula."""
         x, weight, _, _ = ctx.saved_tensors
-        ndim = x.ndim
-        axes = _channel_axes(ndim)
-        mean, invstd = ctx.mean.reshape(_shape(ndim)), ctx.invstd.reshape(_shape(ndim))
-        x_hat = (x - mean) * invstd
-        sum_grad = grad.sum(axes, keepdim=True)
-        sum_grad_x_hat = (grad * x_hat).sum(axes, keepdim=True)
+        running = [ABSENT if t is None else t for t in (ctx.running_mean, ctx.running_var)]
+        grads = NativeBatchNormBackward.apply(grad, x, ABSENT if weight is None else weight, *running,
+                                              ctx.mean._data, ctx.invstd._data, ctx.training)
         needs_input, needs_weight, needs_bias = ctx.needs_input_grad[:3]
-        grad_input = None
-        if needs_input:
-            scale = invstd if weight is None else invstd * weight.reshape(_shape(ndim))
-            if ctx.training:
-                count = x.numel() // x.shape[1]
-                grad_input = scale * (grad - sum_grad / count - x_hat * (sum_grad_x_hat / count))
+        return (grads[0] if needs_input else None, grads[1] if needs_weight else None,
+                grads[2] if needs_bias else None, None, None, None, None)
+
+
+class NativeBatchNormBackward(Function):
+    """Batch norm's three gradients (input, weight, bias) as one op (``NativeBatchNormBackwardBackward0``),
+    whose backward is FunctionsManual.cpp's batchnorm_double_backward: the mean and 1/std depend on the
+    input, so a second derivative must go through them (the saved mean and 1/std come in as numbers)."""
+    node_name = "NativeBatchNormBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, weight, running_mean, running_var, mean, invstd, training):
+        ctx.set_materialize_grads(False)       # an unused gradient is undefined, as in PyTorch
+        ctx.save_for_backward(grad, x, None if weight is ABSENT else weight)
+        ctx.mean, ctx.invstd, ctx.training = mean, invstd, training
+        g, data, shape = grad._data, x._data, _shape(x.ndim)
+        axes = _channel_axes(data.ndim)
+        with np.errstate(all="ignore"):         # nan and inf go through, as in PyTorch
+            x_hat = (data - mean.reshape(shape)) * invstd.reshape(shape)
+            sum_grad = g.sum(axis=axes, keepdims=True)
+            sum_grad_x_hat = (g * x_hat).sum(axis=axes, keepdims=True)
+            scale = invstd if weight is ABSENT else invstd * weight._data
+            scale = scale.reshape(shape)
+            if training:
+                count = data.size // data.shape[1]
+                grad_input = scale * (g - sum_grad / count - x_hat * (sum_grad_x_hat / count))
             else:
-                grad_input = grad * scale
-        grad_weight = sum_grad_x_hat.reshape(-1) if needs_weight else None
-        grad_bias = sum_grad.reshape(-1) if needs_bias else None
-        return grad_input, grad_weight, grad_bias, None, None, None, None
+                grad_input = g * scale
+        dtype = data.dtype
+        return (Tensor(grad_input.astype(dtype, copy=False)),
+                Tensor(sum_grad_x_hat.reshape(-1).astype(dtype)), Tensor(sum_grad.reshape(-1).astype(dtype)))
+
+    @staticmethod
+    def backward(ctx, gg_input, gg_weight, gg_bias):
+        grad, x, weight = ctx.saved_tensors
+        grad_x, grad_weight, grad_grad = _batchnorm_double_backward(
+            x, weight, gg_input, gg_weight, gg_bias, grad, ctx.mean, ctx.invstd, ctx.training)
+        return grad_grad, grad_x, grad_weight, None, None, None, None, None
+
+
+def _batchnorm_double_backward(x, gamma, ggI, ggG, ggB, gO, mean, invstd, training):
+    """FunctionsManual.cpp, batchnorm_double_backward, term by term: the gradients of the input, of
+    the weight (``gamma``) and of the incoming gradient (``gO``), given those of batch norm's three
+    gradients (``ggI``, ``ggG``, ``ggB``; None where undefined). Divisions and products by the count
+    are by a number (``div_(M)``: DivBackward1), as in PyTorch."""
+    shape = _shape(x.ndim)
+    affine = gamma is not None
+    count = x.numel() // x.shape[1]          # M in PyTorch's code
+
+    def sum_but_channels(t, keepdim=True):   # sum_exclude_dim1: dimension 0, then the last ones, one by one
+        total = t.sum(0, keepdim=keepdim)
+        for d in range(total.ndim - 1, 1 if keepdim else 0, -1):
+            total = total.sum(d, keepdim=keepdim)
+        return total
+
+    def per_channel(t):                      # expand_as_dim1: a (C,) tensor laid along dimension 1
+        while t.ndim < x.ndim - 1:
+            t = t.unsqueeze(1)
+        return t.expand(tuple(x.shape))
+
+    def over(t, number):
+        return DivScalar.apply(t, number)
+
+    gamma_e = per_channel(gamma) if affine else Tensor(np.ones((), x._data.dtype))
+    input_sub_mu = x - Tensor(mean.reshape(shape))
+    invstd_e = Tensor(invstd.reshape(shape))           # sigma2_eps_neg_1_2
+    invstd_2, invstd_3 = invstd_e ** 2, invstd_e ** 3
+    input_mu_invstd_3 = input_sub_mu * invstd_3
+    gO_in_mu_sum = sum_but_channels(gO * input_sub_mu)
+    gO_sum = sum_but_channels(gO)
+
+    grad_input = None
+    if ggI is not None and training:
+        ggI_sum, ggI_in_mu_sum = sum_but_channels(ggI), sum_but_channels(ggI * input_sub_mu)
+        all_sub = (over(ggI_sum * gO_sum, count) - sum_but_channels(gO * ggI)
+                   + MulScalar.apply(invstd_2 * gO_in_mu_sum * ggI_in_mu_sum, 3.0 / count))
+        term_0 = over(input_mu_invstd_3 * all_sub, count)
+        term_1 = over(ggI_in_mu_sum * invstd_3, count) * (over(gO_sum, count) - gO)
+        term_2 = over(gO_in_mu_sum * invstd_3, count) * (over(ggI_sum, count) - ggI)
+        grad_input = gamma_e * (term_0 + term_1 + term_2)
+    if affine and ggG is not None:
+        if training:
+            t0 = gO * invstd_e
+            t1 = over(invstd_e * gO_sum, -count)
+            t2 = over(input_mu_invstd_3 * sum_but_channels(gO * input_sub_mu), -count)
+            term = per_channel(ggG) * (t0 + t1 + t2)
+        else:
+            term = per_channel(ggG) * invstd_e * gO
+        grad_input = term if grad_input is None else grad_input + term
+
+    def first_backward_grad_input(g, gamma_):
+        h0 = over(gamma_ * invstd_e, count)
+        h1 = (MulScalar.apply(g, count) - sum_but_channels(g)
+              - input_sub_mu * invstd_2 * sum_but_channels(g * input_sub_mu))
+        return h0 * h1
+
+    grad_gamma = None
+    if affine and ggI is not None:
+        if training:
+            ones = Tensor(np.ones((), x._data.dtype))
+            grad_gamma = sum_but_channels(ggI * first_backward_grad_input(gO, ones), keepdim=False)
+        else:
+            grad_gamma = sum_but_channels(ggI * gO * invstd_e, keepdim=False)
+
+    grad_gO = None
+    if ggI is not None:
+        grad_gO = first_backward_grad_input(ggI, gamma_e) if training else ggI * invstd_e * gamma_e
+    if affine and ggG is not None:
+        term = per_channel(ggG) * input_sub_mu * invstd_e
+        grad_gO = term if grad_gO is None else grad_gO + term
+    if affine and ggB is not None:
+        term = per_channel(ggB)
+        grad_gO = term if grad_gO is None else grad_gO + term
+    return grad_input, grad_gamma, grad_gO
 
 
 def _shape(ndim):

@@ -26,6 +26,13 @@ from . import ops as _ops
 from .ops.more import sign, square
 from .ops.random import bernoulli, multinomial, normal
 from .ops.shape import meshgrid
+from .ops.elementwise import ceil, floor, isfinite, isinf, isnan, log10, log2, round, trunc
+from .ops.rearrange import flip, outer, tril, triu
+from .ops.rearrange import outer as ger
+from .ops.selecting import gather, index_select
+from .ops.sorting import argsort, sort, topk
+from .ops.splitting import chunk, split, unbind
+from .ops.statistics import cumsum, logsumexp, prod, std, var
 from .serialization import load, save
 from . import autograd, accelerator, backends, cuda, random
 
@@ -46,6 +53,9 @@ __all__ = [
     "set_grad_enabled", "set_printoptions", "set_rng_state", "short", "sigmoid", "sign", "sin", "sqrt",
     "square", "squeeze", "stack", "sub", "sum", "t", "tanh", "tensor", "transpose", "uint8", "unsqueeze",
     "utils", "where", "zeros", "zeros_like",
+    "argsort", "ceil", "chunk", "cumsum", "flip", "floor", "gather", "ger", "index_select", "isfinite",
+    "isinf", "isnan", "log10", "log2", "logsumexp", "outer", "prod", "round", "sort", "split", "std", "topk",
+    "tril", "triu", "trunc", "unbind", "var",
 ]
 
 __version__ = "0.1.0"

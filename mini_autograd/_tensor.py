@@ -642,6 +642,46 @@ class Tensor:
     def square(self): return ops.more.square(self)
     def masked_fill(self, mask, value): return ops.more.masked_fill(self, mask, value)
 
+    # statistics, sorting, reading by index, pieces, rearrangements (ops/statistics.py, ops/sorting.py,
+    # ops/selecting.py, ops/splitting.py, ops/rearrange.py, ops/elementwise.py)
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, **kw):
+        return ops.statistics.var(self, dim, unbiased, keepdim, correction=correction, **kw)
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, **kw):
+        return ops.statistics.std(self, dim, unbiased, keepdim, correction=correction, **kw)
+    def logsumexp(self, *args, **kwargs): return ops.statistics.logsumexp(self, *args, **kwargs)
+    def prod(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.statistics.prod(self, dim, keepdim, dtype=dtype)
+    def cumsum(self, *args, **kwargs): return ops.statistics.cumsum(self, *args, **kwargs)
+    def sort(self, dim=-1, descending=False, *, stable=None):
+        return ops.sorting.sort(self, dim, descending, stable)
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return ops.sorting.argsort(self, dim, descending, stable)
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        return ops.sorting.topk(self, k, dim, largest, sorted)
+    def gather(self, dim, index, *, sparse_grad=False): return ops.selecting.gather(self, dim, index)
+    def index_select(self, dim, index): return ops.selecting.index_select(self, dim, index)
+    def split(self, split_size, dim=0): return ops.splitting.split(self, split_size, dim)
+    def chunk(self, chunks, dim=0): return ops.splitting.chunk(self, chunks, dim)
+    def unbind(self, dim=0): return ops.splitting.unbind(self, dim)
+    def flip(self, *dims, **kw):
+        dims = kw.pop("dims", dims)
+        return ops.rearrange.flip(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple))
+                                  else dims)
+    def repeat(self, *sizes): return ops.rearrange.repeat(self, sizes)
+    def tril(self, diagonal=0): return ops.rearrange.tril(self, diagonal)
+    def triu(self, diagonal=0): return ops.rearrange.triu(self, diagonal)
+    def outer(self, vec2): return ops.rearrange.outer(self, vec2)
+    ger = outer
+    def log10(self): return ops.elementwise.log10(self)
+    def log2(self): return ops.elementwise.log2(self)
+    def floor(self): return ops.elementwise.floor(self)
+    def ceil(self): return ops.elementwise.ceil(self)
+    def trunc(self): return ops.elementwise.trunc(self)
+    def round(self, *, decimals=0): return ops.elementwise.round(self, decimals=decimals)
+    def isnan(self): return ops.elementwise.isnan(self)
+    def isinf(self): return ops.elementwise.isinf(self)
+    def isfinite(self): return ops.elementwise.isfinite(self)
+
     def softmax(self, dim, dtype=None):
         from .nn import functional
         return functional.softmax(self, dim, dtype=dtype)

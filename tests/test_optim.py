@@ -4,6 +4,7 @@ The headline check: a small MLP starting from the same weights, fed the same
 batches, gives the same losses and parameters as PyTorch after 20 steps of SGD
 with momentum and of Adam, to float32 tolerance.
 """
+import copy as copy_module
 import textwrap
 
 import numpy as np
@@ -329,7 +330,7 @@ def test_load_state_dict_restores_training():
     copy = nn.Linear(3, 2)
     copy.load_state_dict(model.state_dict())
     copy_opt = mt.optim.Adam(copy.parameters(), lr=0.5)
-    copy_opt.load_state_dict(opt.state_dict())
+    copy_opt.load_state_dict(copy_module.deepcopy(opt.state_dict()))    # as torch.save and load give it
     assert copy_opt.param_groups[0]["lr"] == 0.1
     for m, o in ((model, opt), (copy, copy_opt)):
         o.zero_grad()
@@ -337,6 +338,9 @@ def test_load_state_dict_restores_training():
         o.step()
     np.testing.assert_allclose(copy.weight.detach().numpy(), model.weight.detach().numpy(), rtol=1e-6)
     assert opt.state[model.weight]["exp_avg"] is not copy_opt.state[copy.weight]["exp_avg"]
+    # Loaded straight from another optimizer, the state tensors are shared, as in PyTorch (no copy).
+    copy_opt.load_state_dict(opt.state_dict())
+    assert opt.state[model.weight]["exp_avg"] is copy_opt.state[copy.weight]["exp_avg"]
 
 
 def test_unsupported_modes_say_so():

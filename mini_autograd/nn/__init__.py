@@ -3,7 +3,7 @@
 PyTorch counterpart: torch/nn/.
 """
 from . import functional, init, utils
-from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d
@@ -13,6 +13,7 @@ from .linear import Identity, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
 from .module import Module
+from .normalization import LayerNorm
 from .parameter import Parameter
 from .sparse import Embedding
 
@@ -20,4 +21,4 @@ __all__ = ["Module", "Parameter", "Linear", "Sequential", "ReLU", "Tanh", "Sigmo
            "LogSoftmax", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "Flatten", "Unflatten", "Identity", "Dropout", "BatchNorm1d",
            "BatchNorm2d", "Embedding", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "LeakyReLU",
-           "ModuleList", "ModuleDict", "functional", "init", "utils"]
+           "ModuleList", "ModuleDict", "functional", "init", "utils", "GELU", "LayerNorm"]

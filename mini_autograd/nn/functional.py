@@ -21,10 +21,13 @@ from ..ops._helpers import check_broadcast, check_tensor as _check_tensor, wrap_
 from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntropyWithLogits, ClassTargets,
                           LogSoftmax, LossWeights, MseLoss, NllLoss, Softmax)
 from ..ops.nn_layers import ABSENT, Embedding, HuberLoss, Indices, NativeBatchNorm, RunningStats, SmoothL1Loss
+from ..ops.activations import gelu
+from ..ops.layer_norm import layer_norm
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
-           "batch_norm", "embedding", "one_hot", "smooth_l1_loss", "huber_loss", "leaky_relu"]
+           "batch_norm", "embedding", "one_hot", "smooth_l1_loss", "huber_loss", "leaky_relu", "gelu",
+           "layer_norm"]
 
 def _type_name(tensor):
     return tensor.dtype.scalar_name

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .._device import check_device
 from .._tensor import Tensor
 from . import functional as F, init
 from .module import Module
@@ -20,8 +21,9 @@ class Linear(Module):
     one ``AddmmBackward0`` node.
     """
 
-    def __init__(self, in_features, out_features, bias=True, dtype=None):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
+        check_device(device)
         self.in_features = in_features
         self.out_features = out_features
         numpy_dtype = np.float32 if dtype is None else dtype.numpy

@@ -38,6 +38,11 @@ def _addindent(text, spaces):
     return lines[0] + "\n" + "\n".join((" " * spaces + line) if line.strip() else "" for line in lines[1:])
 
 
+# The registries of forward hooks each module keeps (torch/nn/modules/module.py: Module.__init__).
+_HOOK_DICTS = ("_forward_hooks", "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
+               "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs")
+
+
 class Module:
     """Base class for all layers and models: subclass it, assign parts in ``__init__``, write ``forward``.
 
@@ -57,14 +62,72 @@ class Module:
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        for hooks in _HOOK_DICTS:
+            object.__setattr__(self, hooks, collections.OrderedDict())
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
                                   '"forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        if not (self.__dict__.get("_forward_hooks") or self.__dict__.get("_forward_pre_hooks")):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        """``forward`` between the forward pre-hooks and the forward hooks, as Module._call_impl runs them
+        (torch/nn/modules/module.py): a pre-hook may replace the arguments, a hook the result."""
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                new = hook(self, args, kwargs)
+                if new is not None:
+                    if not (isinstance(new, tuple) and len(new) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                           f"new_kwargs), but got {new}.")
+                    args, kwargs = new
+            else:
+                new = hook(self, args)
+                if new is not None:
+                    args = new if isinstance(new, tuple) else (new,)
+        result = self.forward(*args, **kwargs)
+        for hook_id, hook in list(self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs:
+                new = hook(self, args, kwargs, result)
+            else:
+                new = hook(self, args, result)
+            if new is not None:
+                result = new
+        return result
+
+    # ------------------------------------------------------------------ hooks
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Call ``hook(module, args)`` before each ``forward`` (``hook(module, args, kwargs)`` with
+        ``with_kwargs``); what it returns, if not None, replaces the arguments."""
+        return self._add_hook(self._forward_pre_hooks, hook, prepend,
+                              [(self._forward_pre_hooks_with_kwargs, with_kwargs)])
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """Call ``hook(module, args, output)`` after each ``forward`` (``hook(module, args, kwargs,
+        output)`` with ``with_kwargs``); what it returns, if not None, replaces the output."""
+        return self._add_hook(self._forward_hooks, hook, prepend,
+                              [(self._forward_hooks_with_kwargs, with_kwargs),
+                               (self._forward_hooks_always_called, always_call)])
+
+    @staticmethod
+    def _add_hook(hooks, hook, prepend, options):
+        """Add ``hook`` to ``hooks``, and mark it in each registry of ``options`` (pairs: registry, flag)
+        whose flag is set."""
+        from ..utils.hooks import RemovableHandle
+        handle = RemovableHandle(hooks, extra_dict=[registry for registry, _ in options])
+        hooks[handle.id] = hook
+        for registry, flag in options:
+            if flag:
+                registry[handle.id] = True
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
 
     # ------------------------------------------------------------ registration
     def __setattr__(self, name, value):
@@ -116,6 +179,7 @@ class Module:
         for registry in (self._parameters, self._buffers, self._modules):
             if name in registry:
                 del registry[name]
+                self._non_persistent_buffers_set.discard(name)
                 return
         object.__delattr__(self, name)
 
@@ -137,8 +201,9 @@ class Module:
                              "compute the value in the forward() method.")
         self._parameters[name] = param
 
-    def register_buffer(self, name, tensor):
-        """A tensor that is part of the module's state (``state_dict``) but is not trained."""
+    def register_buffer(self, name, tensor, persistent=True):
+        """A tensor that is part of the module's state but is not trained; in ``state_dict`` unless
+        ``persistent=False``."""
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         self._check_name(name, "buffer", self._buffers)
@@ -146,6 +211,10 @@ class Module:
             raise TypeError(f"cannot assign '{type_name(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name, module):
         """Add a child module under ``name`` (what ``self.name = module`` does)."""
@@ -321,7 +390,9 @@ class Module:
         """Every parameter and buffer by dotted name, detached (they share the module's data)."""
         if destination is None:
             destination = collections.OrderedDict()
-        for name, value in itertools.chain(self._parameters.items(), self._buffers.items()):
+        non_persistent = self.__dict__.get("_non_persistent_buffers_set", ())
+        buffers = [(name, value) for name, value in self._buffers.items() if name not in non_persistent]
+        for name, value in itertools.chain(self._parameters.items(), buffers):
             if value is not None:
                 destination[prefix + name] = value if keep_vars else value.detach()
         for name, module in self._modules.items():

@@ -28,6 +28,10 @@ from ..autograd.function import mark_builtin
 # The Functions of these modules are the built-in ops (see mark_builtin).
 mark_builtin(_indexing, inplace_ops, _join, _linalg, more, _nn_layers, _nn_ops, _pointwise, random,
              _reduction, _shape, views)
+# More operations, for the programs learners run after the course: one family a module.
+from . import (activations, elementwise, layer_norm, rearrange, selecting, sorting,  # noqa: E402
+               splitting, statistics)
+mark_builtin(activations, elementwise, layer_norm, rearrange, selecting, sorting, splitting, statistics)
 
 # The operations, defined below or in the modules above (Tensor's methods and mini_autograd call them).
 __all__ = ["abs", "add", "amax", "amin", "argmax", "argmin", "bitwise", "bmm", "cat", "clamp", "clone",

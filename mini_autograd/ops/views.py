@@ -293,6 +293,15 @@ def view_rebase_message(view, indirect):
     inference_mode (or a view of one): of the view itself, or (``indirect``) of its base or
     another view of it (variable.cpp: handle_view_on_rebase)."""
     modified = "its base or another view of its base has been" if indirect else "is being"
+    if view._creation_meta == "MULTI_OUTPUT_NODE":          # split, chunk, unbind (ops/splitting.py)
+        if view._grad_fn is None:
+            who = f"A view was created in no_grad mode and {modified} modified inplace with grad mode enabled"
+        else:
+            who = f"Output {view._output_nr} of {_op_name(view._grad_fn)} is a view and {modified} modified"
+            who += " inplace"
+        return (f"{who}. This view is the output of a function that returns multiple views. Such functions "
+                "do not allow the output views to be modified inplace. You should replace the inplace "
+                "operation by an out-of-place one.")
     if view._creation_meta == "INFERENCE_MODE":
         made, mode, block = "inference mode", "in normal mode", "inference_mode"
     else:

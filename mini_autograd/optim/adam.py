@@ -2,8 +2,6 @@
 
 PyTorch counterpart: torch/optim/adam.py (``_single_tensor_adam``).
 """
-import math
-
 from .. import creation, grad_mode, ops
 from .optimizer import Optimizer
 
@@ -63,10 +61,10 @@ class Adam(Optimizer):
                     else:
                         grad = grad + param * weight_decay
                 exp_avg.add_((grad - exp_avg) * (1 - beta1))          # PyTorch: lerp_
-                exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))  # PyTorch: addcmul_
+                exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)  # PyTorch: addcmul_, value * g * g
 
                 bias_correction1 = 1 - beta1 ** step
-                bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+                bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
                 if group["amsgrad"]:
                     max_exp_avg_sq = state["max_exp_avg_sq"]
                     max_exp_avg_sq.copy_(ops.max(max_exp_avg_sq, exp_avg_sq))
@@ -74,5 +72,5 @@ class Adam(Optimizer):
                 else:
                     second_moment = exp_avg_sq
                 denom = second_moment.sqrt() / bias_correction2_sqrt + eps
-                param.add_(exp_avg / denom * (-lr / bias_correction1))   # PyTorch: addcdiv_
+                param.add_(exp_avg * (-lr / bias_correction1) / denom)   # PyTorch: addcdiv_, value * m / d
         return loss

@@ -115,7 +115,8 @@ class Optimizer:
         return {"state": packed_state, "param_groups": packed_groups}
 
     def load_state_dict(self, state_dict):
-        """Restore what ``state_dict()`` returned (state tensors are copied)."""
+        """Restore what ``state_dict()`` returned; its state tensors are used as they are, not copied (as
+        PyTorch uses them: converted to the parameter's dtype only if it differs)."""
         groups, saved_groups = self.param_groups, state_dict["param_groups"]
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -127,9 +128,8 @@ class Optimizer:
         self.state = collections.defaultdict(dict)
         for index, values in state_dict["state"].items():
             if index in param_of:
-                self.state[param_of[index]] = {
-                    key: value.detach().clone() if isinstance(value, Tensor) else value
-                    for key, value in values.items()}
+                param = param_of[index]
+                self.state[param] = {key: _cast(param, key, value) for key, value in values.items()}
         for group, saved in zip(groups, saved_groups, strict=True):
             group.update({key: value for key, value in saved.items() if key != "params"})
 
@@ -146,3 +146,12 @@ class Optimizer:
         for name, value in flags.items():
             if value:
                 raise NotImplementedError(f"mini_autograd's optimizers have no {name}=True mode")
+
+
+def _cast(param, key, value):
+    """A loaded state value as PyTorch keeps it (torch/optim/optimizer.py,
+    Optimizer._process_value_according_to_param_policy): ``step`` as it is, other tensors converted to
+    a floating-point parameter's dtype, which leaves them the same tensors when it matches (no copy)."""
+    if not isinstance(value, Tensor) or key == "step" or not param.is_floating_point():
+        return value
+    return value.to(param.dtype)

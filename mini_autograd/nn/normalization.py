@@ -1,0 +1,48 @@
+"""``LayerNorm``: normalise each sample over its last dimensions, then scale and shift element by element.
+
+PyTorch counterpart: torch/nn/modules/normalization.py.
+"""
+import numbers
+
+from .. import creation
+from . import functional as F, init
+from .module import Module
+from .parameter import Parameter
+
+
+class LayerNorm(Module):
+    """``(x - mean) / sqrt(var + eps) * weight + bias`` over the last ``len(normalized_shape)`` dimensions
+    (the biased variance); ``weight`` starts at ones and ``bias`` at zeros (``elementwise_affine``)."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None,
+                 dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        factory = {"device": device, "dtype": dtype}
+        if self.elementwise_affine:
+            self.weight = Parameter(creation.empty(self.normalized_shape, **factory))
+            if bias:
+                self.bias = Parameter(creation.empty(self.normalized_shape, **factory))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")

@@ -1,0 +1,322 @@
+"""Statistics of a tensor: ``var``, ``std``, ``logsumexp``, ``prod``, ``cumsum``.
+
+Each is a Function with PyTorch's node (``VarBackward0``, ``StdBackward0``,
+``LogsumexpBackward0``, ``ProdBackward0``/``ProdBackward1``, ``CumsumBackward0``) and the
+backward formula of tools/autograd/derivatives.yaml, written with tensor operations so
+that ``create_graph=True`` records a second backward, as PyTorch's does.
+
+float32 input is reduced in float64 and rounded, as PyTorch's CPU kernels accumulate
+(Welford's variance and the running sum of cumsum keep a double).
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.function import Function
+from ._helpers import check_tensor, dims_tuple, wrap_dim
+from .pointwise import MaskedFill, MulScalar
+
+
+def _unsqueeze_dims(grad, dims):
+    """FunctionsManual.cpp, unsqueeze_multiple: the reduced dimensions put back, as size 1."""
+    for d in sorted(dims):
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def _reduced_count(shape, dims):
+    return int(np.prod([shape[d] for d in dims], dtype=np.int64)) if shape else 1
+
+
+# ------------------------------------------------------------------ var and std
+class Var(Function):
+    """The variance: the squared deviations from the mean, summed and divided by n - correction."""
+    node_name = "VarBackward0"
+    saved_names = ("self",)
+    saved_fields = ("correction", "dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        """``dim``: the dims as given (None: all); ``correction``: as given (None means 1)."""
+        ctx.dim, ctx.correction, ctx.keepdim = dim, correction, keepdim
+        ctx.save_for_backward(x)
+        return Tensor(_variance(x._data, dim, correction, keepdim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, var.correction: ``var_backward(grad, self, dim, correction, keepdim)``."""
+        (x,) = ctx.saved_tensors
+        return var_backward(grad, x, ctx.dim, ctx.correction, ctx.keepdim), None, None, None
+
+
+class Std(Function):
+    """The standard deviation: the square root of the variance."""
+    node_name = "StdBackward0"
+    saved_names = ("self", "result")
+    saved_fields = ("correction", "dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        ctx.dim, ctx.correction, ctx.keepdim = dim, correction, keepdim
+        result = Tensor(np.sqrt(_variance(x._data, dim, correction, keepdim)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        """FunctionsManual.cpp, std_backward: ``(grad / (result * 2)).masked_fill_(result == 0, 0)``,
+        then var_backward."""
+        x, result = ctx.saved_tensors
+        grad_var = MaskedFill.apply(grad / MulScalar.apply(result, 2), result._data == 0, 0.0)
+        return var_backward(grad_var, x, ctx.dim, ctx.correction, ctx.keepdim), None, None, None
+
+
+def _variance(data, dim, correction, keepdim):
+    """The variance in float64, rounded to the input's dtype (inf or nan where n - correction <= 0)."""
+    axis = None if dim is None else dims_tuple(dim, data.ndim)
+    wide = data.astype(np.float64)
+    count = wide.size if axis is None else _reduced_count(data.shape, axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = wide.mean(axis=axis, keepdims=True) if wide.size else np.float64(np.nan)
+        squares = ((wide - mean) ** 2).sum(axis=axis, keepdims=keepdim)
+        dof = max(0.0, count - (1 if correction is None else correction))
+        return np.asarray(squares / dof, dtype=data.dtype)
+
+
+def var_backward(grad, x, dim, correction, keepdim):
+    """FunctionsManual.cpp, var_backward: ``(2 / (n - correction)) * grad * (self - self.mean(dim))``;
+    over everything with n - correction <= 0, ``grad * where(self == self.mean(), nan, inf)``."""
+    correction = 1 if correction is None else correction
+    if x.ndim == 0 or dim is None:
+        dof = x.numel() - correction
+        if dof <= 0:
+            mean = x.mean()
+            return grad * Tensor(np.where(x._data == mean._data, np.nan, np.inf).astype(x._data.dtype))
+        return MulScalar.apply(grad, 2.0 / dof) * (x - x.mean())
+    dims = dims_tuple(dim, x.ndim)
+    if not keepdim and x.ndim > 1:
+        grad = _unsqueeze_dims(grad, dims)
+    with np.errstate(divide="ignore"):
+        scale = float(np.float64(2.0) / np.float64(_reduced_count(x.shape, dims) - correction))
+    return MulScalar.apply(grad, scale) * (x - x.mean(dims, keepdim=True))
+
+
+_VAR_OVERLOADS = (" * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+                  " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
+                  " * (bool unbiased = True)\n")
+
+
+def _spread(function, name, x, dim, unbiased, keepdim, correction, kwargs):
+    """``var``/``std`` with PyTorch's overloads: ``(dim, unbiased, keepdim)``, ``(dim, *, correction,
+    keepdim)`` and ``(unbiased)``; numpy's ``axis``/``keepdims`` are accepted too."""
+    dim = kwargs.pop("axis", dim)
+    keepdim = kwargs.pop("keepdims", keepdim)
+    if kwargs or (unbiased is not None and correction is not None):
+        given = dict(kwargs, **{k: v for k, v in (("correction", correction), ("unbiased", unbiased))
+                                if v is not None})
+        got = "".join(f"{key}={type(value).__name__}, " for key, value in sorted(given.items()))
+        tail = (f"      didn't match because some of the keywords were incorrect: {', '.join(kwargs)}\n"
+                if kwargs else "")
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but "
+                        f"expected one of:\n{_VAR_OVERLOADS}{tail}")
+    check_tensor(x, name)
+    if isinstance(dim, bool):                  # x.var(False): the (bool unbiased) overload
+        dim, unbiased = None, dim
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if unbiased is not None:
+        correction = 1 if unbiased else 0
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None:
+        dims = dims_tuple(tuple(dim), x.ndim)
+        dim = tuple(dim)
+    else:
+        dims = tuple(range(x.ndim))
+    count = _reduced_count(tuple(x.shape), dims) if x.ndim else 1
+    if count - (1 if correction is None else correction) <= 0:
+        # PyTorch's warning (its C++ reduction kernel gives it); the result is inf or nan
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                      "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+    return function.apply(x, dim, correction, keepdim)
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, **kwargs):
+    """The variance over ``dim`` (all by default), divided by n - 1 (``unbiased``), or n - ``correction``."""
+    return _spread(Var, "var", x, dim, unbiased, keepdim, correction, kwargs)
+
+
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None, **kwargs):
+    """The standard deviation over ``dim``: the square root of ``var`` with the same arguments."""
+    return _spread(Std, "std", x, dim, unbiased, keepdim, correction, kwargs)
+
+
+# ------------------------------------------------------------------ logsumexp
+class Logsumexp(Function):
+    """log(sum(exp(x))) over ``dim``, computed stably (the maximum taken out first)."""
+    node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+    saved_fields = ("dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        """aten/src/ATen/native/ReduceOps.cpp, logsumexp_out_impl: ``maxes = amax(self, dims, true)``,
+        an infinite maximum taken as 0, then ``log(sum(exp(self - maxes))) + maxes``."""
+        ctx.dim, ctx.keepdim = dim, keepdim
+        ctx.save_for_backward(x)
+        data = x._data
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            if data.size:
+                maxes = np.amax(data, axis=dim, keepdims=True)
+                maxes = np.where(np.isinf(maxes), np.zeros((), data.dtype), maxes)
+                shifted = (data - maxes).astype(np.float64)
+                total = np.exp(shifted).astype(data.dtype).sum(axis=dim, keepdims=keepdim)
+                kept = maxes if keepdim else np.squeeze(maxes, axis=dim)
+                out = np.log(total.astype(np.float64)).astype(data.dtype) + kept
+            else:
+                out = np.log(np.exp(data).sum(axis=dim, keepdims=keepdim))
+        result = Tensor(np.asarray(out, dtype=data.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        """FunctionsManual.cpp, logsumexp_backward: ``grad * (self - result).exp()``, the reduced
+        dimensions put back first."""
+        x, result = ctx.saved_tensors
+        if not ctx.keepdim and x.ndim != 0:
+            grad, result = _unsqueeze_dims(grad, ctx.dim), _unsqueeze_dims(result, ctx.dim)
+        return grad * (x - result).exp(), None, None
+
+
+def _required(dim, name):
+    """PyTorch's words (its argument parser's) for a missing ``dim``."""
+    if dim is _MISSING:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+
+
+_MISSING = object()
+
+
+def logsumexp(x, dim=_MISSING, keepdim=False):
+    """log(sum(exp(x), dim)); integer input is taken as float32, as PyTorch does."""
+    _required(dim, "logsumexp")
+    check_tensor(x, "logsumexp")
+    if not x.dtype.is_floating_point:
+        x = x.float()
+    return Logsumexp.apply(x, dims_tuple(dim, x.ndim), keepdim)
+
+
+# ------------------------------------------------------------------ prod
+class Prod(Function):
+    """The product of all elements."""
+    node_name = "ProdBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x):
+        result = Tensor(np.asarray(np.prod(x._data)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, prod: ``prod_backward(grad, self.to(grad.scalar_type()), result)``."""
+        x, result = ctx.saved_tensors
+        return _prod_backward(grad, x, result, None)
+
+
+class ProdDim(Function):
+    """The products along one dimension."""
+    node_name = "ProdBackward1"
+    saved_names = ("self", "result")
+    saved_fields = ("dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        ctx.dim, ctx.keepdim = dim, keepdim
+        axis = dim if x.ndim else None
+        result = Tensor(np.asarray(np.prod(x._data, axis=axis, keepdims=keepdim and x.ndim > 0)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, prod.dim_int: ``prod_backward(grad, self, result, dim, keepdim)``."""
+        x, result = ctx.saved_tensors
+        if x.ndim and not ctx.keepdim:
+            grad, result = grad.unsqueeze(ctx.dim), result.unsqueeze(ctx.dim)
+        return _prod_backward(grad, x, result, ctx.dim)[0], None, None
+
+
+def _prod_backward(grad, x, result, dim):
+    """FunctionsManual.cpp, prod_backward: ``grad * (result / input)`` when no input is 0; else the
+    product of all the other elements, from exclusive cumulative products (prod_safe_zeros_backward).
+
+    That second case is computed in numpy here, so a second backward through it sees a constant."""
+    if x.ndim == 0:
+        return (grad,)
+    if not (x._data == 0).any():
+        return (grad * (result / x),)
+    axis = None if dim is None else dim
+    flat = x._data.reshape(-1) if axis is None else x._data
+    axis = 0 if axis is None else axis
+    ones = np.ones_like(np.take(flat, [0], axis=axis))
+    before = np.cumprod(np.concatenate([ones, np.delete(flat, -1, axis=axis)], axis=axis), axis=axis)
+    rest_reversed = np.flip(np.delete(flat, 0, axis=axis), axis)
+    after = np.flip(np.cumprod(np.concatenate([ones, rest_reversed], axis=axis), axis=axis), axis)
+    others = (before * after).reshape(x._data.shape)
+    return (grad * Tensor(others.astype(grad._data.dtype)),)
+
+
+def prod(x, dim=None, keepdim=False, *, dtype=None):
+    """The product of the elements (along ``dim``); integers and bools multiply as int64."""
+    check_tensor(x, "prod")
+    if isinstance(dim, (tuple, list)):
+        raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected "
+                        "one of:\n * (*, torch.dtype dtype = None)\n * (int dim, bool keepdim = False, *, "
+                        "torch.dtype dtype = None)\n")
+    if dtype is not None:
+        x = x.to(dtype)
+    elif not x.dtype.is_floating_point:
+        x = x.long()
+    if dim is None:
+        return Prod.apply(x)
+    return ProdDim.apply(x, wrap_dim(dim, x.ndim), keepdim)
+
+
+# ------------------------------------------------------------------ cumsum
+class Cumsum(Function):
+    """The running sums along ``dim``."""
+    node_name = "CumsumBackward0"
+    saved_fields = ("dim",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = dim
+        data = x._data
+        if data.ndim == 0:
+            return Tensor(data.copy())
+        wide = np.float64 if data.dtype.kind == "f" else data.dtype
+        return Tensor(np.cumsum(data, axis=dim, dtype=wide).astype(data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """FunctionsManual.cpp, cumsum_backward: ``grad.flip(dim).cumsum(dim).flip(dim)`` (grad as it is
+        when it has one element, or one along dim)."""
+        from .rearrange import flip
+        if grad.numel() <= 1 or grad.shape[ctx.dim] == 1:
+            return grad, None
+        return flip(cumsum(flip(grad, (ctx.dim,)), ctx.dim), (ctx.dim,)), None
+
+
+def cumsum(x, dim=_MISSING, *, dtype=None):
+    """The running sums along ``dim``; integers and bools add up as int64."""
+    _required(dim, "cumsum")
+    check_tensor(x, "cumsum")
+    if dtype is not None:
+        x = x.to(dtype)
+    elif not x.dtype.is_floating_point:
+        x = x.long()
+    return Cumsum.apply(x, wrap_dim(dim, x.ndim))

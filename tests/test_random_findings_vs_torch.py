@@ -524,6 +524,23 @@ case("small_integer_tensors_and_python_numbers", """
             print(c - 2, c.add_(1), c.mul_(200))
 """)
 
+case("binary_cross_entropy_weights_checked_in_pytorchs_order", _ERRORS + """
+    import torch.nn.functional as F
+    x = torch.ones(2, 3) * 0.5
+    p = torch.ones(2, 3, requires_grad=True) * 0.5
+    for w in (torch.ones(4), torch.ones(3, 3), torch.ones(2, 2, 3), torch.ones(4, 3), torch.ones(2, 1),
+              torch.ones(5, 1, 1), torch.ones(3, requires_grad=True), torch.ones(4, requires_grad=True)):
+        show(lambda: F.binary_cross_entropy(x, x, weight=w))
+        show(lambda: F.binary_cross_entropy(x * 2, x, weight=w))
+    print(F.binary_cross_entropy(p, x, weight=torch.ones(3)).grad_fn._saved_weight)
+    for kw in (dict(weight=torch.ones(2, 2, 3)), dict(pos_weight=torch.ones(2, 2, 3)),
+               dict(pos_weight=torch.ones(4), weight=torch.ones(5)),
+               dict(weight=torch.ones(4), pos_weight=torch.ones(3)),
+               dict(weight=torch.ones(4, requires_grad=True), pos_weight=torch.ones(5, requires_grad=True)),
+               dict(pos_weight=torch.ones(5, requires_grad=True), weight=torch.ones(3))):
+        show(lambda: F.binary_cross_entropy_with_logits(x, x, **kw))
+""")
+
 
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):

@@ -273,9 +273,42 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
         if extra is not None:
             _check_tensor(extra, "binary_cross_entropy_with_logits", name, 3)
-            check_broadcast(input, extra)
             _check_not_differentiable(extra, "binary_cross_entropy_with_logits", name)
+    # then the kernel's errors (aten/src/ATen/native/Loss.cpp, binary_cross_entropy_with_logits):
+    # ``(pos_weight - 1).mul(target)`` into the loss, then ``loss.mul_(weight)``, in place
+    if pos_weight is not None:
+        _check_in_place_broadcast(input, np.broadcast_shapes(_broadcast_checked(pos_weight, target)))
+    if weight is not None:
+        _check_in_place_broadcast(input, _broadcast_checked(input, weight))
     return BinaryCrossEntropyWithLogits.apply(input, target, LossWeights(weight, pos_weight), reduction)
+
+
+def _broadcast_checked(a, b):
+    """The shape ``a`` and ``b`` broadcast to, or PyTorch's error naming them tensor a and b."""
+    check_broadcast(a, b)
+    return np.broadcast_shapes(a._data.shape, b._data.shape)
+
+
+def _check_in_place_broadcast(tensor, shape):
+    """An in-place op on ``tensor`` cannot make it larger (TensorIterator's resize check)."""
+    if tuple(shape) != tuple(tensor.shape):
+        raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast shape "
+                           f"{list(shape)}")
+
+
+def _broadcast_shapes(*shapes):
+    """torch.broadcast_shapes (torch/_refs/__init__.py, _broadcast_shapes): the common shape, or the
+    error naming the first dimension, from the last, of the first shape that does not fit."""
+    common = [1] * max(len(shape) for shape in shapes)
+    for index, shape in enumerate(shapes):
+        for dim in range(-1, -1 - len(shape), -1):
+            if common[dim] == 1:
+                common[dim] = shape[dim]
+            elif shape[dim] not in (1, common[dim]):
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[dim]} at {dim}! "
+                                   f"Mismatching argument at index {index} had {shape!r}; but expected "
+                                   f"shape should be broadcastable to {common}")
+    return tuple(common)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
@@ -286,11 +319,14 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.shape != input.shape:           # torch/nn/functional.py, binary_cross_entropy
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:                    # expanded to the target's shape, as torch/nn/functional.py does
+        weight = weight.expand(_broadcast_shapes(target.size(), weight.size()))
+        _check_not_differentiable(weight, "binary_cross_entropy", "weight")
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     _check_probabilities(input, target)
-    if weight is not None:
-        _check_not_differentiable(weight, "binary_cross_entropy", "weight")
+    if weight is not None:                    # the kernel's ``loss.mul_(weight)``, in place
+        _check_in_place_broadcast(input, weight.shape)
     return BinaryCrossEntropy.apply(input, target, LossWeights(weight), reduction)
 
 

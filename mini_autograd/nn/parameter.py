@@ -7,7 +7,16 @@ import numpy as np
 from .._tensor import Tensor
 
 
-class Parameter(Tensor):
+class _PrintedAsPyTorch(type):
+    """``type(param)`` prints as PyTorch's class, ``<class 'torch.nn.parameter.Parameter'>`` (a program
+    that prints it, as d2l's parameter chapter does, shows what PyTorch shows); subclasses print as usual."""
+
+    def __repr__(cls):
+        return "<class 'torch.nn.parameter.Parameter'>" if cls.__name__ == "Parameter" and \
+            cls.__module__ == __name__ else super().__repr__()
+
+
+class Parameter(Tensor, metaclass=_PrintedAsPyTorch):
     """A leaf tensor that requires grad and that a ``Module`` registers when assigned to it.
 
     ``Parameter(t)`` shares ``t``'s data (and version counter) but is a fresh leaf,

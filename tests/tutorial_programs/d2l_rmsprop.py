@@ -1,0 +1,260 @@
+# Follows the PyTorch version of "RMSProp" in Dive into Deep Learning (d2l-ai/d2l-zh,
+# chapter_optimization/rmsprop_origin.md): the weights of past squared gradients, RMSProp on a 2-D
+# quadratic, from scratch on the regression data, and torch.optim.RMSprop, with the d2l helpers it
+# uses (d2l/torch.py: train_2d, show_trace_2d, get_data_ch11, train_ch11, train_concise_ch11 and
+# what they call) written out. Changes: the airfoil data are replaced by 1503 rows of made-up
+# features and a noisy linear target; the Animator prints its points instead of plotting them;
+# matplotlib draws to the Agg back end, and the program prints the first weights it plots; the
+# time per epoch is not printed.
+# ruff: noqa: E306, E721, E731, E741, B905  (the public program's own style, kept)
+import math
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from matplotlib import pyplot as plt  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.utils import data  # noqa: E402
+
+
+def train_2d(trainer, steps=20, f_grad=None):  #@save
+    """Optimize a 2D objective function with a customized trainer."""
+    # `s1` and `s2` are internal state variables that will be used in Momentum, adagrad, RMSProp
+    x1, x2, s1, s2 = -5, -2, 0, 0
+    results = [(x1, x2)]
+    for i in range(steps):  # noqa: B007
+        if f_grad:
+            x1, x2, s1, s2 = trainer(x1, x2, s1, s2, f_grad)
+        else:
+            x1, x2, s1, s2 = trainer(x1, x2, s1, s2)
+        results.append((x1, x2))
+    print(f'epoch {i + 1}, x1: {float(x1):f}, x2: {float(x2):f}')
+    return results
+
+
+def show_trace_2d(f, results):  #@save
+    """Show the trace of 2D variables during optimization."""
+    plt.figure(figsize=(3.5, 2.5))
+    plt.plot(*zip(*results), '-o', color='#ff7f0e')
+    x1, x2 = torch.meshgrid(torch.arange(-5.5, 1.0, 0.1),
+                            torch.arange(-3.0, 1.0, 0.1), indexing='ij')
+    plt.contour(x1, x2, f(x1, x2), colors='#1f77b4')
+    plt.xlabel('x1')
+    plt.ylabel('x2')
+    plt.close()
+    print(x1.shape, f(x1, x2).min())
+
+def linreg(X, w, b):  #@save
+    """The linear regression model."""
+    return torch.matmul(X, w) + b
+
+
+def squared_loss(y_hat, y):  #@save
+    """Squared loss."""
+    return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
+
+
+def load_array(data_arrays, batch_size, is_train=True):  #@save
+    """Construct a PyTorch data iterator."""
+    dataset = data.TensorDataset(*data_arrays)
+    return data.DataLoader(dataset, batch_size, shuffle=is_train)
+
+
+class Accumulator:  #@save
+    """For accumulating sums over `n` variables."""
+    def __init__(self, n):
+        self.data = [0.0] * n
+
+    def add(self, *args):
+        self.data = [a + float(b) for a, b in zip(self.data, args)]
+
+    def reset(self):
+        self.data = [0.0] * len(self.data)
+
+    def __getitem__(self, idx):
+        return self.data[idx]
+
+
+def evaluate_loss(net, data_iter, loss):  #@save
+    """Evaluate the loss of a model on the given dataset."""
+    metric = Accumulator(2)  # Sum of losses, no. of examples
+    for X, y in data_iter:
+        out = net(X)
+        y = y.reshape(out.shape)
+        l = loss(out, y)
+        metric.add(l.sum(), l.numel())
+    return metric[0] / metric[1]
+
+
+class Animator:  #@save
+    """For plotting data in animation (here: printing each point)."""
+    def __init__(self, xlabel=None, ylabel=None, legend=None, xlim=None,
+                 ylim=None, xscale='linear', yscale='linear',
+                 fmts=('-', 'm--', 'g-.', 'r:'), nrows=1, ncols=1,
+                 figsize=(3.5, 2.5)):
+        if legend is None:
+            legend = []
+        self.legend = legend
+        self.X, self.Y, self.fmts = None, None, fmts
+
+    def add(self, x, y):
+        # Add multiple data points into the figure
+        if not hasattr(y, "__len__"):
+            y = [y]
+        n = len(y)
+        if not hasattr(x, "__len__"):
+            x = [x] * n
+        if not self.X:
+            self.X = [[] for _ in range(n)]
+        if not self.Y:
+            self.Y = [[] for _ in range(n)]
+        for i, (a, b) in enumerate(zip(x, y)):
+            if a is not None and b is not None:
+                self.X[i].append(a)
+                self.Y[i].append(b)
+        print(x[0], ', '.join(f'{name} {value:.5f}' for name, value in zip(self.legend or [''] * n, y)
+                              if value is not None))
+
+
+class Timer:  #@save
+    """Record multiple running times."""
+    def __init__(self):
+        self.times = []
+        self.start()
+
+    def start(self):
+        """Start the timer."""
+        self.tik = time.time()
+
+    def stop(self):
+        """Stop the timer and record the time in a list."""
+        self.times.append(time.time() - self.tik)
+        return self.times[-1]
+
+    def avg(self):
+        """Return the average time."""
+        return sum(self.times) / len(self.times)
+
+    def cumsum(self):
+        """Return the accumulated time."""
+        return np.array(self.times).cumsum().tolist()
+
+
+def get_data_ch11(batch_size=10, n=1500):  #@save
+    """Stands in for d2l's: 1503 rows of 5 made-up features and a noisy linear target, normalised
+    per column, instead of the downloaded airfoil data."""
+    rng = np.random.default_rng(0)
+    features = rng.normal(size=(1503, 5))
+    target = features @ np.array([0.5, -1.0, 0.3, 0.8, -0.2]) + 0.5 * rng.normal(size=1503)
+    data = np.concatenate([features, target[:, None]], axis=1).astype(np.float32)
+    data = torch.from_numpy((data - data.mean(axis=0)) / data.std(axis=0))
+    data_iter = load_array((data[:n, :-1], data[:n, -1]),
+                           batch_size, is_train=True)
+    return data_iter, data.shape[1]-1
+
+
+def train_ch11(trainer_fn, states, hyperparams, data_iter,
+               feature_dim, num_epochs=2):
+    # Initialization
+    w = torch.normal(mean=0.0, std=0.01, size=(feature_dim, 1),
+                     requires_grad=True)
+    b = torch.zeros((1), requires_grad=True)
+    net, loss = lambda X: linreg(X, w, b), squared_loss
+    # Train
+    animator = Animator(xlabel='epoch', ylabel='loss',
+                        xlim=[0, num_epochs], ylim=[0.22, 0.35])
+    n, timer = 0, Timer()
+    for _ in range(num_epochs):
+        for X, y in data_iter:
+            l = loss(net(X), y).mean()
+            l.backward()
+            trainer_fn([w, b], states, hyperparams)
+            n += X.shape[0]
+            if n % 200 == 0:
+                timer.stop()
+                animator.add(n/X.shape[0]/len(data_iter),
+                             (evaluate_loss(net, data_iter, loss),))
+                timer.start()
+    print(f'loss: {animator.Y[0][-1]:.3f}')          # (d2l also prints the time per epoch)
+    return timer.cumsum(), animator.Y[0]
+
+
+def train_concise_ch11(trainer_fn, hyperparams, data_iter, num_epochs=4):
+    # Initialization
+    net = nn.Sequential(nn.Linear(5, 1))
+    def init_weights(m):
+        if type(m) == nn.Linear:
+            torch.nn.init.normal_(m.weight, std=0.01)
+    net.apply(init_weights)
+
+    optimizer = trainer_fn(net.parameters(), **hyperparams)
+    loss = nn.MSELoss(reduction='none')
+    animator = Animator(xlabel='epoch', ylabel='loss',
+                        xlim=[0, num_epochs], ylim=[0.22, 0.35])
+    n, timer = 0, Timer()
+    for _ in range(num_epochs):
+        for X, y in data_iter:
+            optimizer.zero_grad()
+            out = net(X)
+            y = y.reshape(out.shape)
+            l = loss(out, y)
+            l.mean().backward()
+            optimizer.step()
+            n += X.shape[0]
+            if n % 200 == 0:
+                timer.stop()
+                # MSELoss computes the squared error without the 1/2 factor
+                animator.add(n/X.shape[0]/len(data_iter),
+                             (evaluate_loss(net, data_iter, loss) / 2,))
+                timer.start()
+    print(f'loss: {animator.Y[0][-1]:.3f}')          # (d2l also prints the time per epoch)
+
+
+gammas = [0.95, 0.9, 0.8, 0.7]
+for gamma in gammas:
+    x = torch.arange(40).detach().numpy()
+    plt.plot(x, (1-gamma) * gamma ** x, label=f'gamma = {gamma:.2f}')
+    print(f'gamma = {gamma:.2f}', ((1-gamma) * gamma ** x)[:3])
+plt.xlabel('time');  # noqa: E703
+plt.close()
+
+
+def rmsprop_2d(x1, x2, s1, s2):
+    g1, g2, eps = 0.2 * x1, 4 * x2, 1e-6
+    s1 = gamma * s1 + (1 - gamma) * g1 ** 2
+    s2 = gamma * s2 + (1 - gamma) * g2 ** 2
+    x1 -= eta / math.sqrt(s1 + eps) * g1
+    x2 -= eta / math.sqrt(s2 + eps) * g2
+    return x1, x2, s1, s2
+
+def f_2d(x1, x2):
+    return 0.1 * x1 ** 2 + 2 * x2 ** 2
+
+eta, gamma = 0.4, 0.9
+show_trace_2d(f_2d, train_2d(rmsprop_2d))
+
+
+def init_rmsprop_states(feature_dim):
+    s_w = torch.zeros((feature_dim, 1))
+    s_b = torch.zeros(1)
+    return (s_w, s_b)
+
+def rmsprop(params, states, hyperparams):
+    gamma, eps = hyperparams['gamma'], 1e-6
+    for p, s in zip(params, states):
+        with torch.no_grad():
+            s[:] = gamma * s + (1 - gamma) * torch.square(p.grad)
+            p[:] -= hyperparams['lr'] * p.grad / torch.sqrt(s + eps)
+        p.grad.data.zero_()
+
+
+data_iter, feature_dim = get_data_ch11(batch_size=10)
+train_ch11(rmsprop, init_rmsprop_states(feature_dim),
+           {'lr': 0.01, 'gamma': 0.9}, data_iter, feature_dim);  # noqa: E703
+
+trainer = torch.optim.RMSprop
+train_concise_ch11(trainer, {'lr': 0.01, 'alpha': 0.9},
+                   data_iter)

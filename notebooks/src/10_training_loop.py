@@ -406,9 +406,9 @@ plt.show()
 # standard loss for classification: it turns the two scores into probabilities with a softmax
 # and takes minus the log of the probability given to the right class.
 #
-# `torch.manual_seed(0)` makes the random starting weights the same on every run. (mini_autograd
-# draws them from the same distributions as PyTorch, but with its own random number generator,
-# so the values differ from PyTorch's for the same seed.)
+# `torch.manual_seed(0)` makes the random starting weights the same on every run, and the same
+# as PyTorch's: mini_autograd's random number generator is PyTorch's, so the same seed gives the
+# same numbers.
 
 # %%
 torch.manual_seed(0)
@@ -460,7 +460,7 @@ print("loss after 300 steps below 0.01:", losses[-1] < 0.01)
 
 # %% [markdown]
 # (The timings depend on the machine; on a laptop the whole run takes about a second or less.)
-# The loss went from 0.69 to below 0.01. The curve, on a log scale:
+# The loss went from 0.68 to below 0.01. The curve, on a log scale:
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3.5))
@@ -773,22 +773,23 @@ plt.show()
 
 # %% [markdown]
 # The loss falls slowly at first, jumps up around step 200 (a step too large for the narrow valley it has
-# reached), recovers and goes on falling. Plain SGD is slower than section 5's Adam: after 1000 steps its loss is
-# still near 0.08, where Adam was below 0.01 after 300.
+# reached), recovers and goes on falling, and jumps once more around step 570. Plain SGD is slower than section
+# 5's Adam: after 1000 steps its loss is still near 0.045, where Adam was below 0.01 after 300.
 #
-# Your curve lies on `mini_autograd`'s: the difference stays at the level of rounding, $10^{-16}$, until the
+# Your curve lies on `mini_autograd`'s: the difference stays at the level of rounding, $10^{-16}$, until a
 # spike, where it grows by many orders of magnitude. Right after the spike the two curves can part visibly: with the
 # course's answer key the largest gap was 0.05 in the loss on one machine and 0.88 on another, a few steps after
 # the spike. Within a few dozen steps they settle side by side again. Nothing in either engine is wrong there; the spike amplifies a last-digit
 # difference, as it would between any two correct programs that round differently.
 #
 # The same goes for two machines running the same engine, which is why the cell prints the loss to four
-# decimals only up to step 150, and after that only whether it is below 0.1. Up to the spike, every machine
-# gives the same numbers. After it, the last digits depend on your computer: numpy hands each matrix product to
-# a BLAS library, which picks a kernel for your CPU, and kernels add the same products in different orders. One
-# kernel rounds the 1000th loss to 0.0754, another to 0.0766 or 0.0772, and the accuracy to 97.7% or 98.0%;
-# even the memory address a numpy array happens to get can change the order of a sum. Every one of these runs
-# is correct.
+# decimals only up to step 150, and after that only whether it is below 0.1. Up to the first spike, every
+# machine gives the same numbers. After it, the last digits depend on your computer: numpy hands each matrix
+# product to a BLAS library, which picks a kernel for your CPU, and kernels add the same products in different
+# orders. With one kernel the second spike comes at step 569, with another at step 580, and the 1000th loss
+# rounds to 0.0446, 0.0444 or 0.0439 (the accuracy was 98.3% with each of the six kernels tried); even the
+# memory address a numpy array happens to get can change the order of a sum. Every one of these runs is
+# correct.
 
 # %% [markdown]
 # ## Exercises

@@ -270,10 +270,16 @@ MODULE_MAP = [
      "`Module`, `Parameter`, `Linear`, `Sequential`, activations, `Flatten`, losses, `functional`, `init`; "
      "`Dropout`, `BatchNorm1d`, `Embedding`", "10",
      "`torch/nn/modules/`; `torch/nn/parameter.py`; `torch/nn/functional.py`; `torch/nn/init.py`"),
-    (["mini_autograd.random", "mini_autograd.utils", "mini_autograd.utils.data", "mini_autograd.serialization"],
-     "`Generator` and `manual_seed`; `utils.data`: `Dataset`, `TensorDataset`, `DataLoader`, `random_split`; "
-     "`save` and `load`", "none (for the programs after the course)",
-     "`torch/random.py`; `torch/utils/data/`; `torch/serialization.py`"),
+    (["mini_autograd.random", "mini_autograd._distributions", "mini_autograd._avx_mathfun"],
+     "`Generator` and `manual_seed`: PyTorch's random numbers, its generator (mt19937, the state's bytes) "
+     "and its CPU kernels (`rand`, `randn`, `randint`, `randperm`, `bernoulli_`, `multinomial`)",
+     "none (for the programs after the course)",
+     "`torch/random.py`; `aten/src/ATen/CPUGeneratorImpl.cpp`; `aten/src/ATen/native/cpu/DistributionTemplates.h`"),
+    (["mini_autograd.return_types"], "`torch.return_types`: the named results of `max(dim)` and `min(dim)`",
+     "none (for the programs after the course)", "`torch/return_types.py`"),
+    (["mini_autograd.utils", "mini_autograd.utils.data", "mini_autograd.serialization"],
+     "`utils.data`: `Dataset`, `TensorDataset`, `DataLoader`, `random_split`; `save` and `load`",
+     "none (for the programs after the course)", "`torch/utils/data/`; `torch/serialization.py`"),
     (["mini_autograd.optim", "mini_autograd.optim.optimizer", "mini_autograd.optim.sgd",
       "mini_autograd.optim.adam", "mini_autograd.optim.rmsprop"], "`Optimizer` (`zero_grad`), `SGD`, `Adam`, "
      "`RMSprop`", "05, 10", "`torch/optim/optimizer.py`; `torch/optim/sgd.py`; `torch/optim/adam.py`; `torch/optim/rmsprop.py`"),
@@ -517,9 +523,10 @@ for title, verdict in results.items():
 # node `MyExpBackward` and the second derivative. (If PyTorch is not installed, the right-hand
 # column says so; `pip install torch==2.13.0` and run the cells again.)
 #
-# Where they do differ is outside these snippets: random numbers (mini_autograd has its own
-# generator, so `torch.manual_seed(0)` gives other initial weights), speed, and the many
-# operations, dtypes and devices PyTorch has and mini_autograd does not.
+# Where they do differ is outside these snippets: speed, and the many operations, dtypes and
+# devices PyTorch has and mini_autograd does not. Random numbers are not among the differences:
+# mini_autograd's generator is PyTorch's, so `torch.manual_seed(0)` gives the same initial
+# weights in both.
 
 # %% [markdown]
 # ## 7. Your autograd speaks PyTorch

@@ -9,7 +9,7 @@ PyTorch counterpart: torch/return_types.py.
 """
 import operator
 
-__all__ = ["max", "min", "structseq"]
+__all__ = ["max", "min", "sort", "structseq", "topk"]
 
 
 class _ReadOnly:
@@ -73,3 +73,5 @@ def _rebuild(name, items):
 
 max = structseq("max", ("values", "indices"))     # noqa: A001  (PyTorch's names)
 min = structseq("min", ("values", "indices"))     # noqa: A001
+sort = structseq("sort", ("values", "indices"))
+topk = structseq("topk", ("values", "indices"))

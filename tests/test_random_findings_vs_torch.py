@@ -464,7 +464,12 @@ case("max_and_min_return_torch_return_types", _ERRORS + """
         print(r)
         print(hasattr(r, "_fields"), hasattr(r, "_asdict"), r[0] is r.values, r[1] is r.indices)
         print(type(pickle.loads(pickle.dumps(r))), type(copy.copy(r)))
-    print(torch.return_types.max is type(x.max(0)), torch.return_types.min is type(x.min(0)))
+    for r in (x.sort(1), torch.sort(x, 0, descending=True), x.topk(1), torch.topk(x, 1, 0)):
+        print(type(r), type(r).__module__, type(r).n_fields, hasattr(r, "_fields"))
+        print(type(pickle.loads(pickle.dumps(r))))
+        print(r)
+    print(torch.return_types.max is type(x.max(0)), torch.return_types.min is type(x.min(0)),
+          torch.return_types.sort is type(x.sort()), torch.return_types.topk is type(x.topk(1)))
     r = x.max(0)
     show(lambda: setattr(r, "values", 1))
     show(lambda: setattr(r, "other", 1))

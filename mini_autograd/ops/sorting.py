@@ -11,10 +11,9 @@ PyTorch's: a stable sort keeps them in order, and so does ``sort`` of up to 16 e
 std::nth_element and std::partial_sort leave them, which ops/_stl.py does step by step.
 ``topk`` without ``sorted`` returns nth_element's order, as PyTorch does.
 """
-import collections
-
 import numpy as np
 
+from .. import return_types
 from .._tensor import Tensor
 from ..autograd.function import Function
 from . import _stl
@@ -22,21 +21,6 @@ from ._helpers import check_tensor, wrap_dim
 from .reduction import Scatter
 
 
-def _result_type(name, fields=("values", "indices")):
-    """A named tuple that prints as ``torch.return_types.<name>(...)`` and is named ``<name>``."""
-    base = collections.namedtuple(name, fields)
-
-    def __repr__(self):
-        return f"torch.return_types.{name}(\n" + ",\n".join(
-            f"{field}={value!r}" for field, value in zip(fields, self, strict=True)) + ")"
-
-    result = type(name, (base,), {"__slots__": (), "__repr__": __repr__})
-    result.__qualname__ = name
-    return result
-
-
-SortResult = _result_type("sort")
-TopkResult = _result_type("topk")
 
 
 def _order(data, dim, descending):
@@ -161,7 +145,7 @@ def sort(x, dim=-1, descending=False, stable=None):
     """``(values, indices)``: ``x`` sorted along ``dim`` (ascending unless ``descending``)."""
     check_tensor(x, "sort")
     function = Sort if stable is None else SortStable
-    return SortResult(*function.apply(x, wrap_dim(dim, x.ndim), bool(descending), bool(stable)))
+    return return_types.sort(function.apply(x, wrap_dim(dim, x.ndim), bool(descending), bool(stable)))
 
 
 def argsort(x, dim=-1, descending=False, stable=False):
@@ -176,4 +160,4 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     size = x.shape[dim] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    return TopkResult(*Topk.apply(x, int(k), dim, bool(largest), bool(sorted)))
+    return return_types.topk(Topk.apply(x, int(k), dim, bool(largest), bool(sorted)))

@@ -245,8 +245,11 @@ def multinomial_without_replacement(generator, rows, num_samples):
     """The categories of the ``num_samples`` largest ``weight / Exp(1)`` of each row, largest first
     (Distributions.cpp: multinomial_out, the Gumbel trick): a category of weight w comes first with
     probability w / total, and never twice. The exponentials are drawn for every element, in
-    order, and rounded to the weights' dtype. Categories of weight 0 tie at 0: here they follow in
-    index order; PyTorch lists them in the order its C++ sort (topk) leaves them."""
+    order, and rounded to the weights' dtype; one sample is the argmax, more are ``topk``'s, whose
+    C++ sort leaves the categories of weight 0 (they tie at 0) in its own order (ops/sorting.py)."""
+    from .ops.sorting import _topk_order
     q = exponential(generator, rows.size).astype(rows.dtype).reshape(rows.shape)
     keys = rows / q
-    return np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
+    if num_samples == 1:
+        return np.argmax(keys, axis=1)[:, None]
+    return _topk_order(keys, num_samples, 1, True, True)

@@ -377,3 +377,17 @@ def test_like_functions_fill_a_transposed_tensor_in_memory_order():
         print(torch.randn_like(torch.zeros(8, 4)[:, ::2]).tolist(), state())  # with gaps: row by row
         print(torch.rand_like(torch.zeros(2, 3, 4).permute(2, 0, 1), dtype=torch.float64).tolist())
     """)
+
+
+def test_multinomial_lists_zero_weights_in_topks_order():
+    """More samples than categories of positive weight: the rest tie at 0, and come in the order
+    PyTorch's topk (libstdc++'s nth_element, partial_sort, sort) leaves them."""
+    same("""
+        torch.manual_seed(0)
+        for weights, n in (([1., 0, 0, 0, 0, 1, 0, 0], 8), ([0., 0, 2, 0, 0, 0, 1, 0, 0, 0], 10),
+                           ([[0., 3, 0, 0, 1], [1, 1, 0, 0, 0]], 4)):
+            print(torch.multinomial(torch.tensor(weights), n).tolist())
+        w = torch.zeros(300)
+        w[5], w[150] = 1., 2.
+        print(torch.multinomial(w, 4).tolist(), torch.multinomial(w, 3).tolist(), state())
+    """)

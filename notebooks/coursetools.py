@@ -1,7 +1,10 @@
 """Small helpers the course notebooks share: reading the engine's source, checking exercises.
 
 They live beside the notebooks, not in ``mini_autograd``: they are about the
-course, not about autograd.
+course, not about autograd. The checks speak the language of the edition the
+chapter belongs to: English, or Chinese in ``notebooks/zh/`` (``buildtrack/i18n.py``
+says how it is chosen; the catalogues are ``coursetools.po``, for this file's words,
+and ``chapters.po``, for the hints and messages the chapters hand to the checks).
 """
 import functools
 import importlib
@@ -13,6 +16,30 @@ import numpy as np
 import mini_autograd
 
 _PACKAGE_ROOT = pathlib.Path(mini_autograd.__file__).resolve().parent.parent
+
+
+def _(message):
+    """This file's words in the learner's language (``buildtrack/i18n.py``, domain ``coursetools``)."""
+    from buildtrack import i18n
+    return i18n.translations("coursetools", i18n.language()).gettext(message)
+
+
+def N_(message):
+    """Marks words kept in a constant, translated where they are used."""
+    return message
+
+
+def _chapter(text):
+    """A text a chapter handed to a check (a hint, ``right=``, a message it made), in the learner's
+    language."""
+    from buildtrack import i18n
+    return i18n.chapter_text(text)
+
+
+def _words(text):
+    """``what=`` and the like: this file's own default words, or a chapter's."""
+    own = _(text) if text else text
+    return own if own != text else _chapter(text)
 
 
 def show_source(obj, only=None, stop_at=None):
@@ -63,12 +90,13 @@ def show_source(obj, only=None, stop_at=None):
 # answer (None, a function that was not called, a string for a number, a wrong shape) gets a
 # message saying so, never a traceback.
 
-NONE_HINT = ("None is not an answer here. If you assigned the result of backward(), note that "
-             "backward() returns None: read .grad instead.")
+NONE_HINT = N_("None is not an answer here. If you assigned the result of backward(), note that "
+               "backward() returns None: read .grad instead.")
 
 
 def _a(word):
-    return f"{'an' if word[:1].lower() in 'aeiou' or word.startswith('nd') else 'a'} {word}"
+    vowel = word[:1].lower() in "aeiou" or word.startswith("nd")
+    return (_("an {word}") if vowel else _("a {word}")).format(word=word)
 
 
 def _describe(x):
@@ -76,19 +104,20 @@ def _describe(x):
     if x is None:
         return "None"
     if hasattr(x, "shape") and hasattr(x, "dtype"):
-        return f"{_a(type(x).__name__)} of shape {list(x.shape)}"
+        return _("{a_type} of shape {shape}").format(a_type=_a(type(x).__name__), shape=list(x.shape))
     if isinstance(x, (list, tuple, set, frozenset, dict)):
-        return f"{_a(type(x).__name__)} of {len(x)} item{'s' if len(x) != 1 else ''}"
-    return f"{_a(type(x).__name__)} ({repr(x)[:60]})"
+        return (_("{a_type} of {count} item") if len(x) == 1 else _("{a_type} of {count} items")).format(
+            a_type=_a(type(x).__name__), count=len(x))
+    return _("{a_type} ({value})").format(a_type=_a(type(x).__name__), value=repr(x)[:60])
 
 
 def _shape_words(shape):
     """"a single number", "3 numbers", "shape [2, 2]": how many numbers an answer holds."""
     if shape == ():
-        return "a single number"
+        return _("a single number")
     if len(shape) == 1:
-        return f"{shape[0]} number{'s' if shape[0] != 1 else ''}"
-    return f"shape {list(shape)}"
+        return (_("{count} number") if shape[0] == 1 else _("{count} numbers")).format(count=shape[0])
+    return _("shape {shape}").format(shape=list(shape))
 
 
 def _uncalled(x):
@@ -96,20 +125,28 @@ def _uncalled(x):
     return inspect.isroutine(x) or inspect.isclass(x) or isinstance(x, functools.partial)
 
 
-def not_answered(hint="", *, what="your answer"):
+YOUR_ANSWER = N_("your answer")
+
+
+def not_answered(hint="", *, what=YOUR_ANSWER):
     """Print the "not answered yet" line of an exercise: how to start, and nothing of the answer.
 
     ``hint`` is accepted so that every check can pass its hint along, and is not printed: it is
     for wrong answers (``_reject``, ``check``). Before a first attempt, the learner gets only
     the way to start; the exercise's collapsed Hint boxes are there for whoever wants more.
     """
-    print(f"⏳ Not answered yet: in the exercise cell, replace the placeholder `...` with {what}, "
-          "then run that cell and this one. Stuck? Open Hint 1, just above the exercise cell.")
+    print(_("⏳ Not answered yet: in the exercise cell, replace the placeholder `...` with {what}, "
+            "then run that cell and this one. Stuck? Open Hint 1, just above the exercise cell.").format(
+                what=_words(what)))
     return False
 
 
 def _reject(problem, hint):
-    print(f"❌ Not yet. {problem}" + (f" Hint: {hint}" if hint else ""))
+    """``problem``: this file's words (already in the learner's language), or a chapter's."""
+    if hint:
+        print(_("❌ Not yet. {problem} Hint: {hint}").format(problem=_chapter(problem), hint=_chapter(hint)))
+    else:
+        print(_("❌ Not yet. {problem}").format(problem=_chapter(problem)))
     return False
 
 
@@ -120,28 +157,31 @@ def can_check(answer, hint="", *, kind=None, what=None, length=None, none_hint=N
     not an instance of ``kind`` (described by ``what``), or not ``length`` entries long.
     ``kind=callable`` asks for a function instead.
     """
-    what = what or "something else"
+    what = _words(what or N_("something else"))
     if answer is ...:
         return not_answered(hint)
+    should_be = _("The answer should be {what}, not {answer}.")
     if kind is callable:
         if answer is None or not callable(answer):
-            return _reject(f"The answer should be {what}, not {_describe(answer)}.", hint)
+            return _reject(should_be.format(what=what, answer=_describe(answer)), hint)
         return True
     if answer is None:
-        return _reject(f"Your answer is None. {none_hint or NONE_HINT}", hint)
+        return _reject(_("Your answer is None. {why}").format(
+            why=_chapter(none_hint) if none_hint else _(NONE_HINT)), hint)
     if _uncalled(answer):
         name = getattr(answer, "__name__", "it")
-        return _reject(f"Your answer is the function `{name}` itself, not its result: "
-                       f"did you forget to call it, as in `{name}()`?", hint)
+        return _reject(_("Your answer is the function `{name}` itself, not its result: "
+                         "did you forget to call it, as in `{name}()`?").format(name=name), hint)
     if kind is not None and not isinstance(answer, kind):
-        return _reject(f"The answer should be {what}, not {_describe(answer)}.", hint)
+        return _reject(should_be.format(what=what, answer=_describe(answer)), hint)
     if length is not None:
         try:
             n = len(answer)
         except TypeError:
-            return _reject(f"The answer should be {what}, not {_describe(answer)}.", hint)
+            return _reject(should_be.format(what=what, answer=_describe(answer)), hint)
         if n != length:
-            return _reject(f"The answer should be {what}: {length} entries, not {n}.", hint)
+            return _reject(_("The answer should be {what}: {length} entries, not {count}.").format(
+                what=what, length=length, count=n), hint)
     return True
 
 
@@ -192,9 +232,9 @@ def agrees(answer, expected, atol=1e-4):
 def check(condition, right, hint):
     """Print a verdict: ``right`` when ``condition`` holds, else ``hint``."""
     if condition:
-        print(f"✅ Correct. {right}")
+        print(_("✅ Correct. {right}").format(right=_chapter(right)))
     else:
-        print(f"❌ Not yet. {hint}")
+        print(_("❌ Not yet. {hint}").format(hint=_chapter(hint)))
     return bool(condition)
 
 
@@ -209,54 +249,66 @@ def check_answer(answer, expected, *, right="", hint="", atol=1e-4, none_hint=No
     try:
         return _compare(answer, expected, right, hint, atol, none_hint)
     except Exception as error:              # a safety net: a wrong answer gets a message, not a traceback
-        return check(False, right, f"{hint} (your answer {_describe(answer)} could not be checked: "
-                                   f"{type(error).__name__}: {error})")
+        return check(False, right, _("{hint} (your answer {answer} could not be checked: {error_type}: "
+                                     "{error})").format(hint=_chapter(hint), answer=_describe(answer),
+                                                        error_type=type(error).__name__, error=error))
 
 
 def _near_miss(answer, expected):
     """What is off in a string answer that names the right thing, or None: spaces, case, a missing 0."""
     if answer.strip() == expected:
-        return f"Right name, but with spaces around it: write exactly {expected!r}."
+        return _("Right name, but with spaces around it: write exactly {expected!r}.").format(
+            expected=expected)
     if answer.strip().lower() == expected.lower():
-        return f"Right name, but the capitals differ: PyTorch prints {expected!r}."
+        return _("Right name, but the capitals differ: PyTorch prints {expected!r}.").format(
+            expected=expected)
     if expected.endswith("0") and answer.strip() == expected[:-1]:
-        return (f"Right operation! PyTorch's node names end in a number (the formula's version): "
-                f"{expected[:-1]}0.")
+        return (_("Right operation! PyTorch's node names end in a number (the formula's version): "
+                  "{name}0.").format(name=expected[:-1]))
     return None
 
 
 def _compare(answer, expected, right, hint, atol, none_hint):
+    your_answer = _("{hint} (your answer: {answer!r})")
     if isinstance(expected, str):
         if not isinstance(answer, str):
-            return _reject(f"The answer should be a string (in quotes), not {_describe(answer)}.", hint)
+            return _reject(_("The answer should be a string (in quotes), not {answer}.").format(
+                answer=_describe(answer)), hint)
         near = None if answer == expected else _near_miss(answer, expected)
         if near:
             return _reject(near, "")
-        return check(answer == expected, right, f"{hint} (your answer: {answer!r})")
+        return check(answer == expected, right, your_answer.format(hint=_chapter(hint), answer=answer))
     if isinstance(expected, (bool, np.bool_)):
         if not isinstance(answer, (bool, np.bool_)):
-            return _reject(f"The answer should be True or False, not {_describe(answer)}.", hint)
-        return check(answer == expected, right, f"{hint} (your answer: {answer!r})")
+            return _reject(_("The answer should be True or False, not {answer}.").format(
+                answer=_describe(answer)), hint)
+        return check(answer == expected, right, your_answer.format(hint=_chapter(hint), answer=answer))
     if _has_words(expected):              # e.g. ("MulBackward0", None): compare item by item
         if not isinstance(answer, (list, tuple)) or len(answer) != len(expected):
-            return _reject(f"The answer should be a tuple of {len(expected)} entries, "
-                           f"not {_describe(answer)}.", hint)
-        return check(_same(answer, expected, atol), right, f"{hint} (your answer: {answer!r})")
+            return _reject(_("The answer should be a tuple of {count} entries, not {answer}.").format(
+                count=len(expected), answer=_describe(answer)), hint)
+        return check(_same(answer, expected, atol), right,
+                     your_answer.format(hint=_chapter(hint), answer=answer))
     if _contains(answer, lambda e: e is None):
-        return _reject(f"Your answer contains None. {none_hint or NONE_HINT}", hint)
+        return _reject(_("Your answer contains None. {why}").format(
+            why=_chapter(none_hint) if none_hint else _(NONE_HINT)), hint)
     if isinstance(answer, (str, bytes)):
-        return _reject(f"The answer should be a number or a tensor, not {_describe(answer)}.", hint)
+        return _reject(_("The answer should be a number or a tensor, not {answer}.").format(
+            answer=_describe(answer)), hint)
     if _contains(answer, lambda e: isinstance(e, (str, bytes))):
-        return _reject(f"The answer should hold numbers, not strings: {answer!r}.", hint)
+        return _reject(_("The answer should hold numbers, not strings: {answer!r}.").format(answer=answer),
+                       hint)
     try:
         got, want = _values(answer), _values(expected)
     except (TypeError, ValueError, RuntimeError):
-        return check(False, right, f"{hint} (could not read {_describe(answer)} as numbers)")
+        return check(False, right, _("{hint} (could not read {answer} as numbers)").format(
+            hint=_chapter(hint), answer=_describe(answer)))
     if got.shape != want.shape:
-        return check(False, right, f"{hint} (your answer holds {_shape_words(got.shape)}; "
-                                   f"expected {_shape_words(want.shape)})")
+        return check(False, right, _("{hint} (your answer holds {got}; expected {want})").format(
+            hint=_chapter(hint), got=_shape_words(got.shape), want=_shape_words(want.shape)))
     return check(np.allclose(got, want, atol=atol), right,
-                 f"{hint} (your answer: {np.round(got, 4).tolist()})")
+                 _("{hint} (your answer: {answer})").format(hint=_chapter(hint),
+                                                             answer=np.round(got, 4).tolist()))
 
 
 def run_check(test, hint=""):
@@ -268,7 +320,8 @@ def run_check(test, hint=""):
         return test()
     except Exception as error:               # the learner's code failed: say how, no traceback
         first_line = (str(error).splitlines() or [""])[0]
-        return _reject(f"Running your answer raised {type(error).__name__}: {first_line}", hint)
+        return _reject(_("Running your answer raised {error_type}: {first_line}").format(
+            error_type=type(error).__name__, first_line=first_line), hint)
 
 
 def count_backward_calls(torch, run):
@@ -303,12 +356,12 @@ def count_backward_calls(torch, run):
 
 # ---------------------------------------------------------------- set-up check (chapter 00)
 
-GRAPHVIZ_INSTALL_HINT = """\
+GRAPHVIZ_INSTALL_HINT = N_("""\
 Install Graphviz (the program, not only the Python package), then run the check again
 (if dot is still not found, restart JupyterLab from a terminal where `dot -V` works):
   conda:          conda install -c conda-forge graphviz python-graphviz
   Debian/Ubuntu:  sudo apt-get install graphviz
-  macOS:          brew install graphviz"""
+  macOS:          brew install graphviz""")
 
 
 def _package_version(name):
@@ -342,17 +395,25 @@ def print_versions():
     rows = [("Python", platform.python_version()),
             ("numpy", np.__version__),
             ("mini_autograd", mini_autograd.__version__),
-            ("matplotlib", _package_version("matplotlib") or "not installed"),
-            ("graphviz (Python package)", _package_version("graphviz") or "not installed")]
+            ("matplotlib", _package_version("matplotlib") or _("not installed")),
+            (_("graphviz (Python package)"), _package_version("graphviz") or _("not installed"))]
     path, version = _dot_version()
-    rows.append(("dot (Graphviz program)",
-                 "not found" if path is None else f"found, version {version or 'unknown'}"))
+    rows.append((_("dot (Graphviz program)"),
+                 _("not found") if path is None else _("found, version {version}").format(
+                     version=version or _("unknown"))))
     torch_version = _package_version("torch")
-    rows.append(("PyTorch", "not installed (optional)" if torch_version is None
-                 else f"installed ({torch_version.split('+')[0]})"))
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name + ':':<{width + 1}} {value}")
+    rows.append(("PyTorch", _("not installed (optional)") if torch_version is None
+                 else _("installed ({version})").format(version=torch_version.split("+")[0])))
+    labels = [_("{name}:").format(name=name) for name, _value in rows]
+    width = max(_width(label) for label in labels)
+    for label, (_name, value) in zip(labels, rows, strict=True):
+        print(f"{label}{' ' * (width - _width(label))} {value}")
+
+
+def _width(text):
+    """The columns ``text`` takes in a terminal or a notebook's output: a Chinese character takes two."""
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def setup_check():
@@ -368,22 +429,24 @@ def setup_check():
         ok = ok and bool(condition)
         print(f"✅ {good}" if condition else f"❌ {bad}")
 
-    verdict(sys.version_info >= (3, 10), "Python 3.10 or newer",
-            f"Python {sys.version_info.major}.{sys.version_info.minor} is too old: "
-            "the course needs 3.10 or newer.")
-    for name, purpose in [("numpy", "does the arithmetic"), ("matplotlib", "draws the plots"),
-                          ("graphviz", "describes the graph pictures for dot")]:
-        verdict(_package_version(name) is not None, f"{name} is installed: it {purpose}",
-                f"{name} is missing: run `pip install -e '.[course]'` in the repository "
-                "(or create the conda environment from environment.yml).")
-    verdict(callable(getattr(mini_autograd, "tensor", None)), "mini_autograd imports",
-            "mini_autograd is broken: reinstall the repository with `pip install -e .`.")
-    path, _ = _dot_version()
-    verdict(path is not None, "Graphviz's dot program is found: graph pictures will render",
-            "Graphviz's dot program was not found on PATH, so graph pictures fall back to text.\n"
-            + GRAPHVIZ_INSTALL_HINT)
-    print("\nAll set: the course can run here." if ok
-          else "\nFix the lines marked ❌, then run this cell again.")
+    verdict(sys.version_info >= (3, 10), _("Python 3.10 or newer"),
+            _("Python {major}.{minor} is too old: the course needs 3.10 or newer.").format(
+                major=sys.version_info.major, minor=sys.version_info.minor))
+    for name, purpose in [("numpy", N_("does the arithmetic")), ("matplotlib", N_("draws the plots")),
+                          ("graphviz", N_("describes the graph pictures for dot"))]:
+        verdict(_package_version(name) is not None,
+                _("{name} is installed: it {purpose}").format(name=name, purpose=_(purpose)),
+                _("{name} is missing: run `pip install -e '.[course]'` in the repository "
+                  "(or create the conda environment from environment.yml).").format(name=name))
+    verdict(callable(getattr(mini_autograd, "tensor", None)), _("mini_autograd imports"),
+            _("mini_autograd is broken: reinstall the repository with `pip install -e .`."))
+    path, _version = _dot_version()
+    verdict(path is not None, _("Graphviz's dot program is found: graph pictures will render"),
+            _("Graphviz's dot program was not found on PATH, so graph pictures fall back to text.") + "\n"
+            + _(GRAPHVIZ_INSTALL_HINT))
+    print()
+    print(_("All set: the course can run here.") if ok
+          else _("Fix the lines marked ❌, then run this cell again."))
 
 
 # ------------------------------------------------------------ the module map (chapter 12, README)

@@ -3,10 +3,14 @@
 In a chapter: ``buildtrack.check("02.2")`` reloads your package (so your latest
 edits count) and prints one line: ✅ done, ⏳ not done yet, or ❌ with the likely
 mistake. ``buildtrack.progress()`` prints every step; so does ``make progress``.
-The checks live here, outside the files you edit.
+The checks live here, outside the files you edit. They speak the language of the
+edition you opened (English, or Chinese from ``notebooks/zh/``: see ``i18n.py``).
 """
+import unicodedata
+
 from . import ch01_02, ch03, ch04_06, ch07_08, ch10, ch11  # noqa: F401  (registers the steps, in order)
 from .framework import STEPS, Verdict, package_dir, verdict
+from .i18n import _
 from .notebook import compare_graphs, mine
 
 __all__ = ["check", "progress", "mine", "compare_graphs", "STEPS"]
@@ -15,7 +19,13 @@ __all__ = ["check", "progress", "mine", "compare_graphs", "STEPS"]
 def check(step_id, answers=False):
     """Check one step of your package and print the verdict."""
     result = verdict(step_id, package_dir(answers))
-    print(f"{result.mark} Step {step_id} ({STEPS[step_id].title}): {result.message}")
+    print(_("{mark} Step {step} ({title}): {message}").format(
+        mark=result.mark, step=step_id, title=_(STEPS[step_id].title), message=result.message))
+
+
+def _width(text):
+    """How many columns ``text`` takes in a terminal: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def progress(answers=False, chapters=None):
@@ -25,12 +35,15 @@ def progress(answers=False, chapters=None):
     for step_id, result in list(verdicts.items()):
         blamed = result.culprit_step
         if blamed and blamed != step_id and verdicts.get(blamed) and verdicts[blamed].status == "done":
-            verdicts[blamed] = Verdict("wrong", f"step {step_id}'s check found a mistake in this step's "
-                                       f"code: see step {step_id}.")
+            verdicts[blamed] = Verdict("wrong", _("step {step}'s check found a mistake in this step's "
+                                                  "code: see step {step}.").format(step=step_id))
     rows = [(s, verdicts[s.id]) for s in STEPS.values() if chapters is None or s.chapter in chapters]
-    width = max(len(s.title) for s, _ in rows)
+    titles = {s.id: _(s.title) for s, _result in rows}
+    width = max(_width(title) for title in titles.values())
     for s, result in rows:
         message = "" if result.status == "done" else result.message
-        print(f"{result.mark} {s.id}  {s.title:<{width}}  {message}".rstrip())
-    done = sum(result.status == "done" for _, result in rows)
-    print(f"\n{done} of {len(rows)} steps done.")
+        title = titles[s.id] + " " * (width - _width(titles[s.id]))
+        print(f"{result.mark} {s.id}  {title}  {message}".rstrip())
+    done = sum(result.status == "done" for _step, result in rows)
+    print()
+    print(_("{done} of {total} steps done.").format(done=done, total=len(rows)))

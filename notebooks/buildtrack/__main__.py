@@ -1,11 +1,26 @@
-"""``python -m buildtrack [--answers]``: the progress table (``make progress``)."""
+"""``python -m buildtrack [--answers]``: the progress table (``make progress``).
+
+In Chinese with ``BUILDTRACK_LANG=zh``, from the Chinese edition's folder, or with a Chinese locale
+(``make progress LANG=zh``; see ``i18n.py``). ``--translations update|check`` keeps the Chinese catalogues
+of the messages in step with the code (``i18n.py``).
+"""
 import argparse
+import os
+import sys
 
-from . import progress
+from . import i18n, progress
+from .i18n import _
 
-parser = argparse.ArgumentParser(prog="python -m buildtrack", description=__doc__)
-parser.add_argument("--answers", action="store_true", help="check the answer key instead of your package")
+if not os.environ.get("BUILDTRACK_LANG") and i18n.locale_is_chinese():
+    os.environ["BUILDTRACK_LANG"] = "zh"          # a command line speaks the locale's language
+parser = argparse.ArgumentParser(prog="python -m buildtrack", description=_(
+    "``python -m buildtrack [--answers]``: the progress table (``make progress``)."))
+parser.add_argument("--answers", action="store_true", help=_("check the answer key instead of your package"))
+parser.add_argument("--translations", choices=["update", "check"],
+                    help="update or check the Chinese catalogues of the messages (for the course's authors)")
 arguments = parser.parse_args()
-print("Checking",
-      "the answer key (answers/myautograd)" if arguments.answers else "your package (notebooks/myautograd)")
+if arguments.translations:
+    sys.exit(i18n.main([arguments.translations]))
+print(_("Checking the answer key (answers/myautograd)") if arguments.answers
+      else _("Checking your package (notebooks/myautograd)"))
 progress(answers=arguments.answers)

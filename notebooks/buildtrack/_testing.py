@@ -5,6 +5,7 @@ import numpy as np
 
 import mini_autograd
 from .framework import Wrong
+from .i18n import _
 
 
 def values(t):
@@ -49,15 +50,19 @@ def expect_raises(make, error_type, words, what):
         make()
     except error_type as error:
         if not str(error).startswith(words):
-            raise Wrong(f"{what} raised {error_type.__name__}({str(error)!r}); PyTorch's words are "
-                        f"{words!r}") from None
+            raise Wrong(_("{what} raised {error_type}({error!r}); PyTorch's words are {words!r}").format(
+                what=what, error_type=error_type.__name__, error=str(error), words=words)) from None
         return
     except NotImplementedError:
         raise
     except Exception as error:                       # another error, from deeper in the code
-        raise Wrong(f"{what} raised {type(error).__name__}: {error}, where PyTorch raises "
-                    f"{error_type.__name__}: {words} (check for this case first, before going on).") from None
-    raise Wrong(f"{what} raised nothing; PyTorch raises {error_type.__name__}: {words}")
+        raise Wrong(_("{what} raised {raised}: {error}, where PyTorch raises {error_type}: {words} (check "
+                      "for "
+                      "this case first, before going on).").format(
+                          what=what, raised=type(error).__name__, error=error, error_type=error_type.__name__,
+                          words=words)) from None
+    raise Wrong(_("{what} raised nothing; PyTorch raises {error_type}: {words}").format(
+        what=what, error_type=error_type.__name__, words=words))
 
 
 @contextlib.contextmanager

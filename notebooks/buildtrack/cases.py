@@ -9,6 +9,7 @@ import pathlib
 import numpy as np
 
 from .framework import Wrong
+from .i18n import _
 
 
 class _Stop(BaseException):
@@ -63,7 +64,10 @@ def _raised(m, error):
     from .framework import _learner_frame
     where = _learner_frame(error.__traceback__, pathlib.Path(m.__file__).resolve().parent)
     words = str(error).splitlines()[0] if str(error) else ""
-    return f"raised {type(error).__name__}: {words}" + (f" ({where})" if where else "")
+    if where:
+        return _("raised {error_type}: {words} ({where})").format(
+            error_type=type(error).__name__, words=words, where=where)
+    return _("raised {error_type}: {words}").format(error_type=type(error).__name__, words=words)
 
 
 def _close(got, want, rtol=1e-4, atol=1e-5):

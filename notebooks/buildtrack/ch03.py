@@ -6,6 +6,7 @@ import numpy as np
 from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, numeric_vjp,
                        recording_off, reference, show, values)
 from .framework import Wrong, step
+from .i18n import N_, _
 
 RNG = np.random.default_rng(3)
 A = RNG.uniform(0.5, 1.5, (2, 3))
@@ -27,11 +28,11 @@ FORMULAS = [
 ]
 
 MISTAKES = {   # what a formula's numbers look like for a typical mistake -> what to say
-    "upstream": "it ignores grad, the gradient arriving from upstream: multiply by it (the chain rule).",
-    "zeros": "it gives all zeros.",
-    "Mean": "it is off by a factor of n = 6: divide by the number of entries.",
-    "Pow": "it looks like c * a ** c: in the derivative of a ** c, the power goes down by one.",
-    "Pow0": ("for a ** 0 at a = 0 the formula c * a ** (c - 1) gives 0 * 0 ** -1 = 0 * inf = nan. "
+    "upstream": N_("it ignores grad, the gradient arriving from upstream: multiply by it (the chain rule)."),
+    "zeros": N_("it gives all zeros."),
+    "Mean": N_("it is off by a factor of n = 6: divide by the number of entries."),
+    "Pow": N_("it looks like c * a ** c: in the derivative of a ** c, the power goes down by one."),
+    "Pow0": N_("for a ** 0 at a = 0 the formula c * a ** (c - 1) gives 0 * 0 ** -1 = 0 * inf = nan. "
              "a ** 0 is the constant 1, whose gradient is 0 everywhere: for c = 0 return zeros shaped "
              "like a, as PyTorch's pow_backward does."),
 }
@@ -51,13 +52,14 @@ def _run_formula(m, name, make, inputs, upstream, dtype="float64"):
     except RuntimeError as error:
         raise Wrong(f"{name}.backward: {error}") from None
     except ValueError as error:                   # numpy refused to multiply the shapes
-        raise Wrong(f"{name}.backward: the shapes do not fit ({error}). For out = a @ b with a of shape "
-                    "[n, k] and b of shape [k, m], grad has shape [n, m]: grad @ bᵀ is [n, k], aᵀ @ grad "
-                    "is [k, m].") from None
+        raise Wrong(_("{name}.backward: the shapes do not fit ({error}). For out = a @ b with a of shape "
+                      "[n, k] and b of shape [k, m], grad has shape [n, m]: grad @ bᵀ is [n, k], aᵀ @ grad "
+                      "is [k, m].").format(name=name, error=error)) from None
     if not np.array_equal(grad._data, given):
-        raise Wrong(f"{name}.backward changed the gradient it was given, in place: the engine hands the same "
-                    "gradient tensor to several nodes (Add passes it to both inputs), so a backward must "
-                    "compute new tensors (grad * ...) and leave grad as it was.")
+        raise Wrong(_("{name}.backward changed the gradient it was given, in place: the engine hands the "
+                      "same "
+                      "gradient tensor to several nodes (Add passes it to both inputs), so a backward must "
+                      "compute new tensors (grad * ...) and leave grad as it was.").format(name=name))
     return grads
 
 
@@ -66,40 +68,43 @@ def _check_dtypes(m, name, make, inputs, upstream):
     grads = _run_formula(m, name, make, inputs, upstream, dtype="float32")
     for index, grad in enumerate(grads):
         if grad is not None and str(grad._data.dtype) != "float32":
-            raise Wrong(f"{name}.backward gives a float32 input a {grad._data.dtype} gradient: make any "
-                        "new array with the gradient's dtype (np.ones(shape, dtype=grad._data.dtype)), "
-                        f"as PyTorch keeps a gradient in its input's dtype (input {index}).")
+            raise Wrong(_("{name}.backward gives a float32 input a {grad_dtype} gradient: make any "
+                          "new array with the gradient's dtype (np.ones(shape, dtype=grad._data.dtype)), "
+                          "as PyTorch keeps a gradient in its input's dtype (input {index}).")
+                          .format(name=name, grad_dtype=grad._data.dtype, index=index))
 
 
 def _check_formula(m, name, make, inputs, upstream):
     grads = _run_formula(m, name, make, inputs, upstream)
     for index, (grad, a) in enumerate(zip(grads, inputs, strict=True)):
-        which = f"{name}.backward, the gradient for input {index}"
+        which = _("{name}.backward, the gradient for input {index}").format(name=name, index=index)
         if grad is not None and not isinstance(grad, m.Tensor):
-            raise Wrong(f"{which} is a {type(grad).__name__}: return Tensors, written with Tensor "
-                        "operations (grad * ctx.b).")
+            raise Wrong(_("{which} is a {type_name}: return Tensors, written with Tensor "
+                          "operations (grad * ctx.b).").format(which=which, type_name=type(grad).__name__))
         want = numeric_vjp(make, inputs, upstream, index)
-        expect(grad is not None, f"{which} is None; it is needed.")
+        expect(grad is not None, _("{which} is None; it is needed.").format(which=which))
         got = values(grad)
         if got.shape != want.shape:
-            raise Wrong(f"{which} has shape {list(got.shape)}, expected {list(want.shape)}, the shape of "
-                        "that input: each entry of the input gets its own gradient.")
+            raise Wrong(_("{which} has shape {got_shape}, expected {want_shape}, the shape of "
+                          "that input: each entry of the input gets its own gradient.")
+                          .format(which=which, got_shape=list(got.shape), want_shape=list(want.shape)))
         if np.allclose(got, want, rtol=1e-4, atol=1e-5):
             continue
         ones = np.ones_like(upstream)
         if np.allclose(got, numeric_vjp(make, inputs, ones, index), rtol=1e-4, atol=1e-5):
-            hint = MISTAKES["upstream"]
+            hint = _(MISTAKES["upstream"])
         elif np.allclose(got, 0):
-            hint = MISTAKES["zeros"]
+            hint = _(MISTAKES["zeros"])
         elif name == "Mean" and np.allclose(got, want * a.size):
-            hint = MISTAKES["Mean"]
+            hint = _(MISTAKES["Mean"])
         elif name == "Pow" and np.allclose(got, upstream * 3 * a ** 3):
-            hint = MISTAKES["Pow"]
+            hint = _(MISTAKES["Pow"])
         elif name == "Pow" and np.any(np.isnan(got)) and not np.any(np.isnan(want)):
-            hint = MISTAKES["Pow0"]
+            hint = _(MISTAKES["Pow0"])
         else:
-            hint = "compare with the derivative by hand."
-        raise Wrong(f"{which} is wrong: got {show(got)}, expected {show(want)} (finite differences); {hint}")
+            hint = _("compare with the derivative by hand.")
+        raise Wrong(_("{which} is wrong: got {got}, expected {want} (finite differences); {hint}")
+                    .format(which=which, got=show(got), want=show(want), hint=hint))
 
 
 @step("03.1", "backward formulas", "the backward of Add, Mul, Pow, Exp, Sum, Mean, MatMul in ops.py")
@@ -115,7 +120,8 @@ def check_formulas(m):
             unwritten.append(f"{name}.backward")
     if unwritten:
         raise NotImplementedError(f"Step 03.1: {', '.join(unwritten)}")
-    return "All seven formulas agree with finite differences, for an upstream gradient that is not all ones."
+    return _("All seven formulas agree with finite differences, for an upstream gradient that is not all "
+             "ones.")
 
 
 def _engine_backward(m, out):
@@ -137,29 +143,33 @@ def check_engine(m):
     b = a * 3
     out = (a + b).sum()                     # a reaches the sum directly and through b
     order = m.engine.topological_order(out.grad_fn)
-    expect(isinstance(order, list), f"topological_order returned a {type(order).__name__}, expected a list.")
-    expect(order and order[0] is out.grad_fn, "topological_order must start with the root, out.grad_fn.")
-    expect(len(order) == len({id(n) for n in order}), "topological_order lists a node twice: each node once.")
-    expect(len(order) == 5, f"topological_order found {len(order)} nodes, expected 5 "
+    expect(isinstance(order, list), _("topological_order returned a {type_name}, expected a list.")
+           .format(type_name=type(order).__name__))
+    expect(order and order[0] is out.grad_fn, _("topological_order must start with the root, out.grad_fn."))
+    expect(len(order) == len({id(n) for n in order}), _("topological_order lists a node twice: each node "
+                                                        "once."))
+    expect(len(order) == 5, _("topological_order found {count} nodes, expected 5 "
            "(SumBackward0, AddBackward0, two MulBackward0, AccumulateGrad): "
-           "follow every edge in next_functions.")
+           "follow every edge in next_functions.").format(count=len(order)))
     position = {id(n): i for i, n in enumerate(order)}
     for node in order:
-        for next_node, _ in node.next_functions:
+        for next_node, _input_nr in node.next_functions:
             if next_node is not None and position[id(next_node)] < position[id(node)]:
-                raise Wrong(f"topological_order lists {next_node.name()} before {node.name()}, "
-                            "which sends it a gradient: a node must come after every node that feeds it, "
-                            "or it runs before all of its gradients have arrived.")
+                raise Wrong(_("topological_order lists {next_node_name} before {node_name}, "
+                              "which sends it a gradient: a node must come after every node that feeds it, "
+                              "or it runs before all of its gradients have arrived.")
+                              .format(next_node_name=next_node.name(), node_name=node.name()))
 
     # The seed example: 4.5, with the two paths of y * y added.
     x, out = _seed(m)
     _engine_backward(m, out)
     got = grad_of(x)
     if got is not None and np.allclose(values(got), 2.25):
-        raise Wrong("x.grad is 2.25, expected 4.5: where two paths meet (y * y uses y twice) the gradients "
-                    "must be added, not overwritten.")
-    expect_close(got, np.full((2, 2), 4.5), "seed example: x.grad is {got}, expected {want}.")
-    expect(m.is_grad_enabled(), "after backward, recording is still off: put the old value back (finally).")
+        raise Wrong(_("x.grad is 2.25, expected 4.5: where two paths meet (y * y uses y twice) the gradients "
+                      "must be added, not overwritten."))
+    expect_close(got, np.full((2, 2), 4.5), _("seed example: x.grad is {got}, expected {want}."))
+    expect(m.is_grad_enabled(), _("after backward, recording is still off: put the old value back "
+                                  "(finally)."))
 
     # Broadcasting: b of shape [3] was added to every row of x.
     x = m.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
@@ -167,10 +177,10 @@ def check_engine(m):
     _engine_backward(m, ((x + b) * x).sum())
     got = grad_of(b)
     if got is not None and values(got).shape == (2, 3):
-        raise Wrong("b.grad has shape [2, 3], expected [3]: b was broadcast over the rows of x, so its "
-                    "gradient must be summed back, sum_to(grad, node.input_shapes[i]).")
+        raise Wrong(_("b.grad has shape [2, 3], expected [3]: b was broadcast over the rows of x, so its "
+                      "gradient must be summed back, sum_to(grad, node.input_shapes[i])."))
     expect_close(got, np.arange(6.0).reshape(2, 3).sum(0),
-                 "b.grad for (x + b) * x is {got}, expected {want}.")
+                 _("b.grad for (x + b) * x is {got}, expected {want}."))
 
     # Hooks on a node: called once, with the summed gradient, and able to change it.
     x, out = _seed(m)
@@ -180,23 +190,23 @@ def check_engine(m):
         lambda grad: seen.append(values(grad)) or recorded.append(grad.grad_fn) or grad * 10)
     _engine_backward(m, out)
     if recorded and recorded[0] is not None:
-        raise Wrong(f"the gradient arriving at AddBackward0 has a grad_fn ({recorded[0].name()}): "
-                    "your engine recorded the backward formulas. Run them with recording off "
-                    "(grad_mode._state.grad_enabled = False).")
-    expect(len(seen) == 1, f"the hook in AddBackward0.pre_hooks was called {len(seen)} times, "
-           "expected once, with the gradient summed over both paths.")
-    expect(np.allclose(seen[0], 4.5), f"the hook got {show(seen[0])}, expected 4.5 everywhere: "
-           "call hooks once all gradients for the node have been added.")
-    expect_close(grad_of(x), np.full((2, 2), 45.0), "a hook returning grad * 10 must change what flows on: "
-                 "x.grad is {got}, expected {want}.")
+        raise Wrong(_("the gradient arriving at AddBackward0 has a grad_fn ({recorded_name}): "
+                      "your engine recorded the backward formulas. Run them with recording off "
+                      "(grad_mode._state.grad_enabled = False).").format(recorded_name=recorded[0].name()))
+    expect(len(seen) == 1, _("the hook in AddBackward0.pre_hooks was called {count} times, "
+           "expected once, with the gradient summed over both paths.").format(count=len(seen)))
+    expect(np.allclose(seen[0], 4.5), _("the hook got {seen}, expected 4.5 everywhere: "
+           "call hooks once all gradients for the node have been added.").format(seen=show(seen[0])))
+    expect_close(grad_of(x), np.full((2, 2), 45.0), _("a hook returning grad * 10 must change what flows on: "
+                 "x.grad is {got}, expected {want}."))
 
     # Recording is put back as it was: after a hook raised, and when backward ran with recording off.
     x, out = _seed(m)
     out.grad_fn.pre_hooks.append(lambda grad: 1 / 0)
     with contextlib.suppress(ZeroDivisionError):
         _engine_backward(m, out)
-    expect(m.is_grad_enabled(), "a hook raised an error during backward, and afterwards recording is still "
-           "off: put the old value back in a finally block, so that it happens even after an error.")
+    expect(m.is_grad_enabled(), _("a hook raised an error during backward, and afterwards recording is still "
+           "off: put the old value back in a finally block, so that it happens even after an error."))
     x, out = _seed(m)
     m.grad_mode._state.grad_enabled = False
     try:
@@ -204,8 +214,8 @@ def check_engine(m):
         still_off = not m.is_grad_enabled()
     finally:
         m.grad_mode._state.grad_enabled = True
-    expect(still_off, "backward ran with recording off (inside no_grad, say), and afterwards recording is "
-           "on: put back the value it had before backward, not True.")
+    expect(still_off, _("backward ran with recording off (inside no_grad, say), and afterwards recording is "
+           "on: put back the value it had before backward, not True."))
 
     # Gradients that meet are added into a new tensor: Add hands one tensor to both its inputs.
     p, q = m.tensor(1.0, requires_grad=True), m.tensor(1.0, requires_grad=True)
@@ -213,22 +223,23 @@ def check_engine(m):
     s = u + v
     _engine_backward(m, s + u)                        # u: from s + u, and through s
     if grad_of(q) is not None and np.allclose(values(grad_of(q)), 6.0):
-        raise Wrong("for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is 6; PyTorch gives 3. The "
-                    "gradient arriving at u's node was added in place into the one already there, and that "
-                    "tensor was the same one Add handed to s's node, and then to v's: add into a new tensor, "
-                    "next_grad + buffers[next_node], never with +=.")
-    expect_close(grad_of(q), 3.0, "for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is {got}; "
-                 "PyTorch gives {want}.")
-    expect_close(grad_of(p), 4.0, "for u = p * 2; v = q * 3; s = u + v; out = s + u, p.grad is {got}; "
-                 "PyTorch gives {want}: u gets a gradient from both paths.")
+        raise Wrong(_("for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is 6; PyTorch gives 3. The "
+                      "gradient arriving at u's node was added in place into the one already there, and that "
+                      "tensor was the same one Add handed to s's node, and then to v's: add into a new "
+                      "tensor, "
+                      "next_grad + buffers[next_node], never with +=."))
+    expect_close(grad_of(q), 3.0, _("for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is {got}; "
+                 "PyTorch gives {want}."))
+    expect_close(grad_of(p), 4.0, _("for u = p * 2; v = q * 3; s = u + v; out = s + u, p.grad is {got}; "
+                 "PyTorch gives {want}: u gets a gradient from both paths."))
 
     # Two leaves fed the same gradient tensor by Add must not share one .grad.
     a = m.tensor(1.0, requires_grad=True)
     b = m.tensor(2.0, requires_grad=True)
     _engine_backward(m, a + b)
-    expect(grad_of(a) is not grad_of(b), "a.grad and b.grad are the same tensor: "
+    expect(grad_of(a) is not grad_of(b), _("a.grad and b.grad are the same tensor: "
            "Add hands the same gradient to both inputs, so AccumulateGrad must store a copy "
-           "(Tensor(grad._data.copy())).")
+           "(Tensor(grad._data.copy()))."))
 
     # A Function whose backward sends None: the node below it gets no gradient from it.
     block = blocking_function(m)
@@ -238,72 +249,75 @@ def check_engine(m):
     try:
         _engine_backward(m, out)
     except (KeyError, AttributeError, TypeError) as error:
-        raise Wrong(f"for a = x * 2; out = Block.apply(a * 1.0) + a, where Block's backward returns None, "
-                    f"your engine raised {type(error).__name__}: {error}. A node that no gradient reached "
-                    "(only None was sent to it) has nothing to pass on: skip it.") from None
-    expect_close(grad_of(x), 2.0, "for a = x * 2; out = Block.apply(a * 1.0) + a, where Block's backward "
+        raise Wrong(_("for a = x * 2; out = Block.apply(a * 1.0) + a, where Block's backward returns None, "
+                      "your engine raised {type_name}: {error}. A node that no gradient reached "
+                      "(only None was sent to it) has nothing to pass on: skip it.")
+                      .format(type_name=type(error).__name__, error=error)) from None
+    expect_close(grad_of(x), 2.0, _("for a = x * 2; out = Block.apply(a * 1.0) + a, where Block's backward "
                  "returns None, x.grad is {got}; PyTorch gives {want}: the gradient that reaches a directly "
-                 "still counts.")
+                 "still counts."))
 
     # A chain of 10,000 operations: no recursion.
     x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     h = x
-    for _ in range(10_000):
+    for _step in range(10_000):
         h = h * 1.0001
-    expect(len(m.engine.topological_order(h.grad_fn)) == 10_001, "topological_order of a chain of 10,000 "
-           "multiplications must list 10,001 nodes (and the AccumulateGrad).")
+    expect(len(m.engine.topological_order(h.grad_fn)) == 10_001, _("topological_order of a chain of 10,000 "
+           "multiplications must list 10,001 nodes (and the AccumulateGrad)."))
     _engine_backward(m, h)
-    expect_close(grad_of(x), 1.0001 ** 10_000, "the 10,000-op chain gives x.grad {got}, expected {want}.")
-    return ("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "
-            "and a 10,000-op chain runs.")
+    expect_close(grad_of(x), 1.0001 ** 10_000, _("the 10,000-op chain gives x.grad {got}, expected {want}."))
+    return (_("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "
+              "and a 10,000-op chain runs."))
 
 
 @step("03.3", "Tensor.backward", "Tensor.backward in tensor.py")
 def check_tensor_backward(m):
     x, out = _seed(m)
     out.backward()
-    expect_close(grad_of(x), np.full((2, 2), 4.5), "out.backward() gives x.grad {got}, expected {want}.")
+    expect_close(grad_of(x), np.full((2, 2), 4.5), _("out.backward() gives x.grad {got}, expected {want}."))
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     expect_raises(lambda: (x ** 2).backward(), RuntimeError,
                   "grad can be implicitly created only for scalar outputs",
-                  "y.backward() for y = x ** 2 with 3 elements")
+                  _("y.backward() for y = x ** 2 with 3 elements"))
     try:
         (x ** 2).backward(m.ones_like(x))
     except RuntimeError as error:
-        raise Wrong(f"y.backward(torch.ones_like(y)) raised RuntimeError: {error}. "
-                    "With a gradient given, a result of any shape can start backward.") from None
+        raise Wrong(_("y.backward(torch.ones_like(y)) raised RuntimeError: {error}. "
+                      "With a gradient given, a result of any shape can start backward.")
+                      .format(error=error)) from None
     expect_close(grad_of(x), [2.0, 4.0, 6.0],
-                 "y.backward(torch.ones_like(y)) gives x.grad {got}, expected {want}.")
+                 _("y.backward(torch.ones_like(y)) gives x.grad {got}, expected {want}."))
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (x ** 2).backward(m.tensor([1.0, 0.5, 2.0]))
     expect_close(grad_of(x), [2.0, 2.0, 12.0],
-                 "y.backward(v) with v = [1, 0.5, 2] gives x.grad {got}, expected {want}: "
-                 "start from the gradient you were given.")
+                 _("y.backward(v) with v = [1, 0.5, 2] gives x.grad {got}, expected {want}: "
+                   "start from the gradient you were given."))
     x = m.tensor([2.0], requires_grad=True)
     try:
         (x * 3).backward()
     except RuntimeError:
-        raise Wrong("(x * 3).backward() for x of shape [1] raised: one element is enough, the rule counts "
-                    "elements (numel()), not dimensions.") from None
-    expect_close(grad_of(x), [3.0], "(x * 3).backward() gives x.grad {got}, expected {want}.")
+        raise Wrong(_("(x * 3).backward() for x of shape [1] raised: one element is enough, the rule counts "
+                      "elements (numel()), not dimensions.")) from None
+    expect_close(grad_of(x), [3.0], _("(x * 3).backward() gives x.grad {got}, expected {want}."))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     expect_raises(lambda: (x * 2).backward(m.tensor([1.0, 1.0, 1.0])), RuntimeError,
                   "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a "
-                  "shape of torch.Size([2]).", "y.backward(g) for y of shape [2] and g of shape [3]")
+                  "shape of torch.Size([2]).", _("y.backward(g) for y of shape [2] and g of shape [3]"))
     expect_raises(lambda: (x * 2).backward(m.tensor([[1.0, 1.0]])), RuntimeError,
                   "Mismatch in shape: grad_output[0] has a shape of torch.Size([1, 2]) and output[0] has a "
-                  "shape of torch.Size([2]).", "y.backward(g) for y of shape [2] and g of shape [1, 2]")
+                  "shape of torch.Size([2]).", _("y.backward(g) for y of shape [2] and g of shape [1, 2]"))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     (x * 2).backward(m.tensor([1.0, 1.0], dtype=m.float64))
     got = grad_of(x)
-    expect(got is not None and str(got._data.dtype) == "float32", "y.backward(g) for a float32 y and a "
-           f"float64 g leaves x.grad {'None' if got is None else got._data.dtype}; PyTorch's is float32: "
+    expect(got is not None and str(got._data.dtype) == "float32", _("y.backward(g) for a float32 y and a "
+           "float64 g leaves x.grad {value}; PyTorch's is float32: "
            "the starting gradient is cast to the tensor's dtype "
            "(Tensor(gradient._data.astype(self._data.dtype))).")
+           .format(value='None' if got is None else got._data.dtype))
     leaf = m.tensor(2.0, requires_grad=True)
     leaf.backward()
-    expect_close(grad_of(leaf), 1.0, "x.backward() on a leaf gives x.grad {got}, expected {want}: "
-                 "the engine starts at gradient_edge(x), its AccumulateGrad.")
+    expect_close(grad_of(leaf), 1.0, _("x.backward() on a leaf gives x.grad {got}, expected {want}: "
+                 "the engine starts at gradient_edge(x), its AccumulateGrad."))
     expect_raises(lambda: m.tensor(3.0).backward(), RuntimeError,
                   "element 0 of tensors does not require grad and does not have a grad_fn",
                   "tensor(3.0).backward()")
@@ -313,6 +327,6 @@ def check_tensor_backward(m):
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     ((x * 2).exp().mean() * 3).backward()
     expect_close(grad_of(x), values(x_ref.grad),
-                 "3·mean(exp(2x)) gives x.grad {got}; mini_autograd gives {want}.")
-    return ("backward() starts from 1 for one-element results, from gradient= otherwise (of the tensor's "
-            "shape, cast to its dtype), with PyTorch's errors.")
+                 _("3·mean(exp(2x)) gives x.grad {got}; mini_autograd gives {want}."))
+    return (_("backward() starts from 1 for one-element results, from gradient= otherwise (of the tensor's "
+              "shape, cast to its dtype), with PyTorch's errors."))

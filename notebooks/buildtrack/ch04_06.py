@@ -7,6 +7,7 @@ import numpy as np
 
 from ._testing import expect, expect_close, expect_raises, grad_of, show, values
 from .framework import Wrong, step
+from .i18n import N_, _
 
 
 @step("04.1", "one AccumulateGrad per leaf; is_leaf",
@@ -14,29 +15,30 @@ from .framework import Wrong, step
 def check_one_accumulator(m):
     x = m.tensor(2.0, requires_grad=True)
     square = x * x
-    (first, _), (second, _) = square.grad_fn.next_functions
-    expect(first is second, "the two edges of x * x lead to two different AccumulateGrad nodes: a leaf has "
-           "one, however often it is used. Keep it on the tensor (x._grad_accumulator) and reuse it.")
+    (first, _first_nr), (second, _second_nr) = square.grad_fn.next_functions
+    expect(first is second, _("the two edges of x * x lead to two different AccumulateGrad nodes: a leaf has "
+           "one, however often it is used. Keep it on the tensor (x._grad_accumulator) and reuse it."))
     square.backward()
-    expect_close(grad_of(x), 4.0, "x * x at x = 2 gives x.grad {got}, expected {want}.")
+    expect_close(grad_of(x), 4.0, _("x * x at x = 2 gives x.grad {got}, expected {want}."))
     node = m.gradient_edge(x)[0]
     alive = weakref.ref(node)
     del node, first, second, square
     gc.collect()
-    expect(alive() is None, "x keeps its AccumulateGrad alive after the graph is gone: "
+    expect(alive() is None, _("x keeps its AccumulateGrad alive after the graph is gone: "
            "the node holds the leaf (node.variable), so the leaf must hold the node only weakly, "
-           "with weakref.ref, as PyTorch does.")
+           "with weakref.ref, as PyTorch does."))
     again = m.gradient_edge(x)[0]
-    expect(isinstance(again, m.AccumulateGrad), "after the old AccumulateGrad died, "
-           "gradient_edge(x) must make a new one.")
+    expect(isinstance(again, m.AccumulateGrad), _("after the old AccumulateGrad died, "
+           "gradient_edge(x) must make a new one."))
     c = m.tensor(1.0)
     y = x * 2
     for tensor, name, leaf in [(x, "x = tensor(2.0, requires_grad=True)", True),
                                (c, "c = tensor(1.0)", True), (y, "y = x * 2", False)]:
         got = tensor.is_leaf
-        expect(got is leaf, f"{name}: is_leaf is {got!r}, expected {leaf}. A leaf is a tensor that no "
+        expect(got is leaf, _("{name}: is_leaf is {got!r}, expected {leaf}. A leaf is a tensor that no "
                "recorded operation made (grad_fn is None), whether or not it requires grad.")
-    return "A leaf has one AccumulateGrad, held weakly; is_leaf means 'no grad_fn'."
+               .format(name=name, got=got, leaf=leaf))
+    return _("A leaf has one AccumulateGrad, held weakly; is_leaf means 'no grad_fn'.")
 
 
 @step("04.2", "retain_grad", "Tensor.retain_grad in tensor.py")
@@ -45,28 +47,29 @@ def check_retain_grad(m):
     try:
         x.retain_grad()
     except Exception as error:
-        raise Wrong(f"x.retain_grad() on a leaf raised {type(error).__name__}: {error}. "
-                    "For a leaf retain_grad does nothing: its .grad is filled anyway.") from None
-    expect(x.retains_grad is False, "after x.retain_grad() on a leaf, x.retains_grad is True; PyTorch "
+        raise Wrong(_("x.retain_grad() on a leaf raised {type_name}: {error}. "
+                      "For a leaf retain_grad does nothing: its .grad is filled anyway.")
+                      .format(type_name=type(error).__name__, error=error)) from None
+    expect(x.retains_grad is False, _("after x.retain_grad() on a leaf, x.retains_grad is True; PyTorch "
            "keeps it False: retains_grad says that a non-leaf keeps its gradient, and a leaf does nothing "
-           "special.")
+           "special."))
     (x * 3).sum().backward()
-    expect_close(grad_of(x), [3.0, 3.0], "after x.retain_grad() on a leaf, (x * 3).sum().backward() gives "
+    expect_close(grad_of(x), [3.0, 3.0], _("after x.retain_grad() on a leaf, (x * 3).sum().backward() gives "
                  "x.grad {got}; PyTorch gives {want}: a leaf's .grad is filled by its AccumulateGrad "
-                 "already, so retain_grad on a leaf adds no hook (one would count the gradient twice).")
+                 "already, so retain_grad on a leaf adds no hook (one would count the gradient twice)."))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     y = x * 3
     y.retain_grad()
     y.retain_grad()                               # twice: still one copy of the gradient
-    expect(y.retains_grad is True, "after y.retain_grad(), y.retains_grad must be True.")
+    expect(y.retains_grad is True, _("after y.retain_grad(), y.retains_grad must be True."))
     (y * y).sum().backward()
     got = grad_of(y)
     if got is not None and np.allclose(values(got), 2 * 2 * values(y)):
-        raise Wrong("y.grad is twice what it should be after calling y.retain_grad() twice: "
-                    "when retains_grad is already True, do nothing.")
-    expect_close(got, 2 * values(y), "y.grad for (y * y).sum() is {got}, expected 2y = {want}.")
-    expect_close(grad_of(x), 18 * values(x), "x.grad is {got}, expected 18x = {want}: "
-                 "retain_grad must not change what flows on.")
+        raise Wrong(_("y.grad is twice what it should be after calling y.retain_grad() twice: "
+                      "when retains_grad is already True, do nothing."))
+    expect_close(got, 2 * values(y), _("y.grad for (y * y).sum() is {got}, expected 2y = {want}."))
+    expect_close(grad_of(x), 18 * values(x), _("x.grad is {got}, expected 18x = {want}: "
+                 "retain_grad must not change what flows on."))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     y = x * 3
     y.retain_grad()
@@ -75,9 +78,10 @@ def check_retain_grad(m):
     loss.backward(retain_graph=True)
     got = grad_of(y)
     if got is not None and np.allclose(values(got), 2 * values(y)):
-        raise Wrong("after two backward() calls through (y * y).sum(), y.grad is 2y, expected 4y: a retained "
-                    "gradient accumulates like a leaf's: add into y._grad when it is already there.")
-    expect_close(got, 4 * values(y), "after two backward() calls, y.grad is {got}, expected {want}.")
+        raise Wrong(_("after two backward() calls through (y * y).sum(), y.grad is 2y, expected 4y: a "
+                      "retained "
+                      "gradient accumulates like a leaf's: add into y._grad when it is already there."))
+    expect_close(got, 4 * values(y), _("after two backward() calls, y.grad is {got}, expected {want}."))
     expect_raises(lambda: m.tensor([1.0]).retain_grad(), RuntimeError,
                   "can't retain_grad on Tensor that has requires_grad=False", "tensor([1.0]).retain_grad()")
     # The retained gradient is a copy of what arrived: not the user's tensor.
@@ -86,17 +90,18 @@ def check_retain_grad(m):
     y.retain_grad()
     v = m.tensor([1.0, 1.0])
     y.backward(v)
-    expect(grad_of(y) is not v, "after y.retain_grad(); y.backward(v), y.grad is v itself, the tensor "
+    expect(grad_of(y) is not v, _("after y.retain_grad(); y.backward(v), y.grad is v itself, the tensor "
            "you passed in; PyTorch's is a copy: store Tensor(grad._data.copy()) the first time, as "
-           "AccumulateGrad does, or changing v would change y.grad.")
-    expect(grad_of(y) is None or not np.shares_memory(grad_of(y)._data, v._data), "after y.retain_grad(); "
-           "y.backward(v), y.grad shares its numbers with v: store a copy (Tensor(grad._data.copy())).")
+           "AccumulateGrad does, or changing v would change y.grad."))
+    expect(grad_of(y) is None or not np.shares_memory(grad_of(y)._data, v._data), _("after y.retain_grad(); "
+           "y.backward(v), y.grad shares its numbers with v: store a copy (Tensor(grad._data.copy()))."))
     z = x * 2
     z.sum().backward()
-    expect(grad_of(z) is None, "z = x * 2 did not ask to retain its gradient, "
-           f"yet z.grad is {show(values(grad_of(z)))}: "
+    expect(grad_of(z) is None, _("z = x * 2 did not ask to retain its gradient, "
+           "yet z.grad is {z_grad}: "
            "only leaves (and tensors that called retain_grad) get a .grad.")
-    return "Non-leaves keep their gradient only on request, through a hook on their grad_fn."
+           .format(z_grad=show(values(grad_of(z)))))
+    return _("Non-leaves keep their gradient only on request, through a hook on their grad_fn.")
 
 
 @step("05.1", "gradients accumulate", "AccumulateGrad.apply (again) in function.py")
@@ -104,29 +109,29 @@ def check_accumulation(m):
     x = m.tensor(2.0, requires_grad=True)
     (x * x).backward()
     first = grad_of(x)
-    expect_close(first, 4.0, "after one backward of x * x, x.grad is {got}, expected {want}.")
+    expect_close(first, 4.0, _("after one backward of x * x, x.grad is {got}, expected {want}."))
     (x * x).backward()
     got = grad_of(x)
     if got is not None and np.allclose(values(got), 4.0):
-        raise Wrong("x.grad is 4, expected 8 after two backward() calls: "
-                    ".grad was overwritten instead of added to.")
-    expect_close(got, 8.0, "after two backward() calls x.grad is {got}, expected {want}: 4 + 4.")
-    expect(got is first, "x.grad is a new tensor after the second backward: "
-           "add into the existing one in place (variable._grad._data += grad._data), as PyTorch does.")
+        raise Wrong(_("x.grad is 4, expected 8 after two backward() calls: "
+                      ".grad was overwritten instead of added to."))
+    expect_close(got, 8.0, _("after two backward() calls x.grad is {got}, expected {want}: 4 + 4."))
+    expect(got is first, _("x.grad is a new tensor after the second backward: "
+           "add into the existing one in place (variable._grad._data += grad._data), as PyTorch does."))
     x = m.tensor(2.0, requires_grad=True)
     (x * x).backward()
     numbers = x.grad.numpy()                         # shares x.grad's memory
     (x * x).backward()
-    expect(float(numbers) == 8.0, f"numbers = x.grad.numpy() taken after the first backward shows "
-           f"{float(numbers):g} after the second, where PyTorch's shows 8: the sum went into a new array "
+    expect(float(numbers) == 8.0, _("numbers = x.grad.numpy() taken after the first backward shows "
+           "{numbers:g} after the second, where PyTorch's shows 8: the sum went into a new array "
            "(variable._grad._data = ... + ...), not into the one x.grad had. Add in place: "
-           "variable._grad._data += grad._data.")
+           "variable._grad._data += grad._data.").format(numbers=float(numbers)))
     a = m.tensor(1.0, requires_grad=True)
     b = m.tensor(2.0, requires_grad=True)
     (a + b).backward()
     (a + b).backward()
-    expect_close(grad_of(a), 2.0, "after two backward() calls of a + b, a.grad is {got}, expected {want}: "
-                 "a.grad and b.grad must not be one tensor (store a copy of the first gradient).")
+    expect_close(grad_of(a), 2.0, _("after two backward() calls of a + b, a.grad is {got}, expected {want}: "
+                 "a.grad and b.grad must not be one tensor (store a copy of the first gradient)."))
     # Micro-batches: two halves, accumulated, equal one batch.
     data = np.array([0.5, -1.0, 2.0, 1.5])
     w_batch = m.tensor(0.3, requires_grad=True)
@@ -134,9 +139,9 @@ def check_accumulation(m):
     w_micro = m.tensor(0.3, requires_grad=True)
     for half in (data[:2], data[2:]):
         (((w_micro * m.tensor(half) - 1.0) ** 2).mean() * 0.5).backward()
-    expect_close(grad_of(w_micro), values(grad_of(w_batch)), "two accumulated micro-batches give w.grad "
-                 "{got}, one batch gives {want}.")
-    return "4 then 8, in the same tensor; two micro-batches equal one batch."
+    expect_close(grad_of(w_micro), values(grad_of(w_batch)), _("two accumulated micro-batches give w.grad "
+                 "{got}, one batch gives {want}."))
+    return _("4 then 8, in the same tensor; two micro-batches equal one batch.")
 
 
 @step("05.2", "zero_grad", "zero_grad in optim.py")
@@ -147,19 +152,19 @@ def check_zero_grad(m):
     g = grad_of(x)
     m.optim.zero_grad([x, w], set_to_none=False)
     got = grad_of(x)
-    expect(got is not None, "zero_grad(params, set_to_none=False) left x.grad None: "
-           "fill the existing gradient with zeros instead.")
-    expect(isinstance(got, m.Tensor), f"after zero_grad(set_to_none=False), x.grad is {got!r}, "
-           "expected a tensor of zeros.")
-    expect(np.all(values(got) == 0) and values(got).shape == (2,), "after zero_grad(set_to_none=False), "
-           f"x.grad is {show(values(got))}, expected [0.0, 0.0].")
-    expect(got is g, "zero_grad(set_to_none=False) replaced x.grad by a new tensor: "
-           "zero the existing one in place (p.grad._data[...] = 0).")
-    expect(grad_of(w) is None, "w had no gradient; zero_grad must leave it None.")
+    expect(got is not None, _("zero_grad(params, set_to_none=False) left x.grad None: "
+           "fill the existing gradient with zeros instead."))
+    expect(isinstance(got, m.Tensor), _("after zero_grad(set_to_none=False), x.grad is {got!r}, "
+           "expected a tensor of zeros.").format(got=got))
+    expect(np.all(values(got) == 0) and values(got).shape == (2,), _("after zero_grad(set_to_none=False), "
+           "x.grad is {got}, expected [0.0, 0.0].").format(got=show(values(got))))
+    expect(got is g, _("zero_grad(set_to_none=False) replaced x.grad by a new tensor: "
+           "zero the existing one in place (p.grad._data[...] = 0)."))
+    expect(grad_of(w) is None, _("w had no gradient; zero_grad must leave it None."))
     m.optim.zero_grad([x, w])
     expect(grad_of(x) is None,
-           "zero_grad(params) (set_to_none=True, PyTorch's default) must set x.grad to None.")
-    return "zero_grad sets .grad to None by default, or zeroes it in place."
+           _("zero_grad(params) (set_to_none=True, PyTorch's default) must set x.grad to None."))
+    return _("zero_grad sets .grad to None by default, or zeroes it in place.")
 
 
 @step("06.1", "no_grad", "no_grad.__enter__ and no_grad.__exit__ in grad_mode.py")
@@ -168,32 +173,34 @@ def check_no_grad(m):
     with m.no_grad():
         inside = x * 2
         enabled_inside = m.is_grad_enabled()
-    expect(not enabled_inside, "inside no_grad(), is_grad_enabled() is still True: switch recording off in "
-           "__enter__.")
-    expect(inside.grad_fn is None and not inside.requires_grad, "x * 2 inside no_grad() got a grad_fn: "
-           "nothing may be recorded inside.")
+    expect(not enabled_inside, _("inside no_grad(), is_grad_enabled() is still True: switch recording off in "
+           "__enter__."))
+    expect(inside.grad_fn is None and not inside.requires_grad, _("x * 2 inside no_grad() got a grad_fn: "
+           "nothing may be recorded inside."))
     expect(m.is_grad_enabled(),
-           "after a no_grad() block, recording is still off: __exit__ must switch it back.")
+           _("after a no_grad() block, recording is still off: __exit__ must switch it back."))
     with m.no_grad():
         with m.no_grad():
             pass
         after_inner = m.is_grad_enabled()
-    expect(not after_inner, "after an inner no_grad() block ends inside an outer one, recording is back on: "
-           "__exit__ must restore the value from before __enter__, not True.")
-    expect(m.is_grad_enabled(), "after nested no_grad() blocks, recording is still off.")
+    expect(not after_inner, _("after an inner no_grad() block ends inside an outer one, recording is back "
+           "on: "
+           "__exit__ must restore the value from before __enter__, not True."))
+    expect(m.is_grad_enabled(), _("after nested no_grad() blocks, recording is still off."))
     try:
         with m.no_grad():
             raise ValueError("inside")
     except ValueError:
         pass
     else:
-        raise Wrong("an exception raised inside no_grad() disappeared: __exit__ must not return True.")
-    expect(m.is_grad_enabled(), "after an exception inside no_grad(), recording is still off.")
+        raise Wrong(_("an exception raised inside no_grad() disappeared: __exit__ must not return True."))
+    expect(m.is_grad_enabled(), _("after an exception inside no_grad(), recording is still off."))
     _check_two_threads(m)
     (x * 2).sum().backward()
-    expect_close(grad_of(x), [2.0, 2.0], "after no_grad blocks, (x * 2).sum().backward() gives x.grad {got}, "
-                 "expected {want}.")
-    return "Nothing is recorded inside; blocks nest and exceptions pass through."
+    expect_close(grad_of(x), [2.0, 2.0], _("after no_grad blocks, (x * 2).sum().backward() gives x.grad "
+                 "{got}, "
+                 "expected {want}."))
+    return _("Nothing is recorded inside; blocks nest and exceptions pass through.")
 
 
 @step("06.2", "detach and requires_grad_", "Tensor.detach and Tensor.requires_grad_ in tensor.py")
@@ -201,39 +208,42 @@ def check_detach(m):
     x = m.tensor([1.0, 2.0], requires_grad=True)
     y = x * 3
     d = y.detach()
-    expect(d is not y, "y.detach() returned y itself: return a new tensor.")
-    expect(d.grad_fn is None and d.requires_grad is False, "y.detach() still has a grad_fn or requires grad: "
-           "it is a new leaf, cut from the graph.")
-    expect(np.shares_memory(d._data, y._data), "y.detach() copied the numbers: "
-           "it shares them with y (no copy), as PyTorch's does.")
+    expect(d is not y, _("y.detach() returned y itself: return a new tensor."))
+    expect(d.grad_fn is None and d.requires_grad is False, _("y.detach() still has a grad_fn or requires "
+           "grad: "
+           "it is a new leaf, cut from the graph."))
+    expect(np.shares_memory(d._data, y._data), _("y.detach() copied the numbers: "
+           "it shares them with y (no copy), as PyTorch's does."))
     c = m.tensor([1.0, 2.0])
-    expect(c.requires_grad_() is c, "c.requires_grad_() must return c itself.")
-    expect(c.requires_grad is True, "after c.requires_grad_(), c.requires_grad is not True.")
+    expect(c.requires_grad_() is c, _("c.requires_grad_() must return c itself."))
+    expect(c.requires_grad is True, _("after c.requires_grad_(), c.requires_grad is not True."))
     c.requires_grad_(False)
-    expect(c.requires_grad is False, "after c.requires_grad_(False), c.requires_grad is not False.")
+    expect(c.requires_grad is False, _("after c.requires_grad_(False), c.requires_grad is not False."))
     expect(y.requires_grad_() is y,
-           "y.requires_grad_() on a non-leaf asks for what it has: return y, no error.")
+           _("y.requires_grad_() on a non-leaf asks for what it has: return y, no error."))
     expect_raises(lambda: y.requires_grad_(False), RuntimeError,
                   "you can only change requires_grad flags of leaf variables.",
-                  "y.requires_grad_(False) for y = x * 3")
+                  _("y.requires_grad_(False) for y = x * 3"))
     expect_raises(lambda: m.tensor([1, 2]).requires_grad_(), RuntimeError,
                   "only Tensors of floating point dtype can require gradients",
-                  "tensor([1, 2]).requires_grad_() (an integer tensor)")
+                  _("tensor([1, 2]).requires_grad_() (an integer tensor)"))
     integers = m.tensor([1, 2])
     try:
         integers.requires_grad_(False)
     except RuntimeError as error:
-        raise Wrong(f"tensor([1, 2]).requires_grad_(False) raised RuntimeError: {error}. Asking an integer "
-                    "tensor not to require grad is fine (it never does): only True is refused.") from None
+        raise Wrong(_("tensor([1, 2]).requires_grad_(False) raised RuntimeError: {error}. Asking an integer "
+                      "tensor not to require grad is fine (it never does): only True is refused.")
+                      .format(error=error)) from None
     x = m.tensor([1.0, 2.0])
     d = x.detach()
     d.mul_(2.0)
-    expect(x._version == 1 and d._version == 1, f"after d = x.detach(); d.mul_(2.0), x._version is "
-           f"{x._version} and d._version {d._version}; PyTorch's are 1 and 1: d shares x's numbers and its "
+    expect(x._version == 1 and d._version == 1, _("after d = x.detach(); d.mul_(2.0), x._version is "
+           "{x_version} and d._version {d_version}; PyTorch's are 1 and 1: d shares x's numbers and its "
            "version counter (detached._version_counter = self._version_counter), so that a change made "
            "through d still stops a backward that saved x.")
-    return ("detach() shares the numbers and the version counter and drops the history; requires_grad_ "
-            "changes leaves only.")
+           .format(x_version=x._version, d_version=d._version))
+    return (_("detach() shares the numbers and the version counter and drops the history; requires_grad_ "
+              "changes leaves only."))
 
 
 def _check_two_threads(m):
@@ -261,11 +271,11 @@ def _check_two_threads(m):
     finally:
         leave.set()
         m.set_grad_enabled(True)
-    want = {"this thread, inside its block": False, "this thread, after its block": False,
-            "other thread, after its block": True}
+    want = {N_("this thread, inside its block"): False, N_("this thread, after its block"): False,
+            N_("other thread, after its block"): True}
     for what, value in want.items():
-        expect(seen.get(what) is value, f"two threads, each in a no_grad block at the same time (this one "
-               f"with recording already off before its block): {what}, is_grad_enabled() is "
-               f"{seen.get(what)!r}, expected {value}. Keep the value from before the block on self (the "
+        expect(seen.get(what) is value, _("two threads, each in a no_grad block at the same time (this one "
+               "with recording already off before its block): {what}, is_grad_enabled() is "
+               "{seen!r}, expected {value}. Keep the value from before the block on self (the "
                "no_grad object of this block), not on the class or in a global: each block, in each thread, "
-               "puts back its own.")
+               "puts back its own.").format(what=_(what), seen=seen.get(what), value=value))

@@ -3,8 +3,9 @@ import numpy as np
 
 from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, recording_off,
                        reference, walk_nodes)
-from .differential import node_label
+from .differential import label_shown, labels_shown, node_label
 from .framework import Wrong, step
+from .i18n import _
 
 SECOND_BACKWARD = "Trying to backward through the graph a second time"
 MODIFIED = "one of the variables needed for gradient computation has been modified by an inplace operation"
@@ -17,33 +18,33 @@ MODIFIED = "one of the variables needed for gradient computation has been modifi
                 ("function.py", "BackwardFunction.saved_tensors")])
 def check_versions(m):
     x = m.tensor([1.0, 2.0, 3.0])
-    expect(x._version == 0, "a new tensor's _version must be 0.")
+    expect(x._version == 0, _("a new tensor's _version must be 0."))
     result = x.add_(1.0)
-    expect(result is x, "x.add_(1.0) must return x itself.")
-    expect(x._version == 1, f"after x.add_(1.0), x._version is {x._version}, expected 1: every in-place "
-           "change adds one.")
-    expect(np.allclose(x._data, [2.0, 3.0, 4.0]), "x.add_(1.0) did not change x's numbers in place.")
+    expect(result is x, _("x.add_(1.0) must return x itself."))
+    expect(x._version == 1, _("after x.add_(1.0), x._version is {x_version}, expected 1: every in-place "
+           "change adds one.").format(x_version=x._version))
+    expect(np.allclose(x._data, [2.0, 3.0, 4.0]), _("x.add_(1.0) did not change x's numbers in place."))
     view = x.detach()
     x.mul_(2.0)
-    expect(np.allclose(view._data, [4.0, 6.0, 8.0]), "x.mul_(2.0) replaced x's numpy array instead of "
+    expect(np.allclose(view._data, [4.0, 6.0, 8.0]), _("x.mul_(2.0) replaced x's numpy array instead of "
            "writing into it: d = x.detach() shares x's numbers and no longer sees the change. "
-           "Write with self._data[...] = data.")
+           "Write with self._data[...] = data."))
     w = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     expect_raises(lambda: w.add_(1.0), RuntimeError,
                   "a leaf Variable that requires grad is being used in an in-place operation.",
-                  "w.add_(1.0) on a leaf that requires grad, recording on")
+                  _("w.add_(1.0) on a leaf that requires grad, recording on"))
     loss = (w * w).sum()
-    _in_place_with_recording_off(m, lambda: w.sub_(0.1), "w.sub_(0.1) for a leaf w that requires grad")
-    expect(w._version == 1, "w.sub_(0.1) under no_grad must bump w._version to 1.")
+    _in_place_with_recording_off(m, lambda: w.sub_(0.1), _("w.sub_(0.1) for a leaf w that requires grad"))
+    expect(w._version == 1, _("w.sub_(0.1) under no_grad must bump w._version to 1."))
     expect_raises(loss.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; "
-                  "expected version 0 instead.", "loss.backward() after w changed in place")
+                  "expected version 0 instead.", _("loss.backward() after w changed in place"))
     y = m.tensor([1.0, 2.0], requires_grad=True).exp()
     z = y * 2
-    _in_place_with_recording_off(m, lambda: y.add_(1.0), "y.add_(1.0) for y = x.exp()")
+    _in_place_with_recording_off(m, lambda: y.add_(1.0), _("y.add_(1.0) for y = x.exp()"))
     expect_raises(lambda: z.sum().backward(), RuntimeError,
                   MODIFIED + ": [torch.FloatTensor [2]], which is output 0 of Exp, is at version 1; "
                   "expected version 0 instead.",
-                  "z.sum().backward() after y = x.exp() changed in place")
+                  _("z.sum().backward() after y = x.exp() changed in place"))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     scale = m.tensor([3.0, 3.0])
     scale.add_(1.0)                                    # changed before it is saved: version 1
@@ -51,26 +52,28 @@ def check_versions(m):
         (x * scale).sum().backward()
     except RuntimeError as error:
         if str(error).startswith(MODIFIED):
-            raise Wrong("backward found a 'modified by an inplace operation' error though scale did not "
-                        "change after it was saved: save the version a tensor has when it is saved "
-                        "(t._version), not 0.") from None
+            raise Wrong(_("backward found a 'modified by an inplace operation' error though scale did not "
+                          "change after it was saved: save the version a tensor has when it is saved "
+                          "(t._version), not 0.")) from None
         raise
     expect_close(grad_of(x), [4.0, 4.0],
-                 "with nothing changed since the save, x.grad is {got}, expected {want}.")
+                 _("with nothing changed since the save, x.grad is {got}, expected {want}."))
     # Every saved tensor is checked, not only the first one.
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     w = m.tensor([10.0, 20.0, 30.0])
     y = (x * w).sum()
     _in_place_with_recording_off(m, lambda: w.mul_(2.0), "w.mul_(2.0)")
     expect_raises(y.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; expected "
-                  "version 0 instead.", "y.backward() for y = (x * w).sum() after w changed in place (w is "
-                  "x * w's second input: check every saved tensor, not only the first)")
+                  "version 0 instead.", _("y.backward() for y = (x * w).sum() after w changed in place (w is "
+                  "x * w's second input: check every saved tensor, not only the first)"))
     # A write that keeps the values is a write too.
     w = m.tensor([1.0, 2.0])
     w.mul_(1.0)
-    expect(w._version == 1, f"after w.mul_(1.0), w._version is {w._version}, expected 1: PyTorch counts "
+    expect(w._version == 1, _("after w.mul_(1.0), w._version is {w_version}, expected 1: PyTorch counts "
            "every in-place operation, whether or not it changes a value (it does not look at the numbers).")
-    return "In-place changes bump _version, and a changed saved tensor stops backward with PyTorch's error."
+           .format(w_version=w._version))
+    return _("In-place changes bump _version, and a changed saved tensor stops backward with PyTorch's "
+             "error.")
 
 
 def _in_place_with_recording_off(m, change, what):
@@ -79,9 +82,11 @@ def _in_place_with_recording_off(m, change, what):
         with recording_off(m):
             change()
     except RuntimeError as error:
-        raise Wrong(f"{what} with recording off (inside no_grad) raised RuntimeError: {error}. Refuse an "
-                    "in-place change only while recording is on (is_grad_enabled()): with recording off, as "
-                    "in an optimizer's step, PyTorch allows it and bumps the version.") from None
+        raise Wrong(_("{what} with recording off (inside no_grad) raised RuntimeError: {error}. Refuse an "
+                      "in-place change only while recording is on (is_grad_enabled()): with recording "
+                      "off, as "
+                      "in an optimizer's step, PyTorch allows it and bumps the version.")
+                      .format(what=what, error=error)) from None
 
 
 @step("07.2", "freeing saved tensors; retain_graph",
@@ -94,26 +99,27 @@ def check_freeing(m):
         y.backward()
     except RuntimeError as error:
         if str(error).startswith(SECOND_BACKWARD):
-            raise Wrong("the first y.backward() already says the graph was freed: "
-                        "free a node's saved tensors after it has run (node.apply), not before.") from None
+            raise Wrong(_("the first y.backward() already says the graph was freed: "
+                          "free a node's saved tensors after it has run (node.apply), not before.")) from None
         raise
-    expect_raises(y.backward, RuntimeError, SECOND_BACKWARD, "a second y.backward() without retain_graph")
+    expect_raises(y.backward, RuntimeError, SECOND_BACKWARD, _("a second y.backward() without retain_graph"))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     y = (x * x).sum()
     try:
         y.backward(retain_graph=True)
         y.backward()
     except RuntimeError as error:
-        raise Wrong(f"y.backward(retain_graph=True) then y.backward() raised: {str(error).rstrip('.')}. With "
-                    "retain_graph=True the saved tensors must stay for the next backward: "
-                    "Tensor.backward passes retain_graph on, and run_backward frees nothing then.") from None
-    expect_close(grad_of(x), [4.0, 8.0], "after two backward() calls through one graph, x.grad is {got}, "
-                 "expected {want} (2x, twice).")
+        raise Wrong(_("y.backward(retain_graph=True) then y.backward() raised: {rstrip}. With "
+                      "retain_graph=True the saved tensors must stay for the next backward: "
+                      "Tensor.backward passes retain_graph on, and run_backward frees nothing then.")
+                      .format(rstrip=str(error).rstrip('.'))) from None
+    expect_close(grad_of(x), [4.0, 8.0], _("after two backward() calls through one graph, x.grad is {got}, "
+                 "expected {want} (2x, twice)."))
     expect_raises(y.backward, RuntimeError, SECOND_BACKWARD,
-                  "a third y.backward(), after one without retain_graph")
+                  _("a third y.backward(), after one without retain_graph"))
     node = y.grad_fn.next_functions[0][0]
-    expect(node.saved is None, "after backward without retain_graph, MulBackward0 still holds its saved "
-           "tensors: call node.release_saved() after each node has run.")
+    expect(node.saved is None, _("after backward without retain_graph, MulBackward0 still holds its saved "
+           "tensors: call node.release_saved() after each node has run."))
     # Node by node, during backward: not all at the end.
     x = m.tensor([1.0, 2.0], requires_grad=True)
     e = x.exp()
@@ -122,11 +128,12 @@ def check_freeing(m):
     held = []
     e.grad_fn.pre_hooks.append(lambda grad: held.append(mul_node.saved is not None))
     out.backward()
-    expect(held == [False], "for out = (e * e).sum() with e = x.exp(), when backward reached ExpBackward0, "
+    expect(held == [False], _("for out = (e * e).sum() with e = x.exp(), when backward reached ExpBackward0, "
            "MulBackward0 (which had run already) still held its saved tensors: free what a node saved right "
            "after it has run, inside the loop, not all at the end. PyTorch frees them node by node, so the "
-           "memory of a long graph goes down while backward runs.")
-    return "Saved tensors are freed after backward unless retain_graph=True, and a second backward says so."
+           "memory of a long graph goes down while backward runs."))
+    return _("Saved tensors are freed after backward unless retain_graph=True, and a second backward says "
+             "so.")
 
 
 def _diamond(torch):
@@ -153,45 +160,49 @@ def check_dependencies(m):
     label = _labels(lines)
     nodes = walk_nodes(out.grad_fn)
     counts = m.engine.compute_dependencies(out.grad_fn)
-    expect(isinstance(counts, dict), f"compute_dependencies returned a {type(counts).__name__}, "
-           "expected a dict {node: count}.")
+    expect(isinstance(counts, dict), _("compute_dependencies returned a {type_name}, "
+           "expected a dict {{node: count}}.").format(type_name=type(counts).__name__))
     want = {id(n): 0 for n in nodes}
     for node in nodes:
-        for next_node, _ in node.next_functions:
+        for next_node, _input_nr in node.next_functions:
             if next_node is not None:
                 want[id(next_node)] += 1
     if counts and all(isinstance(key, int) for key in counts):
-        raise Wrong("compute_dependencies returned a dict keyed by numbers: key it by the nodes themselves "
-                    "(nodes can be dict keys; the engine looks counts up by node).")
+        raise Wrong(_("compute_dependencies returned a dict keyed by numbers: key it by the nodes themselves "
+                      "(nodes can be dict keys; the engine looks counts up by node)."))
     expect(counts.get(out.grad_fn, 0) == 0,
-           "the root has nothing pointing at it: its count is 0 (or leave it out).")
+           _("the root has nothing pointing at it: its count is 0 (or leave it out)."))
     for node in nodes[1:]:
         got = counts.get(node, 0)
         if got != want[id(node)]:
-            hint = (" It gets one gradient per edge pointing at it: count edges, not nodes."
+            hint = (_(" It gets one gradient per edge pointing at it: count edges, not nodes.")
                     if want[id(node)] > 1 else "")
-            raise Wrong(f"compute_dependencies gives {label(node)} the count {got}, "
-                        f"expected {want[id(node)]}.{hint}")
+            raise Wrong(_("compute_dependencies gives {label} the count {got}, "
+                          "expected {want}.{hint}")
+                          .format(label=label_shown(label(node)), got=got, want=want[id(node)], hint=hint))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     a = x * 2                                        # a feeds two nodes: its node must be walked once
     shared = (a.exp() + a.tanh()).sum()
     accumulate = a.grad_fn.next_functions[0][0]
     got = m.engine.compute_dependencies(shared.grad_fn).get(accumulate)
-    expect(got == 1, "in (a.exp() + a.tanh()).sum() with a = x * 2, x's AccumulateGrad gets the count "
-           f"{got}, expected 1: a's node is reached twice but must be walked once "
-           "(keep a set of the nodes seen).")
+    expect(got == 1, _("in (a.exp() + a.tanh()).sum() with a = x * 2, x's AccumulateGrad gets the count "
+           "{got}, expected 1: a's node is reached twice but must be walked once "
+           "(keep a set of the nodes seen).").format(got=got))
     y = m.tensor(2.0, requires_grad=True)
     counts = m.engine.compute_dependencies((y * y).grad_fn)
     accumulate = (y * y).grad_fn.next_functions[0][0]
-    expect(counts.get(accumulate) == 2, f"for y * y, y's AccumulateGrad gets {counts.get(accumulate)}, "
-           "expected 2: y is used twice, so two gradients arrive.")
+    expect(counts.get(accumulate) == 2, _("for y * y, y's AccumulateGrad gets {get}, "
+           "expected 2: y is used twice, so two gradients arrive.").format(get=counts.get(accumulate)))
     h = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _ in range(CHAIN):
+    for _step in range(CHAIN):
         h = h * 1.0
     counted = len(m.engine.compute_dependencies(h.grad_fn))
-    expect(counted in (CHAIN, CHAIN + 1), f"on a chain of {CHAIN:,} multiplications, "
-           f"compute_dependencies counts {counted} nodes, expected the {CHAIN:,} nodes below the root.")
-    return f"Each node waits for one gradient per edge pointing at it; a {CHAIN:,}-op chain is counted too."
+    expect(counted in (CHAIN, CHAIN + 1), _("on a chain of {CHAIN:,} multiplications, "
+           "compute_dependencies counts {counted} nodes, expected the {CHAIN:,} nodes below the root.")
+           .format(CHAIN=CHAIN, counted=counted))
+    return (_("Each node waits for one gradient per edge pointing at it; a {CHAIN:,}-op chain is counted "
+              "too.")
+            .format(CHAIN=CHAIN))
 
 
 CHAIN = 10_000     # operations: 10 times Python's limit on nested calls, so a recursive walk fails
@@ -242,7 +253,7 @@ def reference_order(build):
 
 def engine_order(torch, build):
     """The order in which ``torch`` (mini_autograd or PyTorch) runs the nodes of ``build(torch)``'s graph."""
-    _, out, lines = build(torch)
+    _x, out, lines = build(torch)
     names = record_order(out, reference_prehook, label=_labels(lines))
     out.backward()
     return names
@@ -258,58 +269,61 @@ def check_ready_queue(m):
         fifo = ["SumBackward0", "AddBackward0", "MulBackward0", "MulBackward0", "ExpBackward0",
                 "AccumulateGrad"]                        # (a's, then c's MulBackward0)
         if len(order) > len(want):
-            hint = (" Some node ran more than once: a node joins the ready queue only when its dependency "
-                    "count reaches 0.")
+            hint = (_(" Some node ran more than once: a node joins the ready queue only when its dependency "
+                      "count reaches 0."))
         elif [name.split(" of ")[0] for name in order] == fifo:
-            hint = (" That is first-in-first-out (or oldest-first) order: "
-                    "the ready queue must pop the newest node first, the highest sequence_nr "
-                    "(heapq with -sequence_nr).")
+            hint = (_(" That is first-in-first-out (or oldest-first) order: "
+                      "the ready queue must pop the newest node first, the highest sequence_nr "
+                      "(heapq with -sequence_nr)."))
         elif sorted(order) == sorted(want):
-            hint = (" The same nodes in another order: of the ready nodes, "
-                    "the one with the highest sequence_nr (the newest) runs first; "
-                    "heapq pops the smallest, so push -sequence_nr.")
+            hint = (_(" The same nodes in another order: of the ready nodes, "
+                      "the one with the highest sequence_nr (the newest) runs first; "
+                      "heapq pops the smallest, so push -sequence_nr."))
         else:
             hint = ""
-        raise Wrong(f"on the diamond graph your engine ran {order}; "
-                    f"mini_autograd and PyTorch run {want}.{hint}")
+        raise Wrong(_("on the diamond graph your engine ran {order}; "
+                      "mini_autograd and PyTorch run {want}.{hint}")
+                      .format(order=labels_shown(order), want=labels_shown(want), hint=hint))
     expect_close(grad_of(x), 2 + 3 * np.exp([1.0, 2.0]),
-                 "on the diamond graph x.grad is {got}, expected {want}.")
-    _, out, lines = _exp_then_tanh(m)
+                 _("on the diamond graph x.grad is {got}, expected {want}."))
+    _x, out, lines = _exp_then_tanh(m)
     order = _mine_order(m, out, lines)
     want = reference_order(_exp_then_tanh)
-    expect(order == want, f"for p = x.exp(); q = x.tanh(); out = (q * p).sum() your engine ran {order}; "
-           f"mini_autograd and PyTorch run {want}: of the ready nodes the newest (highest sequence_nr) "
+    expect(order == want, _("for p = x.exp(); q = x.tanh(); out = (q * p).sum() your engine ran {order}; "
+           "mini_autograd and PyTorch run {want}: of the ready nodes the newest (highest sequence_nr) "
            "runs first, whatever order they became ready in, so the queue must be a priority queue "
-           "(heapq), not a list used as a stack.")
+           "(heapq), not a list used as a stack.").format(order=labels_shown(order), want=labels_shown(want)))
     x = m.tensor(2.0, requires_grad=True)
     y = x * x
     (y * y).backward()
-    expect_close(grad_of(x), 4 * 2.0 ** 3, "for (x*x)*(x*x) at x = 2, x.grad is {got}, expected {want}: the "
-                 "gradients of both uses must be added in the input buffer before the node runs.")
+    expect_close(grad_of(x), 4 * 2.0 ** 3, _("for (x*x)*(x*x) at x = 2, x.grad is {got}, expected {want}: "
+                 "the "
+                 "gradients of both uses must be added in the input buffer before the node runs."))
     # A Function whose backward returns None: every edge counts, None or not.
     x = m.tensor(1.0, requires_grad=True)
     y = x * 3
     out = blocking_function(m).apply(y) + y
     out.backward()
-    expect_close(grad_of(x), 3.0, "for y = x * 3; out = Block.apply(y) + y, where Block's backward returns "
+    expect_close(grad_of(x), 3.0, _("for y = x * 3; out = Block.apply(y) + y, where Block's backward returns "
                  "None, x.grad is {got}; PyTorch gives {want}. Two edges point at y's node, and one of them "
                  "carries None: it still counts. Take one off the node's count for every edge, whatever "
                  "its gradient, and run a node whose count reaches 0 even if only None arrived (it passes "
-                 "None on).")
+                 "None on)."))
     # A node that only None reached takes its turn too, and frees what it saved after it.
     x = m.tensor([1.0, 2.0], requires_grad=True)
     e = x.exp()
     blocking_function(m).apply(e).sum().backward()
-    expect(e.grad_fn.saved is None, "for e = x.exp(); Block.apply(e).sum().backward(), where Block's "
+    expect(e.grad_fn.saved is None, _("for e = x.exp(); Block.apply(e).sum().backward(), where Block's "
            "backward returns None, ExpBackward0 (which only None reached) still holds its saved tensors "
            "afterwards. PyTorch runs such a node too, with no gradient, and frees what it saved right "
            "after, as after any node's turn: free after every node the queue pops (unless "
-           "retain_graph), not only after node.apply.")
+           "retain_graph), not only after node.apply."))
     h = x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _ in range(CHAIN):
+    for _step in range(CHAIN):
         h = h * 1.00001
     h.backward()
     expect_close(grad_of(x), 1.00001 ** CHAIN,
-                 f"on a chain of {CHAIN:,} operations, x.grad is {{got}}, expected {{want}}.")
-    return ("Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers, "
-            f"None gradients and {CHAIN:,} ops too.")
+                 _("on a chain of {CHAIN:,} operations, x.grad is {{got}}, expected {{want}}.")
+                 .format(CHAIN=CHAIN))
+    return (_("Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers, "
+              "None gradients and {CHAIN:,} ops too.").format(CHAIN=CHAIN))

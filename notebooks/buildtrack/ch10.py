@@ -12,6 +12,7 @@ import numpy as np
 from ._testing import expect, expect_close, grad_of, reference, show, values
 from .cases import _close, _dtype_name, _quarters, _raised, smallest_failure
 from .framework import Wrong, step
+from .i18n import _
 
 
 def two_spirals(n_per_class=150, turns=1.5, noise=0.3, seed=0):
@@ -40,11 +41,12 @@ OTHER_BOUNDS = {"1/in_features = 1/400": 1 / 400, "1/sqrt(out_features) = 1/sqrt
 def _bound_message(largest):
     """What a weight whose entries reach ``largest`` (instead of 0.05) says about the learner's k."""
     guess = [name for name, k in OTHER_BOUNDS.items() if 0.97 * k <= largest <= k * (1 + 1e-6)]
-    said = f" That is k = {guess[0]}." if guess else ""
-    return (f"Linear(400, 30).weight has entries up to {largest:.4g}, so it was drawn from about "
-            f"[-{largest:.4g}, {largest:.4g}].{said} PyTorch draws from [-k, k] with k = "
-            "1/sqrt(in_features) = 1/sqrt(400) = 0.05: 1 over the square root of the number of inputs, so "
-            "that a layer's outputs start neither tiny nor huge, whatever its width.")
+    said = _(" That is k = {guess}.").format(guess=guess[0]) if guess else ""
+    return (_("Linear(400, 30).weight has entries up to {largest:.4g}, so it was drawn from about "
+              "[-{largest:.4g}, {largest:.4g}].{said} PyTorch draws from [-k, k] with k = "
+              "1/sqrt(in_features) = 1/sqrt(400) = 0.05: 1 over the square root of the number of inputs, so "
+              "that a layer's outputs start neither tiny nor huge, whatever its width.")
+            .format(largest=largest, said=said))
 
 
 @step("10.1", "Linear", "Linear.__init__ and Linear.__call__ in nn.py", after="06.2")
@@ -53,58 +55,68 @@ def check_linear(m):
     layer = m.nn.Linear(400, 30)
     w, b = layer.weight, layer.bias
     expect(isinstance(w, m.nn.Parameter) and isinstance(b, m.nn.Parameter),
-           "weight and bias must be Parameters (nn.Parameter(...)): leaves that require grad.")
-    expect(tuple(w.shape) == (30, 400), f"Linear(400, 30).weight has shape {list(w.shape)}, "
-           "expected [30, 400]: (out_features, in_features), as in PyTorch.")
-    expect(tuple(b.shape) == (30,), f"Linear(400, 30).bias has shape {list(b.shape)}, expected [30].")
+           _("weight and bias must be Parameters (nn.Parameter(...)): leaves that require grad."))
+    expect(tuple(w.shape) == (30, 400), _("Linear(400, 30).weight has shape {w_shape}, "
+           "expected [30, 400]: (out_features, in_features), as in PyTorch.").format(w_shape=list(w.shape)))
+    expect(tuple(b.shape) == (30,), _("Linear(400, 30).bias has shape {b_shape}, expected [30].")
+           .format(b_shape=list(b.shape)))
     bound = 1 / np.sqrt(400)
     largest = float(np.abs(values(w)).max())
     if largest > bound * (1 + 1e-6):
         guess = [name for name, k in OTHER_BOUNDS.items() if 0.97 * k <= largest <= k * (1 + 1e-6)]
-        raise Wrong(f"Linear(400, 30).weight has entries up to {largest:.3f}, beyond k = 1/sqrt(400) = 0.05"
-                    + (f" (it looks like k = {guess[0]})" if guess else "")
-                    + ": draw uniformly from [-k, k] with k = 1/sqrt(in_features).")
+        if guess:
+            raise Wrong(_("Linear(400, 30).weight has entries up to {largest:.3f}, beyond k = 1/sqrt(400) = "
+                          "0.05 (it looks like k = {guess}): draw uniformly from [-k, k] with k = "
+                          "1/sqrt(in_features).").format(largest=largest, guess=guess[0]))
+        raise Wrong(_("Linear(400, 30).weight has entries up to {largest:.3f}, beyond k = 1/sqrt(400) = "
+                      "0.05: "
+                      "draw uniformly from [-k, k] with k = 1/sqrt(in_features).").format(largest=largest))
     if 0 < largest < 0.97 * bound:               # (12000 draws: the largest is within 0.1% of k)
         raise Wrong(_bound_message(largest))
     spread = values(w).std()
-    expect(spread > bound / 3, f"Linear(400, 30).weight has a spread of {spread:.4f}; uniform on "
-           f"[-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: draw it from the whole interval [-k, k].")
+    expect(spread > bound / 3, _("Linear(400, 30).weight has a spread of {spread:.4f}; uniform on "
+           "[-0.05, 0.05] gives about {value:.4f}: draw it from the whole interval [-k, k].")
+           .format(spread=spread, value=bound / np.sqrt(3)))
     bias = values(b)
-    expect(np.all(np.abs(bias) <= bound * (1 + 1e-6)), "Linear(400, 30).bias has entries up to "
-           f"{np.abs(bias).max():.3f}, beyond k = 1/sqrt(400) = 0.05: draw it from [-k, k] too, the same k "
-           "as the weight's.")
-    expect(bias.std() > bound / 3, f"Linear(400, 30).bias has a spread of {bias.std():.4f}; uniform on "
-           f"[-0.05, 0.05] gives about {bound / np.sqrt(3):.4f}: PyTorch draws the bias too, from the same "
+    expect(np.all(np.abs(bias) <= bound * (1 + 1e-6)), _("Linear(400, 30).bias has entries up to "
+           "{max:.3f}, beyond k = 1/sqrt(400) = 0.05: draw it from [-k, k] too, the same k "
+           "as the weight's.").format(max=np.abs(bias).max()))
+    expect(bias.std() > bound / 3, _("Linear(400, 30).bias has a spread of {std:.4f}; uniform on "
+           "[-0.05, 0.05] gives about {value:.4f}: PyTorch draws the bias too, from the same "
            "[-k, k] as the weight (it does not start at zero).")
+           .format(std=bias.std(), value=bound / np.sqrt(3)))
     m.manual_seed(0)                          # PyTorch's order: the weight's numbers, then the bias's
     drawn = [values(m.creation.uniform(-bound, bound, shape)) for shape in ((30, 400), (30,))]
     expect(_close(values(w), drawn[0], 1e-5, 1e-8) and _close(values(b), drawn[1], 1e-5, 1e-8),
-           "after manual_seed(0), Linear(400, 30)'s numbers are not the seed's first draws: draw the weight "
-           "first, then the bias, each with one creation.uniform call, as PyTorch does (the same seed then "
-           "gives the same layer).")
+           _("after manual_seed(0), Linear(400, 30)'s numbers are not the seed's first draws: draw the "
+             "weight "
+             "first, then the bias, each with one creation.uniform call, as PyTorch does (the same seed then "
+             "gives the same layer)."))
     x = m.tensor(np.arange(8.0).reshape(2, 4))
     layer = m.nn.Linear(4, 3)
     try:
         y = layer(x)
     except Exception as error:
-        raise Wrong(f"Linear(4, 3) on a batch of shape [2, 4] raised {type(error).__name__}: {error}. "
-                    "Compute x @ weightᵀ + bias, with transpose(weight).") from None
-    expect(isinstance(y, m.Tensor) and y.requires_grad, "Linear(4, 3)(x) does not require grad: compute it "
+        raise Wrong(_("Linear(4, 3) on a batch of shape [2, 4] raised {type_name}: {error}. "
+                      "Compute x @ weightᵀ + bias, with transpose(weight).")
+                      .format(type_name=type(error).__name__, error=error)) from None
+    expect(isinstance(y, m.Tensor) and y.requires_grad, _("Linear(4, 3)(x) does not require grad: compute it "
            "with Tensor operations on the Parameters (x @ transpose(self.weight) + self.bias), not with "
-           "numpy.")
-    expect(tuple(y.shape) == (2, 3), f"Linear(4, 3) on a batch of shape [2, 4] gave shape {list(y.shape)}, "
-           "expected [2, 3].")
+           "numpy."))
+    expect(tuple(y.shape) == (2, 3), _("Linear(4, 3) on a batch of shape [2, 4] gave shape {y_shape}, "
+           "expected [2, 3].").format(y_shape=list(y.shape)))
     want = values(x) @ values(layer.weight).T + values(layer.bias)
-    expect(np.allclose(values(y), want, atol=1e-5), f"Linear(4, 3)(x) is {show(values(y))}, expected x @ "
-           f"weightᵀ + bias = {show(want)}.")
+    expect(np.allclose(values(y), want, atol=1e-5), _("Linear(4, 3)(x) is {y}, expected x @ "
+           "weightᵀ + bias = {want}.").format(y=show(values(y)), want=show(want)))
     y.sum().backward()
-    expect(grad_of(layer.weight) is not None and grad_of(layer.bias) is not None, "after backward, the "
-           "layer's weight and bias have no .grad: use the Parameters themselves in the computation.")
+    expect(grad_of(layer.weight) is not None and grad_of(layer.bias) is not None, _("after backward, the "
+           "layer's weight and bias have no .grad: use the Parameters themselves in the computation."))
     failure = smallest_failure(_linear_cases(), lambda case: _linear_trial(m, case), LINEAR_EXAMPLES)
     if failure:
-        raise Wrong(f"on random layers, yours and PyTorch's differ; the smallest case found: {failure}")
-    return ("Linear draws its parameters like PyTorch, for every seed and shape tried, and computes "
-            "x @ weightᵀ + bias, value and gradients equal to F.linear's.")
+        raise Wrong(_("on random layers, yours and PyTorch's differ; the smallest case found: {failure}")
+                    .format(failure=failure))
+    return (_("Linear draws its parameters like PyTorch, for every seed and shape tried, and computes "
+              "x @ weightᵀ + bias, value and gradients equal to F.linear's."))
 
 
 def _linear_cases():
@@ -117,7 +129,7 @@ def _linear_trial(m, case):
     """None if Linear(in, out) after manual_seed(seed) draws and computes what PyTorch does, else why not."""
     ref = reference()
     i, o, n, seed = case["in"], case["out"], case["n"], case["seed"]
-    made = f"Linear({i}, {o}) made after manual_seed({seed})"
+    made = _("Linear({i}, {o}) made after manual_seed({seed})").format(i=i, o=o, seed=seed)
     k = 1 / np.sqrt(i)
     try:
         m.manual_seed(seed)
@@ -133,45 +145,48 @@ def _linear_trial(m, case):
         got = values(getattr(layer, name))
         if not _close(got, want[name], 1e-5, 1e-8):
             if seed and _close(got, seed_0[name], 1e-5, 1e-8):
-                why = ("It holds what manual_seed(0) gives: does your Linear call manual_seed itself? "
-                       "Seeding is the caller's: draw from the generator as it is.")
+                why = (_("It holds what manual_seed(0) gives: does your Linear call manual_seed itself? "
+                         "Seeding is the caller's: draw from the generator as it is."))
             else:
-                why = ("Draw the weight first, then the bias, each with one creation.uniform(-k, k, shape) "
-                       f"call, k = 1/sqrt(in_features) = 1/sqrt({i}).")
-            return (f"{made}: its {name} is {show(got)}; the same seed gives PyTorch's draws "
-                    f"{show(want[name])} (uniform on [-{k:.4f}, {k:.4f}], the weight first, then the bias). "
-                    f"{why}")
+                why = (_("Draw the weight first, then the bias, each with one creation.uniform(-k, k, shape) "
+                         "call, k = 1/sqrt(in_features) = 1/sqrt({i}).").format(i=i))
+            return (_("{made}: its {name} is {got}; the same seed gives PyTorch's draws "
+                      "{want} (uniform on [-{k:.4f}, {k:.4f}], the weight first, then the bias). "
+                      "{why}")
+                      .format(made=made, name=name, got=show(got), want=show(want[name]), k=k, why=why))
     rng = np.random.default_rng(seed)
     x_values = _quarters(rng.uniform(-2, 2, (n, i))).astype(np.float32)
     upstream = _quarters(rng.uniform(-2, 2, (n, o))) if case["upstream"] else np.ones((n, o))
     upstream = upstream.astype(np.float32)
-    on = f"{made}, on x = {show(x_values)} (float32, requires grad)"
+    on = _("{made}, on x = {x_values} (float32, requires grad)").format(made=made, x_values=show(x_values))
     x = m.tensor(x_values, requires_grad=True)
     try:
         y = layer(x)
         y.backward(m.tensor(upstream))
     except Exception as error:
-        return f"{on}: layer(x) then y.backward(g) {_raised(m, error)}."
+        return _("{on}: layer(x) then y.backward(g) {raised}.").format(on=on, raised=_raised(m, error))
     weight, bias = (ref.tensor(values(p).astype(np.float32), requires_grad=True)
                     for p in (layer.weight, layer.bias))
     x_ref = ref.tensor(x_values, requires_grad=True)
     y_ref = ref.nn.functional.linear(x_ref, weight, bias)
     y_ref.backward(ref.tensor(upstream))
     if not _close(values(y), values(y_ref)):
-        return (f"{on}: layer(x) is {show(values(y))}; PyTorch's F.linear(x, weight, bias) with the same "
-                f"weight and bias gives {show(values(y_ref))}: x @ weightᵀ + bias, the bias added to every "
-                "row.")
+        return (_("{on}: layer(x) is {y}; PyTorch's F.linear(x, weight, bias) with the same "
+                  "weight and bias gives {y_ref}: x @ weightᵀ + bias, the bias added to every "
+                  "row.").format(on=on, y=show(values(y)), y_ref=show(values(y_ref))))
     if _dtype_name(y) != _dtype_name(y_ref):
-        return (f"{on}: layer(x) is {_dtype_name(y)}; PyTorch's is {_dtype_name(y_ref)}, like x and the "
-                "parameters.")
-    seeded = f"{on}, backward from y.backward(g) with g = {show(upstream)}"
+        return (_("{on}: layer(x) is {y}; PyTorch's is {y_ref}, like x and the "
+                  "parameters.").format(on=on, y=_dtype_name(y), y_ref=_dtype_name(y_ref)))
+    seeded = _("{on}, backward from y.backward(g) with g = {upstream}").format(on=on, upstream=show(upstream))
     for name, mine, theirs in (("x", x, x_ref), ("weight", layer.weight, weight), ("bias", layer.bias, bias)):
         got = grad_of(mine)
         if got is None or not _close(values(got), values(theirs.grad)):
-            return (f"{seeded}: {name}.grad is {'None' if got is None else show(values(got))}; PyTorch's is "
-                    f"{show(values(theirs.grad))}. Compute layer(x) with Tensor operations on the Parameters "
-                    "themselves (x @ transpose(self.weight) + self.bias): the engine then finds every "
-                    "gradient.")
+            return (_("{seeded}: {name}.grad is {value}; PyTorch's is "
+                      "{theirs_grad}. Compute layer(x) with Tensor operations on the Parameters "
+                      "themselves (x @ transpose(self.weight) + self.bias): the engine then finds every "
+                      "gradient.")
+                      .format(seeded=seeded, name=name, value='None' if got is None else show(values(got)),
+                              theirs_grad=show(values(theirs.grad))))
     return None
 
 
@@ -190,44 +205,52 @@ def check_cross_entropy(m):
     try:
         loss = m.nn.cross_entropy(mine, m.tensor(targets))
     except ValueError as error:                       # numpy could not broadcast
-        raise Wrong(f"cross_entropy raised ValueError: {error}. A row's sum must keep its dimension to be "
-                    "subtracted from the row: sum(dim=1, keepdim=True).") from None
+        raise Wrong(_("cross_entropy raised ValueError: {error}. A row's sum must keep its dimension to be "
+                      "subtracted from the row: sum(dim=1, keepdim=True).").format(error=error)) from None
     theirs = ref.tensor(logits, requires_grad=True)
     want = ref.nn.functional.cross_entropy(theirs, ref.tensor(targets))
     got = float(values(loss))
     if np.isclose(got, float(values(want)) / logits.shape[1], rtol=1e-4):
-        raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's {float(values(want)):.4f} divided by the number "
-                    "of classes: average over the n rows only, not over every entry.")
+        raise Wrong(_("cross_entropy is {got:.4f}, PyTorch's {want:.4f} divided by the number "
+                      "of classes: average over the n rows only, not over every entry.")
+                      .format(got=got, want=float(values(want))))
     if np.isclose(got, float(values(want)) * len(targets), rtol=1e-4):
-        raise Wrong(f"cross_entropy is {got:.4f}, {len(targets)} times PyTorch's {float(values(want)):.4f}: "
-                    "average over the batch (divide by n).")
+        raise Wrong(_("cross_entropy is {got:.4f}, {count} times PyTorch's {want:.4f}: "
+                      "average over the batch (divide by n).")
+                      .format(got=got, count=len(targets), want=float(values(want))))
     if np.isclose(got, -float(values(want)), rtol=1e-4):
-        raise Wrong(f"cross_entropy is {got:.4f}, PyTorch's with the sign flipped: the loss is minus the "
-                    "log-probability of the right class.")
-    expect(np.isclose(got, float(values(want)), rtol=1e-4, atol=1e-6), f"cross_entropy is {got:.4f}; "
-           f"PyTorch's F.cross_entropy gives {float(values(want)):.4f} on the same logits and targets.")
+        raise Wrong(_("cross_entropy is {got:.4f}, PyTorch's with the sign flipped: the loss is minus the "
+                      "log-probability of the right class.").format(got=got))
+    expect(np.isclose(got, float(values(want)), rtol=1e-4, atol=1e-6), _("cross_entropy is {got:.4f}; "
+           "PyTorch's F.cross_entropy gives {want:.4f} on the same logits and targets.")
+           .format(got=got, want=float(values(want))))
     loss.backward()
     want.backward()
-    expect_close(grad_of(mine), values(theirs.grad), "the gradient of cross_entropy for the logits is {got}; "
-                 "PyTorch's is {want}.")
+    expect_close(grad_of(mine), values(theirs.grad), _("the gradient of cross_entropy for the logits is "
+                 "{got}; "
+                 "PyTorch's is {want}."))
     _check_upstream(m, logits, targets)
     big = m.tensor([[1000.0, 0.0]], requires_grad=True)
     value = float(values(m.nn.cross_entropy(big, m.tensor([0]))))
     if np.isnan(value) or np.isinf(value):
-        raise Wrong(f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0. "
-                    "Either exp(1000) overflows (subtract each row's largest logit before exp), "
-                    "or a probability rounds to 0 and its log is -inf "
-                    "(take log_softmax as shifted - log(sum(exp(shifted))), not log(softmax)).")
+        raise Wrong(_("cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0. "
+                      "Either exp(1000) overflows (subtract each row's largest logit before exp), "
+                      "or a probability rounds to 0 and its log is -inf "
+                      "(take log_softmax as shifted - log(sum(exp(shifted))), not log(softmax)).")
+                      .format(value=value))
     expect(abs(value) < 1e-3,
-           f"cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0.")
+           _("cross_entropy of the logits [[1000., 0.]] with target 0 is {value}, expected 0.")
+           .format(value=value))
     _check_rows_apart(m)
     failure = smallest_failure(_cross_entropy_cases(), lambda case: _cross_entropy_trial(m, case),
                                CROSS_ENTROPY_EXAMPLES)
     if failure:
-        raise Wrong(f"on random logits, yours and PyTorch's F.cross_entropy differ; the smallest case found: "
-                    f"{failure}")
-    return ("cross_entropy equals PyTorch's, value and gradient, in float32 and float64, on random logits up "
-            "to 10⁴ with rows far apart, and passes on the gradient arriving from upstream.")
+        raise Wrong(_("on random logits, yours and PyTorch's F.cross_entropy differ; the smallest case "
+                      "found: "
+                      "{failure}").format(failure=failure))
+    return (_("cross_entropy equals PyTorch's, value and gradient, in float32 and float64, on random "
+              "logits up "
+              "to 10⁴ with rows far apart, and passes on the gradient arriving from upstream."))
 
 
 def _check_upstream(m, logits, targets):
@@ -238,13 +261,13 @@ def _check_upstream(m, logits, targets):
     (ref.nn.functional.cross_entropy(theirs, ref.tensor(targets)) * 3.0).backward()
     got, want = grad_of(mine), values(theirs.grad)
     if got is not None and _close(values(got) * 3, want):
-        raise Wrong("after (cross_entropy(logits, targets) * 3).backward(), logits.grad is "
-                    f"{show(values(got))}: the same as for the loss alone, where PyTorch's is 3 times that, "
-                    f"{show(want)}. The gradient arriving from upstream (here 3) is dropped: a backward "
-                    "returns grad times the local derivative, ((softmax - onehot) / n) * grad for a "
-                    "hand-written one.")
-    expect_close(got, want, "after (cross_entropy(logits, targets) * 3).backward(), logits.grad is {got}; "
-                 "PyTorch's is {want}.")
+        raise Wrong(_("after (cross_entropy(logits, targets) * 3).backward(), logits.grad is "
+                      "{got}: the same as for the loss alone, where PyTorch's is 3 times that, "
+                      "{want}. The gradient arriving from upstream (here 3) is dropped: a backward "
+                      "returns grad times the local derivative, ((softmax - onehot) / n) * grad for a "
+                      "hand-written one.").format(got=show(values(got)), want=show(want)))
+    expect_close(got, want, _("after (cross_entropy(logits, targets) * 3).backward(), logits.grad is {got}; "
+                 "PyTorch's is {want}."))
 
 
 def _check_rows_apart(m):
@@ -254,14 +277,14 @@ def _check_rows_apart(m):
     want = float(values(ref.nn.functional.cross_entropy(ref.tensor(logits), ref.tensor(targets))))
     got = float(values(m.nn.cross_entropy(m.tensor(logits, requires_grad=True), m.tensor(targets))))
     if not np.isfinite(got):
-        raise Wrong(f"cross_entropy of the logits [[1000., 0.], [0., 1.]] with targets [0, 1] is {got}; "
-                    f"PyTorch gives {want:.4f}. Shifted by the largest logit of the whole batch (1000), the "
-                    "second row becomes [-1000., -999.], whose exps all underflow to 0, and log(0) = -inf. "
-                    "Shift each row by its own largest logit, logits.max(dim=1, keepdim=True): one maximum "
-                    "per row.")
-    expect(np.isclose(got, want, rtol=1e-4), f"cross_entropy of the logits [[1000., 0.], [0., 1.]] with "
-           f"targets [0, 1] is {got:.4f}; PyTorch gives {want:.4f}: shift each row by its own largest logit, "
-           "logits.max(dim=1, keepdim=True).")
+        raise Wrong(_("cross_entropy of the logits [[1000., 0.], [0., 1.]] with targets [0, 1] is {got}; "
+                      "PyTorch gives {want:.4f}. Shifted by the largest logit of the whole batch (1000), the "
+                      "second row becomes [-1000., -999.], whose exps all underflow to 0, and log(0) = -inf. "
+                      "Shift each row by its own largest logit, logits.max(dim=1, keepdim=True): one maximum "
+                      "per row.").format(got=got, want=want))
+    expect(np.isclose(got, want, rtol=1e-4), _("cross_entropy of the logits [[1000., 0.], [0., 1.]] with "
+           "targets [0, 1] is {got:.4f}; PyTorch gives {want:.4f}: shift each row by its own largest logit, "
+           "logits.max(dim=1, keepdim=True).").format(got=got, want=want))
 
 
 def _cross_entropy_cases():
@@ -283,8 +306,9 @@ def _cross_entropy_trial(m, case):
     ref = reference()
     logits, targets, scale = np.array(case["logits"]), np.array(case["targets"]), case["scale"]
     dtype = case["dtype"]
-    shown = (f"logits = {show(logits)} ({dtype}, requires grad), targets = {show(targets)}, backward from "
-             + (f"loss * {scale}" if scale != 1 else "loss"))
+    shown = (_("logits = {logits} ({dtype}, requires grad), targets = {targets}, backward from {loss}")
+             .format(logits=show(logits), dtype=dtype, targets=show(targets),
+                     loss=f"loss * {scale}" if scale != 1 else "loss"))
     theirs = ref.tensor(logits, dtype=getattr(ref, dtype), requires_grad=True)
     want = ref.nn.functional.cross_entropy(theirs, ref.tensor(targets))
     (want * scale if scale != 1 else want).backward()
@@ -293,32 +317,38 @@ def _cross_entropy_trial(m, case):
         loss = m.nn.cross_entropy(mine, m.tensor(targets))
         (loss * scale if scale != 1 else loss).backward()
     except Exception as error:
-        return f"{shown}: cross_entropy then backward {_raised(m, error)}."
+        return (_("{shown}: cross_entropy then backward {raised}.")
+                .format(shown=shown, raised=_raised(m, error)))
     got = values(loss)
     # Right formulas differ in their last bits; in float32 with logits near 10⁴ a bit is 0.001.
     atol = 1e-5 + 8 * np.finfo(dtype).eps * np.abs(logits).max()
     if not _close(got, values(want), atol=atol):
-        why = (" exp overflowed or underflowed somewhere: shift each row by its own largest logit "
-               "(logits.max(dim=1, keepdim=True)) and take log_softmax as shifted - log(sum(exp(shifted))), "
-               "not log(softmax), whose log of a probability rounded to 0 is -inf."
+        why = (_(" exp overflowed or underflowed somewhere: shift each row by its own largest logit "
+                 "(logits.max(dim=1, keepdim=True)) and take log_softmax as shifted - "
+                 "log(sum(exp(shifted))), "
+                 "not log(softmax), whose log of a probability rounded to 0 is -inf.")
                if not np.all(np.isfinite(got)) else "")
-        return f"{shown}: your loss is {show(got)}; PyTorch's is {show(values(want))}.{why}"
+        return (_("{shown}: your loss is {got}; PyTorch's is {want}.{why}")
+                .format(shown=shown, got=show(got), want=show(values(want)), why=why))
     if _dtype_name(loss) != _dtype_name(want):
-        return (f"{shown}: your loss is {_dtype_name(loss)}; PyTorch's is {_dtype_name(want)}, the logits' "
-                "dtype.")
+        return (_("{shown}: your loss is {loss}; PyTorch's is {want}, the logits' "
+                  "dtype.").format(shown=shown, loss=_dtype_name(loss), want=_dtype_name(want)))
     gradient = grad_of(mine)
     if gradient is None or not _close(values(gradient), values(theirs.grad), atol=atol):
         found = "None" if gradient is None else show(values(gradient))
         why = ""
         if gradient is not None and scale != 1 and _close(values(gradient) * scale, values(theirs.grad),
                                                           atol=atol):
-            why = (" Yours is the gradient of the loss alone: the gradient arriving from upstream "
-                   f"({scale}) is dropped. A backward returns grad times the local derivative.")
+            why = (_(" Yours is the gradient of the loss alone: the gradient arriving from upstream "
+                     "({scale}) is dropped. A backward returns grad times the local derivative.")
+                     .format(scale=scale))
         elif gradient is not None and not np.all(np.isfinite(values(gradient))):
-            why = " Shift each row by its own largest logit before exp."
-        return f"{shown}: logits.grad is {found}; PyTorch's is {show(values(theirs.grad))}.{why}"
+            why = _(" Shift each row by its own largest logit before exp.")
+        return (_("{shown}: logits.grad is {found}; PyTorch's is {theirs_grad}.{why}")
+                .format(shown=shown, found=found, theirs_grad=show(values(theirs.grad)), why=why))
     if _dtype_name(gradient) != _dtype_name(theirs.grad):
-        return f"{shown}: logits.grad is {_dtype_name(gradient)}; PyTorch's is {_dtype_name(theirs.grad)}."
+        return (_("{shown}: logits.grad is {gradient}; PyTorch's is {theirs_grad}.")
+                .format(shown=shown, gradient=_dtype_name(gradient), theirs_grad=_dtype_name(theirs.grad)))
     return None
 
 
@@ -352,7 +382,7 @@ def train_spiral(torch, steps, lr, init=None):
         return layers[2](layers[1](layers[0](x).tanh()).tanh())
 
     losses = []
-    for _ in range(steps):
+    for _step in range(steps):
         optimizer.zero_grad()
         loss = loss_fn(forward(X), labels)
         loss.backward()
@@ -378,53 +408,59 @@ def check_sgd(m):
         optimizer.step()
     except RuntimeError as error:
         if "in-place" in str(error):
-            raise Wrong(f"SGD.step raised '{error}': update the parameters inside `with "
-                        "no_grad():`.") from None
+            raise Wrong(_("SGD.step raised '{error}': update the parameters inside `with "
+                          "no_grad():`.").format(error=error)) from None
         raise
     except TypeError as error:
-        raise Wrong(f"SGD.step raised TypeError: {error}. A parameter whose .grad is None "
-                    "(it took no part in the loss) must be skipped.") from None
+        raise Wrong(_("SGD.step raised TypeError: {error}. A parameter whose .grad is None "
+                      "(it took no part in the loss) must be skipped.").format(error=error)) from None
     if not m.is_grad_enabled():
         m.set_grad_enabled(True)
-        raise Wrong("after SGD.step, recording is off: your step switched it off and left it so, and the "
-                    "next forward records nothing (its loss.backward() then fails with 'element 0 of "
-                    "tensors does not require grad'). PyTorch's step runs under `with no_grad():`, which "
-                    "switches recording back to what it was when the block ends, also if the update "
-                    "raises: use `with no_grad():`, not set_grad_enabled(False).")
+        raise Wrong(_("after SGD.step, recording is off: your step switched it off and left it so, and the "
+                      "next forward records nothing (its loss.backward() then fails with 'element 0 of "
+                      "tensors does not require grad'). PyTorch's step runs under `with no_grad():`, which "
+                      "switches recording back to what it was when the block ends, also if the update "
+                      "raises: use `with no_grad():`, not set_grad_enabled(False)."))
     got = values(w)
     if np.allclose(got, [1.0, -2.0]):
-        raise Wrong("after SGD.step, w is still [1.0, -2.0]: the step did not change the parameter itself. "
-                    "Rebinding a name (p = p - ...) changes nothing; update in place with p.sub_(...).")
+        raise Wrong(_("after SGD.step, w is still [1.0, -2.0]: the step did not change the parameter itself. "
+                      "Rebinding a name (p = p - ...) changes nothing; update in place with p.sub_(...)."))
     if np.allclose(got, [1.2, -2.4]):
-        raise Wrong("after one step w is [1.2, -2.4]: that climbs the gradient. Subtract lr * grad.")
-    expect(np.allclose(got, [0.8, -1.6]), f"after one step with lr = 0.1 and grad [2, -4], w is {show(got)}, "
-           "expected [0.8, -1.6]: w - lr * w.grad.")
-    expect(w.grad_fn is None and w.is_leaf, "after SGD.step, w has a grad_fn: update in place under no_grad, "
-           "so w stays the same leaf.")
-    expect(grad_of(w) is not None, "after SGD.step, w.grad is None: the step reads the gradient and must "
+        raise Wrong(_("after one step w is [1.2, -2.4]: that climbs the gradient. Subtract lr * grad."))
+    expect(np.allclose(got, [0.8, -1.6]), _("after one step with lr = 0.1 and grad [2, -4], w is {got}, "
+           "expected [0.8, -1.6]: w - lr * w.grad.").format(got=show(got)))
+    expect(w.grad_fn is None and w.is_leaf, _("after SGD.step, w has a grad_fn: update in place under "
+           "no_grad, "
+           "so w stays the same leaf."))
+    expect(grad_of(w) is not None, _("after SGD.step, w.grad is None: the step reads the gradient and must "
            "leave it as backward left it. Clearing it is zero_grad's work, which the training loop calls "
-           "before the next backward.")
+           "before the next backward."))
     kept = values(grad_of(w))
-    expect(np.allclose(kept, [2.0, -4.0]), f"after SGD.step, w.grad is {show(kept)}, expected [2.0, -4.0] "
+    expect(np.allclose(kept, [2.0, -4.0]), _("after SGD.step, w.grad is {kept}, expected [2.0, -4.0] "
            "as backward left it: the step reads the gradient, it must not change it (p.grad.mul_(lr) "
-           "scales the gradient itself).")
-    expect(w._version == 1, f"after one SGD.step, w._version is {w._version}, expected 1: write through an "
+           "scales the gradient itself).").format(kept=show(kept)))
+    expect(w._version == 1, _("after one SGD.step, w._version is {w_version}, expected 1: write through an "
            "in-place operation (p.sub_), which bumps the version, so that a backward through a graph that "
            "saved w before the step is refused (chapter 07) instead of giving a wrong gradient.")
+           .format(w_version=w._version))
     with m.no_grad():
         optimizer.step()
         still_off = not m.is_grad_enabled()
     m.set_grad_enabled(True)
-    expect(still_off, "SGD.step called inside `with no_grad():` switched recording back on before the block "
+    expect(still_off, _("SGD.step called inside `with no_grad():` switched recording back on before the "
+           "block "
            "ended: the step must put back the mode it found (recording was off), as `with no_grad():` "
-           "inside the step does.")
+           "inside the step does."))
     losses, accuracy, start = train_spiral(m, SPIRAL_STEPS, SPIRAL_LR)
-    reference_losses, _, _ = train_spiral(reference(), SPIRAL_COMPARED, SPIRAL_LR, init=start)
+    reference_losses, _accuracy, _start = train_spiral(reference(), SPIRAL_COMPARED, SPIRAL_LR, init=start)
     compared = np.abs(losses[:SPIRAL_COMPARED] - reference_losses)
     worst = int(np.argmax(compared))
-    expect(compared[worst] <= 1e-5, f"on the spirals, your loss at step {worst} is {losses[worst]:.6f}; "
-           f"mini_autograd's, from the same start, is {reference_losses[worst]:.6f}.")
-    expect(accuracy >= 0.95, f"the spiral classifier reaches {accuracy:.1%} training accuracy after "
-           f"{SPIRAL_STEPS} steps, expected at least 95%.")
-    return (f"The spiral classifier trains on your engine to {accuracy:.1%}; "
-            f"its losses equal mini_autograd's within 1e-5 at each of the first {SPIRAL_COMPARED} steps.")
+    expect(compared[worst] <= 1e-5, _("on the spirals, your loss at step {worst} is {losses:.6f}; "
+           "mini_autograd's, from the same start, is {reference_losses:.6f}.")
+           .format(worst=worst, losses=losses[worst], reference_losses=reference_losses[worst]))
+    expect(accuracy >= 0.95, _("the spiral classifier reaches {accuracy:.1%} training accuracy after "
+           "{SPIRAL_STEPS} steps, expected at least 95%.")
+           .format(accuracy=accuracy, SPIRAL_STEPS=SPIRAL_STEPS))
+    return (_("The spiral classifier trains on your engine to {accuracy:.1%}; "
+              "its losses equal mini_autograd's within 1e-5 at each of the first {SPIRAL_COMPARED} steps.")
+              .format(accuracy=accuracy, SPIRAL_COMPARED=SPIRAL_COMPARED))

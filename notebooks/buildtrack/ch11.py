@@ -13,6 +13,7 @@ import numpy as np
 from ._testing import expect, expect_close, grad_of, numeric_vjp, reference, show, values
 from .cases import _close, _dtype_name, _quarters, _raised, smallest_failure
 from .framework import Wrong, step
+from .i18n import _
 
 
 # ------------------------------------------------------------------------ 11.1
@@ -105,9 +106,9 @@ def _run_gradcheck(m, function, inputs, **tolerances):
 def _said(outcome):
     kind, what = outcome[:2]
     if kind == "returned":
-        return f"returned {what!r}"
+        return _("returned {what!r}").format(what=what)
     if kind == "raised":
-        return f"raised GradcheckError({what!r})"
+        return _("raised GradcheckError({what!r})").format(what=what)
     return what
 
 
@@ -145,16 +146,18 @@ def nudge_diagnosis(m, eps=1e-4):
     steps = {abs(delta) for deltas in nudges.values() for delta in deltas}
     if not all(np.isclose(s, eps, rtol=1e-3) for s in steps):
         step_size = max(steps)
-        return (f"Watched on gradcheck(f, inputs, eps={eps:g}), yours nudges the entries by "
-                f"{step_size:.3g}, not by the eps it was given: use the eps argument (1e-6 unless the "
-                "caller says otherwise). The difference's error grows with eps: (f(x + eps) - f(x - eps)) "
-                "/ (2 eps) is off by about f'''(x) eps² / 6, 1000 · eps² for 1000 · x³, which is 0.1 with "
-                "eps = 0.01.")
+        return (_("Watched on gradcheck(f, inputs, eps={eps:g}), yours nudges the entries by "
+                  "{step_size:.3g}, not by the eps it was given: use the eps argument (1e-6 unless the "
+                  "caller says otherwise). The difference's error grows with eps: (f(x + eps) - f(x - eps)) "
+                  "/ (2 eps) is off by about f'''(x) eps² / 6, 1000 · eps² for 1000 · x³, which is 0.1 with "
+                  "eps = 0.01.").format(eps=eps, step_size=step_size))
     if any(len({np.sign(delta) for delta in deltas}) < 2 for deltas in nudges.values()):
-        return ("Yours takes a one-sided difference, (f(x + eps) - f(x)) / eps, which is off by about "
-                "f''(x) eps / 2 (1000 · eps = 0.001 for 1000 · x² at 0, far above atol = 1e-5). PyTorch's is "
-                "central, (f(x + eps) - f(x - eps)) / (2 eps), exact for a quadratic: nudge each entry both "
-                "ways.")
+        return (_("Yours takes a one-sided difference, (f(x + eps) - f(x)) / eps, which is off by about "
+                  "f''(x) eps / 2 (1000 · eps = 0.001 for 1000 · x² at 0, far above atol = 1e-5). "
+                  "PyTorch's is "
+                  "central, (f(x + eps) - f(x - eps)) / (2 eps), exact for a quadratic: nudge each entry "
+                  "both "
+                  "ways."))
     return None
 
 
@@ -175,63 +178,69 @@ def _check_named_gradcheck_cases(m):
     a, b = _inputs(m, (3,), (2,))
     outcome = _run_gradcheck(m, lambda a, b: a * 2, (a, b))
     if outcome != ("returned", True):
-        raise Wrong(f"gradcheck(lambda a, b: a * 2, (a, b)) {_said(outcome)}; PyTorch's returns True. b "
-                    "takes no part in the output, so backward leaves b.grad None (it stays None): b's "
-                    "analytical Jacobian is a matrix of zeros, and so is its numerical one (nudging b "
-                    "moves nothing). Read a .grad that stays None as zeros.")
+        raise Wrong(_("gradcheck(lambda a, b: a * 2, (a, b)) {outcome}; PyTorch's returns True. b "
+                      "takes no part in the output, so backward leaves b.grad None (it stays None): b's "
+                      "analytical Jacobian is a matrix of zeros, and so is its numerical one (nudging b "
+                      "moves nothing). Read a .grad that stays None as zeros.")
+                      .format(outcome=_said(outcome)))
     diagnosis = None
     for name, power in (("1000 * a * a", 2), ("1000 * a * a * a", 3)):
         f, inputs = _one_input(m, 1000.0, 0.0, power=power, x=(0.0, 0.0, 0.0))
         outcome = _run_gradcheck(m, f, inputs)
         if outcome != ("returned", True):
             diagnosis = diagnosis or nudge_diagnosis(m)
-            fallback = ("Take a central difference, (f(x + eps) - f(x - eps)) / (2 eps), with the eps "
-                        "gradcheck was given (1e-6 here): " + (
-                            "it is exact for a quadratic, where a one-sided one, (f(x + eps) - f(x)) / eps "
-                            "or (f(x) - f(x - eps)) / eps, is off by 1000 · eps = 0.001." if power == 2 else
-                            "for a cubic it is off by 1000 · eps², 1e-9 with eps = 1e-6, but 0.1 with "
-                            "eps = 0.01."))
-            raise Wrong(f"gradcheck on {name} at a = [0., 0., 0.], whose backward is right (its derivative "
-                        f"is 0 there), {_said(outcome)}; PyTorch's returns True. So your numerical Jacobian "
-                        "is off. " + (diagnosis or fallback))
+            fallback = (_("Take a central difference, (f(x + eps) - f(x - eps)) / (2 eps), with the eps "
+                          "gradcheck was given (1e-6 here): it is exact for a quadratic, where a one-sided "
+                          "one, (f(x + eps) - f(x)) / eps or (f(x) - f(x - eps)) / eps, is off by 1000 · eps "
+                          "= 0.001.") if power == 2 else
+                        _("Take a central difference, (f(x + eps) - f(x - eps)) / (2 eps), with the eps "
+                          "gradcheck was given (1e-6 here): for a cubic it is off by 1000 · eps², 1e-9 with "
+                          "eps = 1e-6, but 0.1 with eps = 0.01."))
+            raise Wrong(_("gradcheck on {name} at a = [0., 0., 0.], whose backward is right (its derivative "
+                          "is 0 there), {outcome}; PyTorch's returns True. So your numerical Jacobian "
+                          "is off. {advice}").format(name=name, outcome=_said(outcome),
+                                                     advice=diagnosis or fallback))
     f, inputs = _one_input(m, 1000.0, 0.0, power=3, x=(0.0, 0.0, 0.0))
     outcome = _run_gradcheck(m, f, inputs, eps=1e-2)
     if outcome[0] != "raised":
-        raise Wrong("gradcheck(f, (a,), eps=0.01), with f = 1000 * a * a * a at a = [0., 0., 0.], "
-                    f"{_said(outcome)}; PyTorch's raises GradcheckError: with eps = 0.01 the central "
-                    "difference gives 1000 · eps² = 0.1 where backward says 0. "
-                    + (nudge_diagnosis(m) or "Use the eps gradcheck was given."))
+        raise Wrong(_("gradcheck(f, (a,), eps=0.01), with f = 1000 * a * a * a at a = [0., 0., 0.], "
+                      "{outcome}; PyTorch's raises GradcheckError: with eps = 0.01 the central "
+                      "difference gives 1000 · eps² = 0.1 where backward says 0. {advice}")
+                    .format(outcome=_said(outcome),
+                            advice=nudge_diagnosis(m) or _("Use the eps gradcheck was given.")))
     tolerance_cases = [
         # (what, coefficient, backward says, tolerances, PyTorch's verdict, what to change)
-        ("off by 0.3 on an entry of 1000 (a relative error of 3e-4)", 1000.0, 1000.3, {}, True,
-         "PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 + 1e-3 · 1000 ≈ 1: rtol, the relative "
-         "part, grows with the entry. Compare with np.allclose(analytical, numerical, rtol=rtol, "
-         "atol=atol)."),
-        ("off by 4e-6 on an entry of 0", 0.0, 4e-6, {}, True,
-         "PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 at an entry of 0: atol, the absolute "
-         "part, is what lets an entry of 0 pass. Compare with np.allclose(analytical, numerical, "
-         "rtol=rtol, atol=atol)."),
-        ("off by 2 on an entry of 1000", 1000.0, 1002.0, {}, False,
-         "PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 + 1e-3 · 1000 ≈ 1, and 2 is more: "
-         "compare with np.allclose(analytical, numerical, rtol=rtol, atol=atol)."),
-        ("off by 3e-3 on an entry of 0, called with atol=0.01", 0.0, 3e-3, {"atol": 1e-2}, True,
-         "Use the atol gradcheck was given (1e-5 only by default): np.allclose(analytical, numerical, "
-         "rtol=rtol, atol=atol)."),
-        ("off by 30 on an entry of 1000, called with rtol=0.1", 1000.0, 1030.0, {"rtol": 0.1}, True,
-         "Use the rtol gradcheck was given (1e-3 only by default): np.allclose(analytical, numerical, "
-         "rtol=rtol, atol=atol)."),
-        ("off by 5e-6 on an entry of 0, called with atol=1e-6", 0.0, 5e-6, {"atol": 1e-6}, False,
-         "Use the atol gradcheck was given: np.allclose(analytical, numerical, rtol=rtol, atol=atol)."),
+        (_("off by 0.3 on an entry of 1000 (a relative error of 3e-4)"), 1000.0, 1000.3, {}, True,
+         _("PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 + 1e-3 · 1000 ≈ 1: rtol, the relative "
+           "part, grows with the entry. Compare with np.allclose(analytical, numerical, rtol=rtol, "
+           "atol=atol).")),
+        (_("off by 4e-6 on an entry of 0"), 0.0, 4e-6, {}, True,
+         _("PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 at an entry of 0: atol, the absolute "
+           "part, is what lets an entry of 0 pass. Compare with np.allclose(analytical, numerical, "
+           "rtol=rtol, atol=atol).")),
+        (_("off by 2 on an entry of 1000"), 1000.0, 1002.0, {}, False,
+         _("PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 + 1e-3 · 1000 ≈ 1, and 2 is more: "
+           "compare with np.allclose(analytical, numerical, rtol=rtol, atol=atol).")),
+        (_("off by 3e-3 on an entry of 0, called with atol=0.01"), 0.0, 3e-3, {"atol": 1e-2}, True,
+         _("Use the atol gradcheck was given (1e-5 only by default): np.allclose(analytical, numerical, "
+           "rtol=rtol, atol=atol).")),
+        (_("off by 30 on an entry of 1000, called with rtol=0.1"), 1000.0, 1030.0, {"rtol": 0.1}, True,
+         _("Use the rtol gradcheck was given (1e-3 only by default): np.allclose(analytical, numerical, "
+           "rtol=rtol, atol=atol).")),
+        (_("off by 5e-6 on an entry of 0, called with atol=1e-6"), 0.0, 5e-6, {"atol": 1e-6}, False,
+         _("Use the atol gradcheck was given: np.allclose(analytical, numerical, rtol=rtol, atol=atol).")),
     ]
     for what, coefficient, planted, tolerances, accepted, change in tolerance_cases:
         f, inputs = _one_input(m, coefficient, planted)
         outcome = _run_gradcheck(m, f, inputs, **tolerances)
         if accepted and outcome != ("returned", True):
-            raise Wrong(f"for a one-entry Function whose backward is {what}, your gradcheck "
-                        f"{_said(outcome)}; PyTorch's returns True. {change}")
+            raise Wrong(_("for a one-entry Function whose backward is {what}, your gradcheck "
+                          "{outcome}; PyTorch's returns True. {change}")
+                          .format(what=what, outcome=_said(outcome), change=change))
         if not accepted and outcome[0] != "raised":
-            raise Wrong(f"for a one-entry Function whose backward is {what}, your gradcheck "
-                        f"{_said(outcome)}; PyTorch's raises GradcheckError. {change}")
+            raise Wrong(_("for a one-entry Function whose backward is {what}, your gradcheck "
+                          "{outcome}; PyTorch's raises GradcheckError. {change}")
+                          .format(what=what, outcome=_said(outcome), change=change))
     # The layout of the message: 3 input entries, 2 output entries, one entry of backward 10% off.
     coefficients = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     planted = coefficients.copy()
@@ -241,18 +250,19 @@ def _check_named_gradcheck_cases(m):
     outcome = _run_gradcheck(m, lambda a: cls.apply(a),
                              (m.tensor([0.5, 1.0, 1.5], dtype=m.float64, requires_grad=True),))
     if outcome[0] != "raised":
-        raise Wrong("for a function of an input a of 3 entries with an output of 2, whose backward is 10% "
-                    f"off at one entry (d out[1] / d a[2]), your gradcheck {_said(outcome)}: it must raise "
-                    "GradcheckError. Compare every entry of both Jacobians, for every output entry (every "
-                    "column) and every input: np.allclose(analytical, numerical, rtol=rtol, atol=atol).")
+        raise Wrong(_("for a function of an input a of 3 entries with an output of 2, whose backward is 10% "
+                      "off at one entry (d out[1] / d a[2]), your gradcheck {outcome}: it must raise "
+                      "GradcheckError. Compare every entry of both Jacobians, for every output entry (every "
+                      "column) and every input: np.allclose(analytical, numerical, rtol=rtol, atol=atol).")
+                      .format(outcome=_said(outcome)))
     text = outcome[2]
     for label in ("numerical", "analytical"):
         if _printed_shape(text, label) == (2, 3):
-            raise Wrong(f"for a function of an input of 3 entries with an output of 2, your GradcheckError "
-                        f"prints the {label} Jacobian with 2 rows of 3: one row per output entry, the "
-                        "textbook layout dy/dx. PyTorch prints one row per input entry (3 rows of 2, the "
-                        "transpose), the layout of the docstring: build both matrices that way, or print "
-                        "their transposes.")
+            raise Wrong(_("for a function of an input of 3 entries with an output of 2, your GradcheckError "
+                          "prints the {label} Jacobian with 2 rows of 3: one row per output entry, the "
+                          "textbook layout dy/dx. PyTorch prints one row per input entry (3 rows of 2, the "
+                          "transpose), the layout of the docstring: build both matrices that way, or print "
+                          "their transposes.").format(label=label))
 
 
 GRADCHECK_EXAMPLES = 25                # for each kind of Function
@@ -366,8 +376,9 @@ def _gradcheck_trial(m, case):
         changed = [i for i, (t, x) in enumerate(zip(inputs, xs, strict=True))
                    if not np.array_equal(values(t), x)]
         if changed:
-            return (f"{_show_case(case, no_gradient)}\nyour gradcheck left input {changed[0]} changed: put "
-                    "each nudged entry back.")
+            return (_("{show_case}\nyour gradcheck left input {changed} changed: put "
+                      "each nudged entry back.")
+                      .format(show_case=_show_case(case, no_gradient), changed=changed[0]))
         return None
     shown = failing[0] if failing else (int(named.group(1)) if named and int(named.group(1)) < len(xs)
                                         else case["where"])
@@ -377,13 +388,14 @@ def _gradcheck_trial(m, case):
 
 def _show_case(case, no_gradient):
     names = "abc"[:len(case["xs"])]
-    lines = [f"    {name} = {show(x)} (float64, requires grad)"
+    lines = [_("    {name} = {x} (float64, requires grad)").format(name=name, x=show(x))
              for name, x in zip(names, case["xs"], strict=True)]
     out = list(case["out_shape"])
-    lines.append(f"    f = Polynomial.apply: a Function whose numpy forward gives an output of shape {out}, "
-                 f"a polynomial of degree 3 in the entries of {', '.join(names)}")
+    lines.append(_("    f = Polynomial.apply: a Function whose numpy forward gives an output of shape {out}, "
+                   "a polynomial of degree 3 in the entries of {join}")
+                   .format(out=out, join=', '.join(names)))
     for i in sorted(no_gradient):
-        lines.append(f"    its backward returns None for {names[i]}")
+        lines.append(_("    its backward returns None for {names}").format(names=names[i]))
     return "\n".join(lines)
 
 
@@ -396,51 +408,63 @@ def _gradcheck_message(m, case, true, planted, numerical, no_gradient, shown, re
     given = ", ".join(names) + ("," if len(names) == 1 else "")
     call = f"gradcheck(f, ({given}){', ' + arguments if arguments else ''})"
     lines = [_show_case(case, no_gradient),
-             f"    backward's Jacobian for {name} (PyTorch's layout: one row per entry of {name}, one "
-             f"column per output entry): {show(planted[shown].T)}",
-             f"    finite differences give: {show(numerical[shown].T)}"]
+             _("    backward's Jacobian for {name} (PyTorch's layout: one row per entry of {name}, one "
+               "column per output entry): {T}").format(name=name, T=show(planted[shown].T)),
+             _("    finite differences give: {T}").format(T=show(numerical[shown].T))]
     where, kind = case["where"], case["kind"]
     entry = (case["out_entry"], case["in_entry"])
     if kind in ("relative", "absolute", "within") and planted[where][entry] != true[where][entry]:
         off = abs(planted[where][entry] - true[where][entry])
         allowed = atol + rtol * abs(numerical[where][entry])
-        lines.append("    backward is right but at one entry: d "
-                     f"{_entry('out', case['out_shape'], entry[0])} / d "
-                     f"{_entry(names[where], case['shapes'][where], entry[1])} is "
-                     f"{planted[where][entry]:.6g}, the true value {true[where][entry]:.6g}: off by "
-                     f"{off:.3g}, {'within' if off <= allowed else 'beyond'} PyTorch's tolerance atol + "
-                     f"rtol · |numerical| = {allowed:.3g}")
+        line = (_("    backward is right but at one entry: d {output} / d {input} is {planted:.6g}, the true "
+                  "value {true:.6g}: off by {off:.3g}, within PyTorch's tolerance atol + rtol · "
+                  "|numerical| = "
+                  "{allowed:.3g}") if off <= allowed else
+                _("    backward is right but at one entry: d {output} / d {input} is {planted:.6g}, the true "
+                  "value {true:.6g}: off by {off:.3g}, beyond PyTorch's tolerance atol + rtol · "
+                  "|numerical| = "
+                  "{allowed:.3g}"))
+        lines.append(line.format(output=_entry("out", case["out_shape"], entry[0]),
+                                 input=_entry(names[where], case["shapes"][where], entry[1]),
+                                 planted=planted[where][entry], true=true[where][entry], off=off,
+                                 allowed=allowed))
     elif kind == "none" and np.any(true[where] != 0):
-        lines.append(f"    backward returns None for {names[where]}, whose entries do move the output: wrong")
-    reference_words = ("returns True" if reference_says[0] == "returned"
-                       else f"raises GradcheckError: {reference_says[1].rstrip(',')}")
-    lines.append(f"    {call}: PyTorch's (mini_autograd's) {reference_words}; yours {_said(outcome)}.")
+        lines.append(_("    backward returns None for {names}, whose entries do move the output: wrong")
+                     .format(names=names[where]))
+    reference_words = (_("returns True") if reference_says[0] == "returned"
+                       else _("raises GradcheckError: {rstrip}").format(rstrip=reference_says[1].rstrip(',')))
+    lines.append(_("    {call}: PyTorch's (mini_autograd's) {reference_words}; yours {outcome}.")
+                 .format(call=call, reference_words=reference_words, outcome=_said(outcome)))
     planted_off = ((kind in ("relative", "absolute", "within")
                     and planted[where][entry] != true[where][entry])
                    or (kind == "none" and np.any(true[where] != 0)))
-    compare = ("compare every entry of both matrices, for every input and every output entry, with "
-               "np.allclose(analytical, numerical, rtol=rtol, atol=atol), the tolerances gradcheck was "
-               "given.")
+    compare = (_("compare every entry of both matrices, for every input and every output entry, with "
+                 "np.allclose(analytical, numerical, rtol=rtol, atol=atol), the tolerances gradcheck was "
+                 "given."))
     if outcome[0] == "crashed":
-        advice = ("An input whose backward returns None keeps .grad None: read it as zeros (its analytical "
-                  "Jacobian is a matrix of zeros)." if no_gradient else "")
+        advice = (_("An input whose backward returns None keeps .grad None: read it as zeros (its analytical "
+                    "Jacobian is a matrix of zeros).") if no_gradient else "")
     elif failing and outcome[0] == "raised":
-        advice = (f"The first line must name the input whose Jacobians disagree: input {failing[0]}"
-                  f"{' (or ' + ', '.join(map(str, failing[1:])) + ')' if failing[1:] else ''}.")
+        advice = (_("The first line must name the input whose Jacobians disagree: input {failing} (or "
+                    "{others}).").format(failing=failing[0], others=", ".join(map(str, failing[1:])))
+                  if failing[1:] else
+                  _("The first line must name the input whose Jacobians disagree: input {failing}.")
+                  .format(failing=failing[0]))
     elif failing and planted_off:
-        advice = "One entry of one input's Jacobian is off: " + compare
+        advice = _("One entry of one input's Jacobian is off: {compare}").format(compare=compare)
     elif failing:
-        advice = (f"Backward is exact here, but with eps = {eps:g} the central difference itself is off by "
-                  "about f'''(x) · eps² / 6 (the cubic terms), beyond the tolerance, so PyTorch's "
-                  "gradcheck raises: use the eps gradcheck was given, and " + compare)
+        advice = (_("Backward is exact here, but with eps = {eps:g} the central difference itself is off by "
+                    "about f'''(x) · eps² / 6 (the cubic terms), beyond the tolerance, so PyTorch's "
+                    "gradcheck raises: use the eps gradcheck was given, and {compare}")
+                  .format(eps=eps, compare=compare))
     elif kind == "within" and planted_off:
-        advice = ("Backward is off here by less than PyTorch's tolerance, which it accepts: the test is "
-                  "|analytical - numerical| <= atol + rtol · |numerical| entry by entry "
-                  "(np.allclose(analytical, numerical, rtol=rtol, atol=atol)), with the atol and rtol "
-                  "gradcheck was given.")
+        advice = (_("Backward is off here by less than PyTorch's tolerance, which it accepts: the test is "
+                    "|analytical - numerical| <= atol + rtol · |numerical| entry by entry "
+                    "(np.allclose(analytical, numerical, rtol=rtol, atol=atol)), with the atol and rtol "
+                    "gradcheck was given."))
     else:
-        advice = ("Backward is exact here (within PyTorch's tolerance), so your numerical Jacobian is off, "
-                  "or your comparison is stricter than PyTorch's: " + compare)
+        advice = (_("Backward is exact here (within PyTorch's tolerance), so your numerical Jacobian is off, "
+                    "or your comparison is stricter than PyTorch's: {compare}").format(compare=compare))
     diagnosis = nudge_diagnosis(m) if not (failing and outcome[0] == "raised") else None
     return "\n".join(["", *lines, " ".join(filter(None, [advice, diagnosis]))])
 
@@ -453,7 +477,7 @@ def check_gradcheck(m):
              ("a.sum()", lambda a: a.sum(), ((2, 3),)), ("a.mean()", lambda a: a.mean(), ((4,),)),
              ("a @ b", lambda a, b: a @ b, ((2, 3), (3, 2))), ("a.tanh()", lambda a: a.tanh(), ((3,),)),
              ("a.log()", lambda a: a.log(), ((3,),)),
-             ("a * b with b broadcast", lambda a, b: a * b, ((2, 3), (3,)))]
+             (_("a * b with b broadcast"), lambda a, b: a * b, ((2, 3), (3,)))]
     for number, (name, function, shapes) in enumerate(cases):
         inputs = _inputs(m, *shapes)
         if number % 2:                         # a gradient from before, which gradcheck must leave alone
@@ -463,48 +487,55 @@ def check_gradcheck(m):
         try:
             result = gradcheck(function, inputs)
         except m.gradcheck.GradcheckError as error:
-            raise Wrong(f"your gradcheck rejects {name}, whose backward is right "
-                        f"({str(error).splitlines()[0]}). Things to check: clear the inputs' .grad before "
-                        "each backward; put each nudged entry back; nudge the input's own numbers "
-                        "(reshape(-1) is a view, flatten() a copy); divide by 2 eps; seed each backward "
-                        "with 1 at one output entry. "
-                        + (nudge_diagnosis(m) or "")) from None
+            raise Wrong(_("your gradcheck rejects {name}, whose backward is right "
+                          "({first_line}). Things to check: clear the inputs' .grad before "
+                          "each backward; put each nudged entry back; nudge the input's own numbers "
+                          "(reshape(-1) is a view, flatten() a copy); divide by 2 eps; seed each backward "
+                          "with 1 at one output entry. {advice}")
+                        .format(name=name, first_line=str(error).splitlines()[0],
+                                advice=nudge_diagnosis(m) or "")) from None
         expect(result is True,
-               f"gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
+               _("gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
+               .format(result=result, name=name))
         for t, old, grad in zip(inputs, before, grads_before, strict=True):
-            expect(np.array_equal(values(t), old), f"gradcheck on {name} left an input changed: put each "
-                   "nudged entry back.")
+            expect(np.array_equal(values(t), old), _("gradcheck on {name} left an input changed: put each "
+                   "nudged entry back.").format(name=name))
             left = grad_of(t)
             expect(left is grad and (grad is None or np.all(values(grad) == 5.0)),
-                   f"after gradcheck on {name}, an input's .grad is "
-                   f"{'None' if left is None else show(values(left))}, where before the call it was "
-                   f"{'None' if grad is None else 'a tensor of 5s'}: PyTorch's gradcheck leaves .grad as it "
-                   "found it (keep each input's .grad before you start, and put it back at the end).")
+                   _("after gradcheck on {name}, an input's .grad is "
+                     "{now}, where before the call it was "
+                     "{before}: PyTorch's gradcheck leaves .grad as it "
+                     "found it (keep each input's .grad before you start, and put it back at the end).")
+                   .format(name=name, now="None" if left is None else show(values(left)),
+                           before="None" if grad is None else _("a tensor of 5s")))
     wrong = _wrong_exp(m)
     try:
         result = gradcheck(lambda a: wrong.apply(a), _inputs(m, (3,)))
     except m.gradcheck.GradcheckError as error:
         expect(str(error).startswith("Jacobian mismatch for output 0 with respect to input 0"),
-               "the GradcheckError must start with PyTorch's words "
-               "'Jacobian mismatch for output 0 with respect to input 0', "
-               f"not {str(error)[:60]!r}.")
+               _("the GradcheckError must start with PyTorch's words "
+                 "'Jacobian mismatch for output 0 with respect to input 0', "
+                 "not {error!r}.").format(error=str(error)[:60]))
     except RuntimeError as error:
-        raise Wrong(f"your gradcheck raised a plain RuntimeError ({str(error).splitlines()[0]}): "
-                    "raise GradcheckError (given in gradcheck.py), "
-                    "PyTorch's own kind of RuntimeError.") from None
+        raise Wrong(_("your gradcheck raised a plain RuntimeError ({first_line}): "
+                      "raise GradcheckError (given in gradcheck.py), "
+                      "PyTorch's own kind of RuntimeError.")
+                      .format(first_line=str(error).splitlines()[0])) from None
     else:
-        raise Wrong(f"your gradcheck returned {result!r} for an exp whose backward forgets the local "
-                    "derivative (it returns grad): it must raise GradcheckError.")
+        raise Wrong(_("your gradcheck returned {result!r} for an exp whose backward forgets the local "
+                      "derivative (it returns grad): it must raise GradcheckError.").format(result=result))
     wrong_mul = _wrong_second_input(m)
     try:
         result = gradcheck(lambda a, b: wrong_mul.apply(a, b), _inputs(m, (2,), (2,)))
     except m.gradcheck.GradcheckError as error:
-        expect("input 1" in str(error).split("\n")[0], "for a product whose backward is wrong for its second "
-               f"input only, your gradcheck's error says {str(error).splitlines()[0]!r}: it should name "
-               "input 1.")
+        expect("input 1" in str(error).split("\n")[0], _("for a product whose backward is wrong for its "
+               "second "
+               "input only, your gradcheck's error says {first_line!r}: it should name "
+               "input 1.").format(first_line=str(error).splitlines()[0]))
     else:
-        raise Wrong(f"your gradcheck returned {result!r} for a product a * b whose backward is right for a "
-                    "but wrong for b (the second input): check every input, not only the first.")
+        raise Wrong(_("your gradcheck returned {result!r} for a product a * b whose backward is right for a "
+                      "but wrong for b (the second input): check every input, not only the first.")
+                      .format(result=result))
     _check_named_gradcheck_cases(m)
     for kind in KINDS:
         failure = smallest_failure(_gradcheck_cases(kind), lambda case: _gradcheck_trial(m, case),
@@ -512,11 +543,11 @@ def check_gradcheck(m):
         if failure:
             break
     if failure:
-        raise Wrong("on random Functions, your gradcheck and PyTorch's disagree; the smallest case found:"
-                    f"{failure}")
-    return ("Your gradcheck passes every op you wrote, and on random Functions (right ones, ones with one "
-            "Jacobian entry just beyond or within the tolerance, inputs with no gradient, other eps, atol "
-            "and rtol) it raises exactly where PyTorch's gradcheck raises.")
+        raise Wrong(_("on random Functions, your gradcheck and PyTorch's disagree; the smallest case found:"
+                      "{failure}").format(failure=failure))
+    return (_("Your gradcheck passes every op you wrote, and on random Functions (right ones, ones with one "
+              "Jacobian entry just beyond or within the tolerance, inputs with no gradient, other eps, atol "
+              "and rtol) it raises exactly where PyTorch's gradcheck raises."))
 
 
 # ------------------------------------------------------------------------ 11.2
@@ -529,34 +560,36 @@ LARGE = [1000.0, -1000.0, 100.0, -100.0, 88.75, -88.75, 710.0, -745.0, 20.0, -20
 def check_custom_function(m):
     a, = _inputs(m, (2, 3))
     forward_result = m.custom.Sigmoid.forward(m.function.BackwardFunction(m.custom.Sigmoid), a)
-    expect(isinstance(forward_result, m.Tensor), "Sigmoid.forward returned a "
-           f"{type(forward_result).__name__}: wrap the numpy result in a Tensor (Tensor(array)).")
+    expect(isinstance(forward_result, m.Tensor), _("Sigmoid.forward returned a "
+           "{type_name}: wrap the numpy result in a Tensor (Tensor(array)).")
+           .format(type_name=type(forward_result).__name__))
     out = m.custom.Sigmoid.apply(a)
-    expect(isinstance(out, m.Tensor), f"Sigmoid.apply returned a {type(out).__name__}, expected a Tensor.")
-    expect(np.allclose(values(out), 1 / (1 + np.exp(-values(a)))), "Sigmoid.apply(a) gives the wrong "
-           "values: 1 / (1 + exp(-a)).")
+    expect(isinstance(out, m.Tensor), _("Sigmoid.apply returned a {type_name}, expected a Tensor.")
+           .format(type_name=type(out).__name__))
+    expect(np.allclose(values(out), 1 / (1 + np.exp(-values(a)))), _("Sigmoid.apply(a) gives the wrong "
+           "values: 1 / (1 + exp(-a))."))
     expect(out.grad_fn is not None and out.grad_fn.name() == "SigmoidBackward",
-           "Sigmoid.apply(a) records no node named SigmoidBackward.")
+           _("Sigmoid.apply(a) records no node named SigmoidBackward."))
     upstream = np.random.default_rng(5).uniform(-1, 1, (2, 3))
     seed = m.tensor(upstream, dtype=m.float64)
     out.backward(seed)
-    expect(np.array_equal(values(seed), upstream), "Sigmoid.backward changed the gradient it was given, in "
-           "place: the same gradient tensor may go to several nodes, so compute a new tensor (grad * ...).")
+    expect(np.array_equal(values(seed), upstream), _("Sigmoid.backward changed the gradient it was given, in "
+           "place: the same gradient tensor may go to several nodes, so compute a new tensor (grad * ...)."))
     want = numeric_vjp(lambda x: x.sigmoid(), [values(a)], upstream, 0)
     got = grad_of(a)
     if got is not None and np.allclose(values(got), want / upstream):
-        raise Wrong("Sigmoid.backward ignores grad, the gradient arriving from upstream: multiply by it.")
+        raise Wrong(_("Sigmoid.backward ignores grad, the gradient arriving from upstream: multiply by it."))
     if got is not None and np.allclose(values(got), upstream * values(a) * (1 - values(a))):
-        raise Wrong("Sigmoid.backward uses a * (1 - a), with a the input: the derivative is s * (1 - s) "
-                    "with s the result. Save the result in forward (or save the input and compute s from "
-                    "it again in backward).")
-    expect_close(got, want, "Sigmoid's gradient is {got}; finite differences give {want}.")
+        raise Wrong(_("Sigmoid.backward uses a * (1 - a), with a the input: the derivative is s * (1 - s) "
+                      "with s the result. Save the result in forward (or save the input and compute s from "
+                      "it again in backward)."))
+    expect_close(got, want, _("Sigmoid's gradient is {got}; finite differences give {want}."))
     failure = smallest_failure(_sigmoid_cases(), lambda case: _sigmoid_trial(m, case), SIGMOID_EXAMPLES)
     if failure:
-        raise Wrong(f"on random inputs, your Sigmoid and PyTorch's sigmoid differ; the smallest case found: "
-                    f"{failure}")
-    return ("Your Sigmoid runs forward and backward like a built-in op, named SigmoidBackward, and equals "
-            "PyTorch's sigmoid, value and gradient, in float32 and float64, up to |a| = 1000.")
+        raise Wrong(_("on random inputs, your Sigmoid and PyTorch's sigmoid differ; the smallest case found: "
+                      "{failure}").format(failure=failure))
+    return (_("Your Sigmoid runs forward and backward like a built-in op, named SigmoidBackward, and equals "
+              "PyTorch's sigmoid, value and gradient, in float32 and float64, up to |a| = 1000."))
 
 
 def _sigmoid_cases():
@@ -577,8 +610,9 @@ def _sigmoid_trial(m, case):
     """None if Sigmoid.apply gives PyTorch's sigmoid, value and gradient, on this case, else why not."""
     ref = reference()
     a_values, upstream, dtype = case["a"], case["upstream"], case["dtype"]
-    shown = (f"a = {show(a_values)} ({dtype}, requires grad), s = Sigmoid.apply(a), "
-             f"s.backward(g) with g = {show(upstream)}")
+    shown = (_("a = {a_values} ({dtype}, requires grad), s = Sigmoid.apply(a), "
+               "s.backward(g) with g = {upstream}")
+               .format(a_values=show(a_values), dtype=dtype, upstream=show(upstream)))
     theirs = ref.tensor(a_values, dtype=getattr(ref, dtype), requires_grad=True)
     want = ref.sigmoid(theirs)
     want.backward(ref.tensor(upstream, dtype=getattr(ref, dtype)))
@@ -588,13 +622,15 @@ def _sigmoid_trial(m, case):
     except Exception as error:
         return f"{shown}: Sigmoid.apply(a) {_raised(m, error)}."
     if not _close(values(s), values(want), atol=1e-6):
-        why = (" exp overflows to inf beyond |a| ≈ 88 (float32) or 709 (float64), and inf / inf is nan: "
-               "write the sigmoid as 1 / (1 + exp(-a)), which at the other end is 1 / inf = 0, no nan."
+        why = (_(" exp overflows to inf beyond |a| ≈ 88 (float32) or 709 (float64), and inf / inf is nan: "
+                 "write the sigmoid as 1 / (1 + exp(-a)), which at the other end is 1 / inf = 0, no nan.")
                if not np.all(np.isfinite(values(s))) else "")
-        return f"{shown}: s is {show(values(s))}; PyTorch's sigmoid gives {show(values(want))}.{why}"
+        return (_("{shown}: s is {s}; PyTorch's sigmoid gives {want}.{why}")
+                .format(shown=shown, s=show(values(s)), want=show(values(want)), why=why))
     if _dtype_name(s) != _dtype_name(want):
-        return (f"{shown}: s is {_dtype_name(s)}; PyTorch's is {_dtype_name(want)}, a's dtype (numpy keeps "
-                "it when the formula mixes a's array with Python numbers only).")
+        return (_("{shown}: s is {s}; PyTorch's is {want}, a's dtype (numpy keeps "
+                  "it when the formula mixes a's array with Python numbers only).")
+                  .format(shown=shown, s=_dtype_name(s), want=_dtype_name(want)))
     try:
         s.backward(m.tensor(upstream, dtype=getattr(m, dtype)))
     except Exception as error:
@@ -603,10 +639,13 @@ def _sigmoid_trial(m, case):
     if got is None or not _close(values(got), values(theirs.grad), atol=1e-6):
         why = ""
         if got is not None and not np.all(np.isfinite(values(got))):
-            why = (" At large |a| exp overflows: compute the derivative from s, s * (1 - s), which is 0 "
-                   "there with no inf on the way.")
-        return (f"{shown}: a.grad is {'None' if got is None else show(values(got))}; PyTorch's is "
-                f"{show(values(theirs.grad))} (g * s * (1 - s)).{why}")
+            why = (_(" At large |a| exp overflows: compute the derivative from s, s * (1 - s), which is 0 "
+                     "there with no inf on the way."))
+        return (_("{shown}: a.grad is {value}; PyTorch's is "
+                  "{theirs_grad} (g * s * (1 - s)).{why}")
+                  .format(shown=shown, value='None' if got is None else show(values(got)),
+                          theirs_grad=show(values(theirs.grad)), why=why))
     if _dtype_name(got) != _dtype_name(theirs.grad):
-        return f"{shown}: a.grad is {_dtype_name(got)}; PyTorch's is {_dtype_name(theirs.grad)}, a's dtype."
+        return (_("{shown}: a.grad is {got}; PyTorch's is {theirs_grad}, a's dtype.")
+                .format(shown=shown, got=_dtype_name(got), theirs_grad=_dtype_name(theirs.grad)))
     return None

@@ -32,6 +32,7 @@ import mini_autograd
 from .swap import answer_key_for, answer_pieces, swapped
 from ._testing import array_of, grad_of, values
 from .framework import Wrong
+from .i18n import N_, _
 
 # ------------------------------------------------------------------ the programs
 # What each step adds to the programs; a step's programs use its own features and all earlier ones.
@@ -309,8 +310,8 @@ def programs(step_id):
             choices = [n for n in names if usable(n)] or names
             u = choices[draw(_integers(0, len(choices) - 1))]
             v = choices[draw(_integers(0, len(choices) - 1))]
-            su, ru, _ = tensors[u]
-            sv, rv, _ = tensors[v]
+            su, ru, _leaf_u = tensors[u]
+            sv, rv, _leaf_v = tensors[v]
             expression = None
             twice_allowed = u != v or "leaf_reuse" in features or not tensors[u][2]   # (see usable)
             if kind in ("add", "mul", "sub") and twice_allowed and _broadcast(su, sv) is not None:
@@ -483,6 +484,18 @@ def run_order_helper(torch, namespace, made_by):
     from .ch07_08 import learner_prehook, record_order, reference_prehook
     prehook = learner_prehook if hasattr(torch, "engine") and hasattr(torch, "custom") else reference_prehook
     return lambda out: record_order(out, prehook, label=lambda node: node_label(node, namespace, made_by))
+
+
+def label_shown(label):
+    """A node's label (``node_label``, which stays in English: the two packages' runs compare them) in the
+    learner's language: ``MulBackward0 of `t2 = a * b```."""
+    name, of, made = label.partition(" of ")
+    return _("{node} of {made}").format(node=name, made=made) if of else label
+
+
+def labels_shown(labels):
+    """A list of labels, printed as a list (``['SumBackward0', 'AccumulateGrad of x']``)."""
+    return "[" + ", ".join(repr(label_shown(label)) for label in labels) + "]"
 
 
 def node_label(node, namespace, made_by):
@@ -668,16 +681,38 @@ def _equal(mine, theirs):
     return mine == theirs
 
 
+SAVED_STATES = {"freed": N_("freed"), "kept": N_("kept")}
+
+
 def _show(value, key=""):
     if value == "(missing)":
         if key.startswith("line "):
-            return "no error"
-        return "nothing (the line that makes it raised an error, or never ran)"
+            return _("no error")
+        return _("nothing (the line that makes it raised an error, or never ran)")
     if isinstance(value, tuple) and value[:1] == ("values",):
         if value[2] == "numbers":
             return _literal(np.round(value[1], 4))
         return f"{_literal(np.round(value[1], 4))} ({value[2].replace('torch.', '')})"
+    if key == "order" and isinstance(value, list):
+        return labels_shown(value)
+    if key == "sharing memory" and isinstance(value, list):
+        pairs = [pair.split(" and ", 1) for pair in value]
+        return "[" + ", ".join(repr(_("{first} and {second}").format(first=first, second=second))
+                               for first, second in pairs) + "]"
+    if value in SAVED_STATES:
+        return repr(_(SAVED_STATES[value]))
     return repr(value)
+
+
+def _what(key):
+    """What a program's result is called, in a message: ``line 7``, ``a.grad``, ``the same tensor``."""
+    if key.startswith("line "):
+        return _("line {number}").format(number=key[5:])
+    if key.endswith(".grad_fn's saved tensors"):
+        return _("{node}'s saved tensors").format(node=key[:-len("'s saved tensors")])
+    named = {"the same tensor": N_("the same tensor"), "sharing memory": N_("sharing memory"),
+             "recording on at the end": N_("recording on at the end")}
+    return _(named[key]) if key in named else key
 
 
 def differences(mine, theirs):
@@ -786,7 +821,7 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
     if first_failure is None:
         return                                       # the usual case: no hypothesis run at all
     if not explain:
-        error = Wrong("a random program gives a different result on your myautograd")
+        error = Wrong(_("a random program gives a different result on your myautograd"))
         error.differential, error.unexplained = True, True
         raise error
     failures, tried_since = [], []
@@ -921,27 +956,56 @@ def _helpers_needed(helpers, statements):
     return tuple(h for h in helpers if calls[h].search(text))
 
 
-REFERENCE = "mini_autograd (which agrees with PyTorch 2.13 on this)"
-RULE = "myautograd's rule (step 07.1; PyTorch records the change instead)"
+# The comments the programs carry (HELPERS, and the statements programs() writes): a message shows them in
+# the learner's language (a test checks that every comment of the programs is here).
+PROGRAM_COMMENTS = (
+    N_("make() here while another thread is inside no_grad"),
+    N_("make() in a new thread: it starts with recording on"),
+    N_("(until step 03.3: your engine, straight)"),
+    N_("PyTorch: node.register_prehook, with tuples of gradients"),
+    N_("what the hooks saw"),
+    N_("its backward sends no gradient back"),
+    N_("a + b, whose backward sends no gradient to b"),
+    N_("a hook on every node, noting the order they run in"),
+    N_("a leaf made here still requires grad"),
+    N_("a leaf: nothing changes"),
+    N_("made, never entered: changes nothing"),
+    N_("shares a.grad's memory"),
+    N_("once more, after the graph was freed"),
+    N_("after backward"),
+    N_("integers cannot require grad"),
+)
+
+
+def _comments_shown(source):
+    """``source`` with the programs' comments in the learner's language (the lines stay where they are)."""
+    def line(text):
+        code, mark, comment = text.partition("  # ")
+        return code + mark + _(comment) if mark and comment in PROGRAM_COMMENTS else text
+    return "\n".join(line(text) for text in source.split("\n"))
 
 
 def message(program, found, piece):
     shown = found[:3]
-    lines = [f"a random program gives a different result on your myautograd than on {REFERENCE}, and this "
-             "is the smallest such program:", "",
-             textwrap.indent(_numbered(program.source()), "    "), ""]
+    lines = [_("a random program gives a different result on your myautograd than on mini_autograd (which "
+               "agrees with PyTorch 2.13 on this), and this is the smallest such program:"), "",
+             textwrap.indent(_numbered(_comments_shown(program.source())), "    "), ""]
     for what, yours, reference in shown:
-        who = "the rule" if IN_PLACE_REFUSAL[:40] in reference else "mini_autograd"
         if what == "error":
-            lines.append(f"    running it, your myautograd raised {yours}: mini_autograd ran it to the end")
-            continue
-        lines.append(f"    {what}: yours {yours}; {who} {reference}")
-    if any(IN_PLACE_REFUSAL[:40] in reference for _, _, reference in shown):
-        lines.append(f"    (the rule: {RULE})")
+            lines.append(_("    running it, your myautograd raised {yours}: mini_autograd ran it to the end")
+                         .format(yours=yours))
+        elif IN_PLACE_REFUSAL[:40] in reference:
+            lines.append(_("    {what}: yours {yours}; the rule {reference}").format(
+                what=_what(what), yours=yours, reference=reference))
+        else:
+            lines.append(_("    {what}: yours {yours}; mini_autograd {reference}").format(
+                what=_what(what), yours=yours, reference=reference))
+    if any(IN_PLACE_REFUSAL[:40] in reference for _what_, _yours, reference in shown):
+        lines.append(_("    (the rule: myautograd's rule (step 07.1; PyTorch records the change instead))"))
     if piece is not None:
         name, step = piece
-        lines += ["", f"The piece at fault: {name} (step {step}): with the answer key's {name} "
-                      "instead of yours, this program agrees."]
+        lines += ["", _("The piece at fault: {name} (step {step}): with the answer key's {name} "
+                        "instead of yours, this program agrees.").format(name=name, step=step)]
     return "\n".join(lines)
 
 

@@ -30,6 +30,8 @@ import traceback
 import warnings
 from dataclasses import dataclass
 
+from .i18n import LOCALE, _, language
+
 NOTEBOOKS = pathlib.Path(__file__).resolve().parent.parent
 LEARNER_PACKAGE = NOTEBOOKS / "myautograd"
 ANSWER_KEY = NOTEBOOKS.parent / "answers" / "myautograd"
@@ -103,8 +105,8 @@ def _still_shipped(the_step, directory):
         shipped = _answer_file(file)[2].get(name)
         mine = function_dumps(ast.parse((pathlib.Path(directory) / file).read_text())).get(name)
         if shipped is not None and mine == shipped:
-            return (f"not done yet: rewrite {name} in myautograd/{file} "
-                    "(it is still the version it shipped with).")
+            return (_("not done yet: rewrite {name} in myautograd/{file} "
+                      "(it is still the version it shipped with).").format(name=name, file=file))
     return None
 
 
@@ -183,13 +185,16 @@ def load(directory):
 
 
 # ---------------------------------------------------------------- verdicts
-def _learner_frame(tb, directory):
-    """``myautograd/engine.py, line 57, in run_backward``: the last frame of the learner's package."""
+def _learner_frame(tb, directory, file_only=False):
+    """``myautograd/engine.py, line 57, in run_backward``: the last frame of the learner's package
+    (``file_only``: ``myautograd/engine.py``)."""
     where = None
     for frame in traceback.extract_tb(tb):
         path = pathlib.Path(frame.filename)
         if path.parent == directory:
-            where = f"{PACKAGE_NAME}/{path.name}, line {frame.lineno}, in {frame.name}"
+            where = (f"{PACKAGE_NAME}/{path.name}" if file_only else
+                     _("{package}/{file}, line {line}, in {function}").format(
+                         package=PACKAGE_NAME, file=path.name, line=frame.lineno, function=frame.name))
     return where
 
 
@@ -234,9 +239,16 @@ def _run_one(the_step, directory, ran):
     except Exception as error:                                  # a syntax error, say
         where = _learner_frame(error.__traceback__, directory)
         if isinstance(error, SyntaxError):
-            where = f"{PACKAGE_NAME}/{pathlib.Path(error.filename or '?').name}, line {error.lineno}"
-        return Verdict("wrong", f"myautograd does not import: {type(error).__name__}: {error}"
-                       + (f" ({where})" if where else ""))
+            where = _("{package}/{file}, line {line}").format(
+                package=PACKAGE_NAME, file=pathlib.Path(error.filename or "?").name, line=error.lineno)
+        if where:
+            result = Verdict("wrong", _("myautograd does not import: {error_type}: {error} ({where})").format(
+                error_type=type(error).__name__, error=error, where=where))
+        else:
+            result = Verdict("wrong", _("myautograd does not import: {error_type}: {error}").format(
+                error_type=type(error).__name__, error=error))
+        result.kept = False                                    # (nothing ran: not remembered)
+        return result
     _note_calls(package, directory, ran)
     shipped = _still_shipped(the_step, directory)
     if shipped:
@@ -265,36 +277,47 @@ def _run_one(the_step, directory, ran):
             function, word = missing
             later = _rewritten_later(the_step, package, function)
             if later is not None:
-                return Verdict("wrong", f"{function} no longer uses {word}, which step {the_step.id} asked "
-                               f"for: did your rewrite for step {later} drop it? The check says: {error}")
-            return Verdict("todo", f"not done yet: {function} does not use {word} yet, and the check "
-                           f"says: {error}")
+                return Verdict("wrong", _("{function} no longer uses {word}, which step {step} asked "
+                                          "for: did your rewrite for step {later} drop it? The check says: "
+                                          "{error}").format(function=function, word=word, step=the_step.id,
+                                                            later=later, error=error))
+            return Verdict("todo", _("not done yet: {function} does not use {word} yet, and the check "
+                                     "says: {error}").format(function=function, word=word, error=error))
         message, culprit = str(error), getattr(error, "culprit", None)
         if culprit is not None and not getattr(error, "differential", False):
-            message += (f" The piece at fault: {culprit[0]} (step {culprit[1]}): with the answer key's "
-                        f"{culprit[0]} instead of yours, this check passes.")
+            message = _("{message} The piece at fault: {piece} (step {step}): with the answer key's "
+                        "{piece} instead of yours, this check passes.").format(
+                            message=message, piece=culprit[0], step=culprit[1])
         return Verdict("wrong", message, getattr(error, "differential", False),
                        culprit[1] if culprit else None)
     except RecursionError as error:
         where = _learner_frame(error.__traceback__, directory)
-        return Verdict("wrong", f"RecursionError ({where}): Python ran out of nested calls. "
-                       "The engine must use a loop and a list as its stack, not call itself.")
+        return Verdict("wrong", _("RecursionError ({where}): Python ran out of nested calls. "
+                                  "The engine must use a loop and a list as its stack, not call itself.")
+                       .format(where=where))
     except CheckTimeout:
-        return Verdict("wrong", f"the check used more than {SECONDS_PER_STEP} s of CPU time: is there an "
-                       "endless loop (a node put back on the stack or queue again and again)?")
+        result = Verdict("wrong", _("the check used more than {seconds} s of CPU time: is there an "
+                                    "endless loop (a node put back on the stack or queue again and again)?")
+                         .format(seconds=SECONDS_PER_STEP))
+        result.kept = False                                    # (a slow machine: not remembered)
+        return result
     except Exception as error:
         stub = _stub_step(error)
         if stub is not None:
             stub_id, piece = stub
             if stub_id != the_step.id:
-                return Verdict("todo", f"{piece} (step {stub_id}) is not written yet.")
-            where = _learner_frame(error.__traceback__, directory)
+                return Verdict("todo", _("{piece} (step {step}) is not written yet.").format(
+                    piece=piece, step=stub_id))
+            where = _learner_frame(error.__traceback__, directory, file_only=True)
             if where is None:                           # several pieces at once, named by the check
-                return Verdict("todo", f"not done yet: fill in {the_step.pieces}.")
-            return Verdict("todo", f"not done yet: fill in {piece} in {where.split(',')[0]}.")
+                return Verdict("todo", _("not done yet: fill in {pieces}.").format(pieces=_(the_step.pieces)))
+            return Verdict("todo", _("not done yet: fill in {piece} in {file}.").format(
+                piece=piece, file=where))
         where = _learner_frame(error.__traceback__, directory)
-        return Verdict("wrong",
-                       f"{type(error).__name__}: {error}" + (f" (raised in {where})" if where else ""))
+        if where:
+            return Verdict("wrong", _("{error_type}: {error} (raised in {where})").format(
+                error_type=type(error).__name__, error=error, where=where))
+        return Verdict("wrong", f"{type(error).__name__}: {error}")
     return Verdict("done", sentence)
 
 
@@ -377,6 +400,8 @@ def _checks_fingerprint():
     for folder in (pathlib.Path(__file__).parent, ANSWER_KEY, NOTEBOOKS.parent / "mini_autograd"):
         for path in sorted(folder.rglob("*.py")):
             digest.update(path.read_bytes())
+    for path in sorted(LOCALE.rglob("*.mo")):              # the translations of the messages
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -398,7 +423,7 @@ def _package_index(directory, fingerprint):
         functions = {name: (min([function.lineno] + [d.lineno for d in function.decorator_list]),
                             _hash(dumps[name]))
                      for name, function, _ in _functions(tree)}
-        for _, function, _ in _functions(tree):
+        for _name, function, _class_doc in _functions(tree):
             function.body = []                      # what is left: imports, classes, names, signatures
         index[path.name] = (_hash(ast.dump(tree)), functions)
     return index
@@ -459,7 +484,7 @@ def _dependencies(ran, index, with_lines):
     a function that moved (lines added above it) makes the verdict stale too."""
     found = {"__init__.py": index.get("__init__.py", ("", {}))[0]}
     for key in ran:
-        file, _, name = key.partition(":")
+        file, _colon, name = key.partition(":")
         if file in index:
             skeleton, functions = index[file]
             found[file] = skeleton
@@ -471,9 +496,11 @@ def _dependencies(ran, index, with_lines):
 def _still_valid(entry, index, stand_ins):
     if entry["checks"] != _checks_fingerprint() or entry["stand_ins"] != stand_ins:
         return False
+    if entry.get("language", "en") != language():          # a message is in one language
+        return False
     with_lines = entry["verdict"]["status"] != "done"
     for key, digest in entry["dependencies"].items():
-        file, _, name = key.partition(":")
+        file, _colon, name = key.partition(":")
         skeleton, functions = index.get(file, (None, {}))
         if name:
             function = functions.get(name)
@@ -523,9 +550,9 @@ def _cached(step_id, directory, fingerprint):
     ran = {f"{file}:{name}" for file, name, step in answer_pieces() if step == step_id}
     ran |= {f"{file}:{name}" for file, name in the_step.rewritten()}
     result = _run_one(the_step, directory, ran)
-    if result.message.startswith(("myautograd does not import", "the check used more than")):
+    if not getattr(result, "kept", True):
         return result                             # (nothing ran, or a slow machine: not kept)
-    _remember(step_id, {"checks": _checks_fingerprint(), "stand_ins": stand_ins,
+    _remember(step_id, {"checks": _checks_fingerprint(), "stand_ins": stand_ins, "language": language(),
                         "dependencies": _dependencies(ran, index, result.status != "done"),
                         "verdict": dataclasses.asdict(result)})
     return result
@@ -534,19 +561,21 @@ def _cached(step_id, directory, fingerprint):
 def verdict(step_id, directory):
     """The step's verdict, with the earlier steps it needs first: a step after an unfinished one waits."""
     if step_id not in STEPS:
-        raise KeyError(f"no step {step_id!r}; the steps are {', '.join(STEPS)}")
+        raise KeyError(_("no step {step!r}; the steps are {steps}").format(
+            step=step_id, steps=", ".join(STEPS)))
     fingerprint = _fingerprint(directory)
     for earlier_id in STEPS[step_id].needs():
         result = _cached(earlier_id, directory, fingerprint)
         if result.status == "todo":
-            return Verdict("todo",
-                           f"finish step {earlier_id} ({STEPS[earlier_id].title}) first: it is not done yet.")
+            return Verdict("todo", _("finish step {step} ({title}) first: it is not done yet.").format(
+                step=earlier_id, title=_(STEPS[earlier_id].title)))
         if result.status == "wrong":
             # Perhaps broken by this very step's rewrite of shared code: if this step's own check names
             # a mistake, that message is the more useful one.
             own = _cached(step_id, directory, fingerprint)
             if own.status == "wrong" and not own.differential:
-                return Verdict("wrong", f"{own.message} (Step {earlier_id} fails its check now too.)")
-            return Verdict("wrong", f"step {earlier_id} ({STEPS[earlier_id].title}) fails its check now: "
-                           f"{result.message}")
+                return Verdict("wrong", _("{message} (Step {step} fails its check now too.)").format(
+                    message=own.message, step=earlier_id))
+            return Verdict("wrong", _("step {step} ({title}) fails its check now: {message}").format(
+                step=earlier_id, title=_(STEPS[earlier_id].title), message=result.message))
     return _cached(step_id, directory, fingerprint)

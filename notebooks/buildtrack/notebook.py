@@ -1,5 +1,6 @@
 """Helpers for the chapters: run your package beside mini_autograd once a step is done."""
 from .framework import STEPS, load, package_dir, verdict
+from .i18n import _
 
 
 def mine(step_id, answers=False):
@@ -10,8 +11,8 @@ def mine(step_id, answers=False):
     result = verdict(step_id, package_dir(answers))
     if result.status != "done":
         now = result.message[0].upper() + result.message[1:]
-        print(f"⏳ This part runs on your myautograd once step {step_id} ({STEPS[step_id].title}) "
-              f"is done. {now}")
+        print(_("⏳ This part runs on your myautograd once step {step} ({title}) is done. {message}").format(
+            step=step_id, title=_(STEPS[step_id].title), message=now))
         return None
     return load(package_dir(answers))
 
@@ -29,5 +30,5 @@ def compare_graphs(build, step_id, answers=False, **draw_options):
     display(viz.draw(build(mini_autograd), **draw_options))
     package = mine(step_id, answers)
     if package is not None:
-        print("your myautograd:")
+        print(_("your myautograd:"))
         display(viz.draw(build(package), **draw_options))

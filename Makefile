@@ -2,7 +2,8 @@
 # make lab LANG=zh   the Chinese edition (中文版, notebooks/zh/); a zh_* locale opens it too
 # make test      ruff (the linter), then unit tests + every notebook under strict nbval
 # make progress  the build track: one row per step of your myautograd
-#                (make progress ANSWERS=1: the same table for the answer key)
+#                (make progress ANSWERS=1: the same table for the answer key;
+#                 make progress LANG=zh, or a zh_* locale: in Chinese, 中文)
 # make site      the course website, from the stored notebooks, into _site/_build/html
 # make clean     remove .venv, caches and the website
 # lab and progress create .venv on first use with what the course needs
@@ -105,10 +106,11 @@ lab: check-dot venv
 	$(LAB_LOCALE)exec $(VENV)/bin/jupyter lab "$$@" --LabApp.default_url=$$url $(LAB_ARGS)
 
 # The build track's progress table (notebooks/buildtrack/), run from notebooks/
-# like the chapters' check cells. Needs only the course install.
+# like the chapters' check cells. Needs only the course install. In Chinese for the
+# Chinese edition (EDITION, from LANG as for lab): BUILDTRACK_LANG=zh (buildtrack/i18n.py).
 ANSWERS ?=
 progress: venv
-	cd notebooks && ../$(VENV_PY) -m buildtrack $(if $(ANSWERS),--answers)
+	cd notebooks && $(LAB_LOCALE)$(if $(filter zh,$(EDITION)),BUILDTRACK_LANG=zh )../$(VENV_PY) -m buildtrack $(if $(ANSWERS),--answers)
 
 # The course website (book/build.py): Jupyter Book renders the notebooks as stored, with
 # their tested outputs, without running them. Output: $(SITE_OUT)/_build/html.

@@ -3,7 +3,9 @@
 - Every catalogue in notebooks/src/zh/ translates every markdown cell of its English chapter, none fuzzy,
   none lost a link, heading, box, piece of code or formula (tools/translations.py check).
 - Every Chinese chapter is built from the English source and its catalogue (nbbuild's check), and its
-  code cells, and what they print, are the English chapter's, cell for cell.
+  code cells, and what they print, are the English chapter's, cell for cell; except that a check cell
+  (the build track's, an exercise's, the set-up check) prints its verdicts in Chinese
+  (notebooks/buildtrack/i18n.py): there the same outputs, lines and ⏳/✅/❌ marks are asked for.
 - Its links lead somewhere: the Chinese chapters, or one folder up to myautograd/ and to chapters not
   yet translated.
 - The merge that keeps the catalogues in step marks a translation fuzzy when its English cell changes,
@@ -64,6 +66,25 @@ def _shown(cell):
     return texts
 
 
+MARKS = ("⏳", "✅", "❌")
+CHECKS = re.compile(r"\b(buildtrack\.\w+|check_answer|check|can_check|run_check|not_answered|setup_check|"
+                    r"print_versions)\(")
+
+
+def _is_check_cell(cell):
+    """A cell whose output the checks write (in the edition's language): it calls the build track or an
+    exercise or set-up check, or what it prints starts a line with a verdict's mark."""
+    printed = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    return bool(CHECKS.search(cell.source)) or any(line.startswith(MARKS) for line in printed.splitlines())
+
+
+def _verdicts(shown):
+    """What a check cell shows, with its words left out: each output's kind, its number of lines and the
+    verdict mark of each line (a picture, or anything not printed, as it is)."""
+    return [(kind, [line[:1] if line.startswith(MARKS) else "" for line in text.split("\n")])
+            if kind == "stream" else (kind, text) for kind, text in shown]
+
+
 @pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=lambda p: p.stem)
 def test_the_chinese_chapter_runs_the_english_code_and_shows_the_same(path):
     chinese = nbformat.read(path, as_version=4)
@@ -72,7 +93,10 @@ def test_the_chinese_chapter_runs_the_english_code_and_shows_the_same(path):
     for index, (zh_cell, en_cell) in enumerate(zip(chinese.cells, english.cells, strict=True)):
         if en_cell.cell_type == "code":
             assert zh_cell.source == en_cell.source, f"code cell {index}"
-            assert _shown(zh_cell) == _shown(en_cell), f"what code cell {index} shows"
+            if _is_check_cell(en_cell):
+                assert _verdicts(_shown(zh_cell)) == _verdicts(_shown(en_cell)), f"verdicts of cell {index}"
+            else:
+                assert _shown(zh_cell) == _shown(en_cell), f"what code cell {index} shows"
 
 
 @pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=lambda p: p.stem)

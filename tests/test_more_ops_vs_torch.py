@@ -1,8 +1,8 @@
 """The operations the programs after the course reach for, against PyTorch 2.13: ``var``/``std``
 (``unbiased``, ``correction``, ``keepdim``), ``log10``/``log2``, ``tril``/``triu``, ``prod``,
 ``cumsum``, ``sort``/``argsort``/``topk``, ``gather``, ``index_select``, ``chunk``/``split``/
-``unbind``, ``flip``, ``repeat``, the roundings, ``isnan``, ``logsumexp`` and ``outer``; and the
-switches of ``torch.utils.backcompat``.
+``unbind``, ``flip``, ``repeat``, the roundings, ``isnan``, ``logsumexp``, ``outer`` and
+``histogram``; and the switches of ``torch.utils.backcompat``.
 
 Each case prints values, node names and saved attributes, records first and second
 derivatives (``create_graph=True``: the second backward runs what the first recorded),
@@ -305,6 +305,19 @@ case("split_negative", "torch.ones(3).split(-1)", "RuntimeError")
 case("split_sizes_wrong_sum", "torch.ones(2, 3).split([1, 1], 1)", "RuntimeError")
 case("unbind_of_a_number", "torch.unbind(torch.tensor(3.))", "IndexError")
 case("unbind_dim_out_of_range", "torch.ones(2, 3).unbind(3)", "IndexError")
+
+# ------------------------------------------------------------------ histogram
+case("histogram", """
+    x = torch.tensor([0.5, 1.0, 1.5, 3.75, 2.0, 2.0, 0.0, 4.0], requires_grad=True)
+    h = torch.histogram(x * 1, bins=4)
+    print(h, type(h).__name__, h.hist.grad_fn.name(), node(h.bin_edges))
+    print(torch.histogram(x.detach(), bins=8, range=(0., 4.), density=True))
+    print(torch.histogram(x.detach(), bins=4, weight=torch.linspace(0, 1, 8)))
+    print(x.detach().histogram(torch.tensor([0., 1.5, 4.])), torch.histogram(torch.tensor([1., 1.]), bins=2))
+""")
+case("histogram_backward",
+     "torch.histogram(torch.ones(3, requires_grad=True) * 2, bins=2).hist.sum().backward()", "RuntimeError")
+case("histogram_of_integers", "torch.histogram(torch.tensor([1, 2]))", "NotImplementedError")
 
 # ------------------------------------------------------------------ the broadcasting notes' switches
 case("backcompat_switches", """

@@ -320,3 +320,73 @@ def cumsum(x, dim=_MISSING, *, dtype=None):
     elif not x.dtype.is_floating_point:
         x = x.long()
     return Cumsum.apply(x, wrap_dim(dim, x.ndim))
+
+
+# ------------------------------------------------------------------ histogram
+class _HistogramResult(tuple):
+    """``(hist, bin_edges)``, printed as ``torch.return_types.histogram(...)``."""
+
+    __slots__ = ()
+
+    def __new__(cls, hist, bin_edges):
+        return super().__new__(cls, (hist, bin_edges))
+
+    hist = property(lambda self: self[0])
+    bin_edges = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"torch.return_types.histogram(\nhist={self.hist!r},\nbin_edges={self.bin_edges!r})"
+
+
+_HistogramResult.__name__ = _HistogramResult.__qualname__ = "histogram"
+
+
+class Histogram(Function):
+    """The counts of ``x``'s elements in each bin. PyTorch records a node whose backward refuses to run
+    (``torch::autograd::NotImplemented``): the counts have no derivative."""
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, x, bounds, weights, density):
+        """Each element in the bin whose edges hold it, the last edge in the last bin, elements outside
+        (and nan) left out: the bins of ``LINEAR_INTERPOLATION_WITH_LOCAL_SEARCH`` in
+        aten/src/ATen/native/cpu/HistogramKernel.cpp, which gives the same as a binary search of the
+        edges. ``bounds`` and ``weights`` are numpy arrays (not graph inputs)."""
+        data = x._data.reshape(-1)
+        bins = bounds.size - 1
+        inside = (data >= bounds[0]) & (data <= bounds[-1])
+        values = data[inside]
+        weights = None if weights is None else weights.reshape(-1)[inside]
+        pos = np.minimum(np.searchsorted(bounds, values, side="right") - 1, bins - 1)
+        hist = np.bincount(pos, weights=weights, minlength=bins).astype(x._data.dtype)
+        if density:                    # divided by the total, then by each bin's width, as PyTorch does
+            with np.errstate(invalid="ignore", divide="ignore"):
+                hist = hist / hist.dtype.type(hist.sum()) / np.diff(bounds)
+        return Tensor(hist), Tensor(bounds.copy())
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError("derivative for aten::histogram is not implemented")
+
+
+Histogram._backward_cls.name = lambda self: "torch::autograd::NotImplemented"
+
+
+def histogram(x, bins=100, *, range=None, weight=None, density=False):
+    """``(hist, bin_edges)``: ``bins`` equal bins over ``range`` (by default from the smallest element to
+    the largest), or the edges ``bins`` gives."""
+    check_tensor(x, "histogram")
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{x.dtype.scalar_name}'")
+    if isinstance(bins, Tensor):
+        edges = bins.to(x.dtype)
+    else:
+        from ..creation import linspace
+        low, high = range if range is not None else (
+            (float(x._data.min()), float(x._data.max())) if x.numel() else (0.0, 0.0))
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        edges = linspace(low, high, int(bins) + 1, dtype=x.dtype)
+    weights = None if weight is None else weight._data
+    hist, edges = Histogram.apply(x, edges._data, weights, bool(density))
+    return _HistogramResult(hist, edges)

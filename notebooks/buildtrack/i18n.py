@@ -480,8 +480,10 @@ def update(domain):
         entry = polib.POEntry(msgid=msgid, msgstr="", occurrences=[tuple(p.rsplit(":", 1)) for p in places])
         if msgid in previous:
             entry.msgstr, entry.flags = previous[msgid].msgstr, list(previous[msgid].flags)
-        if domain == "chapters" or "{" in msgid:
+        if domain != "chapters" and "{" in msgid:         # (a chapter's fields are expressions)
             entry.flags = sorted(set(entry.flags) | {"python-brace-format"})
+        else:
+            entry.flags = [flag for flag in entry.flags if flag != "python-brace-format"]
         catalogue.append(entry)
     po_path(domain).parent.mkdir(parents=True, exist_ok=True)
     catalogue.save(str(po_path(domain)))

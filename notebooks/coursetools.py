@@ -18,10 +18,20 @@ import mini_autograd
 _PACKAGE_ROOT = pathlib.Path(mini_autograd.__file__).resolve().parent.parent
 
 
+def _i18n():
+    """``buildtrack.i18n``, which chooses the language; None if it cannot be imported (then: English, so
+    that the set-up check still speaks on a broken install)."""
+    try:
+        from buildtrack import i18n
+    except Exception:
+        return None
+    return i18n
+
+
 def _(message):
     """This file's words in the learner's language (``buildtrack/i18n.py``, domain ``coursetools``)."""
-    from buildtrack import i18n
-    return i18n.translations("coursetools", i18n.language()).gettext(message)
+    i18n = _i18n()
+    return message if i18n is None else i18n.translations("coursetools", i18n.language()).gettext(message)
 
 
 def N_(message):
@@ -32,8 +42,8 @@ def N_(message):
 def _chapter(text):
     """A text a chapter handed to a check (a hint, ``right=``, a message it made), in the learner's
     language."""
-    from buildtrack import i18n
-    return i18n.chapter_text(text)
+    i18n = _i18n()
+    return text if i18n is None else i18n.chapter_text(text)
 
 
 def _words(text):

@@ -55,7 +55,7 @@ __all__ = [
     "utils", "where", "zeros", "zeros_like",
     "argsort", "ceil", "chunk", "cumsum", "flip", "floor", "gather", "ger", "histogram", "index_select",
     "isfinite", "isinf", "isnan", "log10", "log2", "logsumexp", "outer", "prod", "round", "sort", "split",
-    "std", "topk", "tril", "triu", "trunc", "unbind", "var",
+    "std", "topk", "tril", "triu", "trunc", "unbind", "var", "softmax", "log_softmax",
 ]
 
 __version__ = "0.1.0"
@@ -74,6 +74,16 @@ def equal(input, other):
     from .ops._helpers import check_tensor
     check_tensor(input, "equal"), check_tensor(other, "equal", "other", 2)
     return input.equal(other)
+
+
+def softmax(input, dim, dtype=None):
+    """``torch.softmax(input, dim)``: ``nn.functional.softmax`` without its dim guessing."""
+    return nn.functional.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, dtype=None):
+    """``torch.log_softmax(input, dim)``: ``nn.functional.log_softmax`` without its dim guessing."""
+    return nn.functional.log_softmax(input, dim, dtype=dtype)
 
 
 def dropout(input, p, train):

@@ -1,5 +1,6 @@
 """The layers a small GPT block needs, and the module machinery around them, against PyTorch 2.13:
-``nn.LayerNorm``/``F.layer_norm``, ``nn.GELU``/``F.gelu`` (both approximations), forward hooks and
+``nn.LayerNorm``/``F.layer_norm``, ``nn.GELU``/``F.gelu`` (both approximations),
+``F.scaled_dot_product_attention``, ``torch.softmax``, forward hooks and
 forward pre-hooks, buffers (persistent or not) in ``state_dict``, and ``nn.Linear`` with all five
 arguments by position. Values, gradients and second derivatives are recorded; see
 tests/crosscheck.py.
@@ -105,6 +106,27 @@ case("gelu_bad_approximation", "import torch.nn.functional as F; F.gelu(torch.on
      "RuntimeError")
 case("gelu_of_integers", "import torch.nn.functional as F; F.gelu(torch.tensor([1, 2]))",
      "NotImplementedError")
+
+# ------------------------------------------------------------------ attention
+case("scaled_dot_product_attention", INPUT + """
+    k = torch.linspace(-1, 1, 16, dtype=torch.float64).reshape(2, 1, 2, 4).requires_grad_()
+    masks = [{}, {"is_causal": True}, {"scale": 0.3},
+             {"attn_mask": torch.tensor([[True, False], [True, True]])},
+             {"attn_mask": torch.tensor([[0.0, -1.0], [0.5, 0.0]], dtype=torch.float64)}]
+    for kw in masks:
+        q, v = x.reshape(2, 1, 2, 4), (x * 0.5).reshape(2, 1, 2, 4)
+        y = F.scaled_dot_product_attention(q, k, v, **kw)
+        record(str(kw), y)
+        g = torch.autograd.grad((y * y).sum(), (x, k))
+        record(str(kw) + " grads", list(g))
+    print(torch.softmax(torch.tensor([0.1, -0.2, 0.3]), dim=-1))
+    print(torch.log_softmax(torch.tensor([0.1, 0.3]), 0))
+""")
+case("attention_mask_and_causal", """
+    import torch.nn.functional as F
+    q = torch.ones(1, 2, 3)
+    F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(2, 2, dtype=torch.bool), is_causal=True)
+""", "RuntimeError")
 
 # ------------------------------------------------------------------ hooks
 case("forward_hooks", """

@@ -27,7 +27,7 @@ from ..ops.layer_norm import layer_norm
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
            "batch_norm", "embedding", "one_hot", "smooth_l1_loss", "huber_loss", "leaky_relu", "gelu",
-           "layer_norm"]
+           "layer_norm", "scaled_dot_product_attention"]
 
 def _type_name(tensor):
     return tensor.dtype.scalar_name
@@ -501,3 +501,6 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where it is positive, else negative_slope * input (``LeakyReluBackward0``)."""
     _check_tensor(input, "leaky_relu", "input", 1)
     return more.leaky_relu_(input, negative_slope) if inplace else more.leaky_relu(input, negative_slope)
+
+
+from .attention import scaled_dot_product_attention  # noqa: E402  (it builds on the functions above)

@@ -90,6 +90,12 @@ case("var_with_no_degrees_of_freedom_warns", """
     s.backward()
     print(s, z.grad)
 """)
+case("float32_std_takes_the_root_before_rounding", """
+    i = torch.arange(400.).reshape(40, 10)
+    x = i * 0.3711 - i * i * 0.00173
+    print(x.std(1).tolist())
+    print(x.std(0, keepdim=True).tolist(), x.var(1).tolist())
+""")
 case("var_of_integers", "torch.tensor([1, 2]).var()", "RuntimeError")
 case("var_unbiased_and_correction", "torch.ones(3).var(unbiased=False, correction=1)", "TypeError")
 case("var_unknown_keyword", "torch.ones(3).var(foo=1)", "TypeError")

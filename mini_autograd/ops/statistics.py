@@ -6,7 +6,8 @@ backward formula of tools/autograd/derivatives.yaml, written with tensor operati
 that ``create_graph=True`` records a second backward, as PyTorch's does.
 
 float32 input is reduced in float64 and rounded, as PyTorch's CPU kernels accumulate
-(Welford's variance and the running sum of cumsum keep a double).
+(Welford's variance and the running sum of cumsum keep a double; std takes the square
+root of that double before rounding).
 """
 import warnings
 
@@ -41,7 +42,7 @@ class Var(Function):
         """``dim``: the dims as given (None: all); ``correction``: as given (None means 1)."""
         ctx.dim, ctx.correction, ctx.keepdim = dim, correction, keepdim
         ctx.save_for_backward(x)
-        return Tensor(_variance(x._data, dim, correction, keepdim))
+        return Tensor(_variance(x._data, dim, correction, keepdim).astype(x._data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -59,7 +60,7 @@ class Std(Function):
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
         ctx.dim, ctx.correction, ctx.keepdim = dim, correction, keepdim
-        result = Tensor(np.sqrt(_variance(x._data, dim, correction, keepdim)))
+        result = Tensor(np.sqrt(_variance(x._data, dim, correction, keepdim)).astype(x._data.dtype))
         ctx.save_for_backward(x, result)
         return result
 
@@ -73,7 +74,7 @@ class Std(Function):
 
 
 def _variance(data, dim, correction, keepdim):
-    """The variance in float64, rounded to the input's dtype (inf or nan where n - correction <= 0)."""
+    """The variance in float64 (inf or nan where n - correction <= 0), not yet rounded."""
     axis = None if dim is None else dims_tuple(dim, data.ndim)
     wide = data.astype(np.float64)
     count = wide.size if axis is None else _reduced_count(data.shape, axis)
@@ -81,7 +82,7 @@ def _variance(data, dim, correction, keepdim):
         mean = wide.mean(axis=axis, keepdims=True) if wide.size else np.float64(np.nan)
         squares = ((wide - mean) ** 2).sum(axis=axis, keepdims=keepdim)
         dof = max(0.0, count - (1 if correction is None else correction))
-        return np.asarray(squares / dof, dtype=data.dtype)
+        return np.asarray(squares / dof, dtype=np.float64)
 
 
 def var_backward(grad, x, dim, correction, keepdim):

@@ -263,6 +263,14 @@ MODULE_MAP = [
      "in-place operations (`add_`, `x[i] = v`, ...): the version counter and the rewritten history; views "
      "that follow their base (`AsStridedBackward0`, `CopySlices`)", "07",
      "`torch/csrc/autograd/VariableTypeUtils.h` (`rebase_history`); `variable.cpp`; `functions/tensor.h` (`CopySlices`)"),
+    (["mini_autograd.ops.statistics", "mini_autograd.ops.sorting", "mini_autograd.ops._stl",
+      "mini_autograd.ops.selecting", "mini_autograd.ops.splitting", "mini_autograd.ops.rearrange",
+      "mini_autograd.ops.elementwise", "mini_autograd.ops.activations", "mini_autograd.ops.layer_norm"],
+     "what the programs after the course reach for: `var`, `std`, `logsumexp`, `prod`, `cumsum`, `histogram`; "
+     "`sort`, `topk` (in libstdc++'s order for ties); `gather`, `index_select`, `tril`, `triu`; `chunk`, "
+     "`split`, `unbind`; `flip`, `repeat`, `outer`; `floor`, `round`, `log10`, `isnan`; `gelu`, `layer_norm`",
+     "none (for the programs after the course)",
+     "`tools/autograd/derivatives.yaml`; `torch/csrc/autograd/FunctionsManual.cpp`"),
     (["mini_autograd.nn", "mini_autograd.nn.module", "mini_autograd.nn.parameter", "mini_autograd.nn.linear",
       "mini_autograd.nn.container", "mini_autograd.nn.activation", "mini_autograd.nn.flatten",
       "mini_autograd.nn.loss", "mini_autograd.nn.functional", "mini_autograd.nn.init",
@@ -270,6 +278,10 @@ MODULE_MAP = [
      "`Module`, `Parameter`, `Linear`, `Sequential`, activations, `Flatten`, losses, `functional`, `init`; "
      "`Dropout`, `BatchNorm1d`, `Embedding`", "10",
      "`torch/nn/modules/`; `torch/nn/parameter.py`; `torch/nn/functional.py`; `torch/nn/init.py`"),
+    (["mini_autograd.nn.normalization", "mini_autograd.nn.attention", "mini_autograd.utils.hooks"],
+     "`LayerNorm`; `F.scaled_dot_product_attention` (its documented reference math); module hooks' "
+     "`RemovableHandle`", "none (for the programs after the course)",
+     "`torch/nn/modules/normalization.py`; `torch/nn/functional.py`; `torch/utils/hooks.py`"),
     (["mini_autograd.random", "mini_autograd._distributions", "mini_autograd._avx_mathfun"],
      "`Generator` and `manual_seed`: PyTorch's random numbers, its generator (mt19937, the state's bytes) "
      "and its CPU kernels (`rand`, `randn`, `randint`, `randperm`, `bernoulli_`, `multinomial`)",
@@ -283,6 +295,12 @@ MODULE_MAP = [
     (["mini_autograd.optim", "mini_autograd.optim.optimizer", "mini_autograd.optim.sgd",
       "mini_autograd.optim.adam", "mini_autograd.optim.rmsprop"], "`Optimizer` (`zero_grad`), `SGD`, `Adam`, "
      "`RMSprop`", "05, 10", "`torch/optim/optimizer.py`; `torch/optim/sgd.py`; `torch/optim/adam.py`; `torch/optim/rmsprop.py`"),
+    (["mini_autograd.optim.adamw", "mini_autograd.optim.adagrad", "mini_autograd.optim.adadelta",
+      "mini_autograd.optim.lr_scheduler"], "`AdamW`, `Adagrad`, `Adadelta`; `lr_scheduler` (`StepLR`, "
+     "`MultiStepLR`, `ExponentialLR`, `LambdaLR`, `CosineAnnealingLR`, ...)", "none (for the programs after the course)",
+     "`torch/optim/adamw.py`; `torch/optim/adagrad.py`; `torch/optim/adadelta.py`; `torch/optim/lr_scheduler.py`"),
+    (["mini_autograd.utils.backcompat"], "`torch.utils.backcompat`: the broadcasting note's warning switches",
+     "none (for the programs after the course)", "`torch/utils/backcompat/__init__.py`"),
     (["mini_autograd.viz", "mini_autograd.viz.walk", "mini_autograd.viz.dot", "mini_autograd.viz.picture",
       "mini_autograd.viz.trace"], "graph pictures (`draw`) and the engine trace (`trace_backward`)",
      "all; the trace in 08", "none in PyTorch (the pictures follow the third-party `torchviz`)"),

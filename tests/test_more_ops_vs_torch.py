@@ -264,6 +264,45 @@ case("index_select_float_index", "torch.ones(2, 2).index_select(1, torch.tensor(
 case("index_select_matrix_index", "torch.ones(2, 2).index_select(1, torch.tensor([[1]]))", "IndexError")
 case("index_select_out_of_range", "torch.ones(2, 4).index_select(1, torch.tensor([4]))", "RuntimeError")
 case("index_select_negative", "torch.ones(2, 4).index_select(1, torch.tensor([-1]))", "RuntimeError")
+case("gather_index_select_pack_the_index", """
+    x = torch.tensor([[3., 1., 2., 1.], [0., 7., -1., 5.]], requires_grad=True)
+    i, j = torch.tensor([[0, 3], [1, 0]]), torch.tensor([2, 0])
+    packed = []
+    def pack(t):
+        packed.append((t.shape, t.dtype))
+        return t
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        x.gather(1, i), x.index_select(1, j)
+    g, s = x.gather(1, i), x.index_select(1, j)
+    print(packed, g.grad_fn._saved_index is i, g.grad_fn._saved_self is x, s.grad_fn._saved_index is j)
+    c = torch.tensor(3., requires_grad=True)
+    y = c.index_select(0, torch.tensor([0]))
+    g, = torch.autograd.grad(y * y, c, create_graph=True)
+    print(y, g, node(g))
+""")
+case("gather_then_change_the_index", """
+    x = torch.tensor([1., 2., 3.], requires_grad=True)
+    i = torch.tensor([2, 0])
+    g = x.gather(0, i)
+    i[0] = 1
+    g.sum().backward()
+""", "RuntimeError")
+case("index_select_then_change_the_index", """
+    x = torch.tensor([1., 2., 3.], requires_grad=True)
+    i = torch.tensor([2, 0])
+    s = x.index_select(0, i)
+    i.zero_()
+    s.sum().backward()
+""", "RuntimeError")
+case("index_select_out_of_range_dim0", "torch.ones(2, 4).index_select(0, torch.tensor([2]))", "IndexError")
+case("index_select_out_of_range_dim2", "torch.ones(2, 3, 4).index_select(2, torch.tensor([-1]))",
+     "IndexError")
+case("index_select_out_of_range_vector", "torch.ones(4).index_select(0, torch.tensor([0, 4]))", "IndexError")
+case("index_select_scalar_two_indices", "torch.tensor(3.).index_select(0, torch.tensor([0, 0]))",
+     "RuntimeError")
+case("index_select_scalar_out_of_range", "torch.tensor(3.).index_select(0, torch.tensor([1]))", "IndexError")
+case("index_select_empty_axis", "torch.ones(3, 0).index_select(1, torch.tensor([0]))", "RuntimeError")
+case("index_select_empty_input", "torch.ones(3, 0).index_select(0, torch.tensor([5]))", "RuntimeError")
 
 # ------------------------------------------------------------------ chunk, split, unbind
 ops_case("chunk_split_unbind_values_and_gradients", """

@@ -57,6 +57,17 @@ case("layer_norm_module", INPUT + """
     record("weight grad", ln.weight.grad)
     record("bias grad", ln.bias.grad)
 """)
+case("layer_norm_packs_bias_input_weight", INPUT + """
+    w, b = torch.randn(4, requires_grad=True), torch.randn(4, requires_grad=True)
+    names = {id(x): "input", id(w): "weight", id(b): "bias"}
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(names.get(id(t), t.shape)) or t,
+                                                  lambda t: t):
+        y = F.layer_norm(x.float(), (4,), w, b)
+        F.layer_norm(x.float(), (4,), None, b)
+        torch.autograd.grad((y * y).sum(), (w, b), create_graph=True)
+    print(packed)
+""")
 case("layer_norm_second_derivatives", INPUT + """
     w = torch.tensor([1.5, -0.5, 2.0, 0.75], dtype=torch.float64, requires_grad=True)
     b = torch.tensor([0.1, 0.2, -0.3, 0.4], dtype=torch.float64, requires_grad=True)

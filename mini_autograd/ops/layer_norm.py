@@ -22,9 +22,10 @@ def _rows(shape, normalized_shape):
 
 
 class NativeLayerNorm(Function):
-    """``(x - mean) / sqrt(var + eps) * weight + bias`` over the last dimensions."""
+    """``(x - mean) / sqrt(var + eps) * weight + bias`` over the last dimensions. It saves bias, input
+    and weight in that order, the order PyTorch's node packs them in (saved_tensors_hooks see it)."""
     node_name = "NativeLayerNormBackward0"
-    saved_names = ("input", "weight", "bias", "result1", "result2")
+    saved_names = ("bias", "input", "weight", "result1", "result2")
     saved_fields = ("normalized_shape",)
 
     @staticmethod
@@ -47,14 +48,14 @@ class NativeLayerNorm(Function):
         dtype = x._data.dtype
         mean_t = Tensor(mean.reshape(stat_shape).astype(dtype))
         rstd_t = Tensor(rstd.reshape(stat_shape).astype(dtype))
-        ctx.save_for_backward(x, weight, bias, mean_t, rstd_t)
+        ctx.save_for_backward(bias, x, weight, mean_t, rstd_t)
         return Tensor(out.astype(dtype))
 
     @staticmethod
     def backward(ctx, grad):
         """derivatives.yaml, native_layer_norm: ``native_layer_norm_backward_symint(grad, input,
         normalized_shape, result1, result2, weight, bias, grad_input_mask)``."""
-        x, weight, bias, mean, rstd = ctx.saved_tensors
+        bias, x, weight, mean, rstd = ctx.saved_tensors
         mask = ctx.needs_input_grad[:3]
         grads = NativeLayerNormBackward.apply(grad, x, mean, rstd, _given(weight), _given(bias),
                                               ctx.normalized_shape, mask)

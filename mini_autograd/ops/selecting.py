@@ -15,22 +15,25 @@ from . import reduction
 
 
 class Gather(reduction.Gather):
-    """``torch.gather``: reduction.Gather (what max(dim)'s second backward uses), saving its input as
-    PyTorch's node does (``_saved_self``), so an in-place change of it is caught in backward."""
+    """``torch.gather``: reduction.Gather (what max(dim)'s second backward uses), saving the index
+    and its input as PyTorch's node does (``_saved_index``, ``_saved_self``, packed in that order),
+    so an in-place change of either is caught in backward."""
     node_name = "GatherBackward0"
-    saved_names = ("self",)
-    saved_fields = ("dim", "index", "sparse_grad")
+    saved_names = ("index", "self")
+    saved_fields = ("dim", "sparse_grad")
 
     @staticmethod
-    def forward(ctx, x, dim, index):
-        ctx.save_for_backward(x)
+    def forward(ctx, x, dim, positions, held_index):
+        """``positions``: the index as an array; ``held_index``: the index tensor in a 1-tuple (as an
+        argument of its own it would become an input of the node)."""
+        ctx.save_for_backward(held_index[0], x)
         ctx.sparse_grad = False
-        return reduction.Gather.forward(ctx, x, dim, index)
+        return reduction.Gather.forward(ctx, x, dim, positions)
 
     @staticmethod
     def backward(ctx, grad):
-        _ = ctx.saved_tensors                 # unpacked, so an in-place change of self is caught
-        return reduction.Gather.backward(ctx, grad)
+        _ = ctx.saved_tensors                 # unpacked, so an in-place change of them is caught
+        return (*reduction.Gather.backward(ctx, grad), None)
 
 
 def _index_array(index, name, dtypes="int32/int64"):
@@ -49,7 +52,7 @@ def gather(x, dim, index, *, sparse_grad=False):
     if x.ndim == 0 and index.ndim == 0:
         if positions != 0:
             raise RuntimeError(f"index {int(positions)} is out of bounds for dimension 0 with size 1")
-        return Gather.apply(x, dim, None)
+        return Gather.apply(x, dim, None, (index,))
     if index.ndim != x.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(x.ndim):
@@ -60,24 +63,32 @@ def gather(x, dim, index, *, sparse_grad=False):
     if outside.any():
         raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension {dim} with "
                            f"size {x.shape[dim]}")
-    return Gather.apply(x, dim, positions)
+    return Gather.apply(x, dim, positions, (index,))
 
 
 class IndexSelect(Function):
-    """The slices of ``x`` at ``index`` along ``dim``, in that order (a copy)."""
+    """The slices of ``x`` at ``index`` along ``dim``, in that order (a copy). Like PyTorch's node it
+    saves the index tensor (``_saved_index``) when one is given, so an in-place change of it is caught."""
     node_name = "IndexSelectBackward0"
-    saved_fields = ("dim", "index", "self_sym_sizes")
+    saved_names = ("index",)
+    saved_fields = ("dim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x, dim, index):
+    def forward(ctx, x, dim, index, held_index=(None,)):
+        """``index``: the positions as an array; ``held_index``: the index tensor in a 1-tuple (as an
+        argument of its own it would become an input of the node)."""
         ctx.dim, ctx.index, ctx.self_sym_sizes = dim, index, tuple(x.shape)
+        ctx.save_for_backward(held_index[0])
+        if x.ndim == 0:                       # a scalar: index is [0], the result a scalar too
+            return Tensor(x._data.copy())
         return Tensor(np.take(x._data, index, axis=dim))
 
     @staticmethod
     def backward(ctx, grad):
         """``at::zeros(self.sizes(), grad.options()).index_add_(dim, index, grad)``."""
+        _ = ctx.saved_tensors                 # unpacked, so an in-place change of the index is caught
         zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
-        return IndexAdd.apply(zeros, ctx.dim, ctx.index, grad), None, None
+        return IndexAdd.apply(zeros, ctx.dim, ctx.index, grad), None, None, None
 
 
 class IndexAdd(Function):
@@ -88,6 +99,8 @@ class IndexAdd(Function):
     @staticmethod
     def forward(ctx, x, dim, index, source):
         ctx.dim, ctx.index = dim, index
+        if x.ndim == 0:                       # a scalar: index is [0]
+            return Tensor(x._data + source._data.reshape(()))
         out = np.moveaxis(x._data.copy(), dim, 0)
         np.add.at(out, index, np.moveaxis(source._data, dim, 0))
         return Tensor(np.ascontiguousarray(np.moveaxis(out, 0, dim)))
@@ -108,11 +121,18 @@ def index_select(x, dim, index):
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     positions = positions.reshape(-1)
+    if x.ndim == 0 and positions.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {positions.size} "
+                           f"value(s)")
     size = x.shape[dim] if x.ndim else 1
+    if x.ndim > 1 and size == 0 and positions.size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     outside = (positions < 0) | (positions >= size)
     if outside.any():
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={positions[outside][0]} "
-                           f"axis_dim={size}")
-    if x.ndim == 0:
-        return IndexSelect.apply(x.reshape(1), 0, positions).reshape(())
-    return IndexSelect.apply(x, dim, positions)
+        # TensorAdvancedIndexing.cpp, index_select_out_cpu_: dim 1 of a tensor of 2 or more dims takes
+        # index_select_out_cpu_dim1_, and an empty one check_indexarray_range, which word it otherwise
+        if x.ndim > 1 and (dim == 1 or x.numel() == 0):
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={positions[outside][0]} "
+                               f"axis_dim={size}")
+        raise IndexError("index out of range in self")
+    return IndexSelect.apply(x, dim, positions, (index,))

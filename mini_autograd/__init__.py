@@ -76,13 +76,17 @@ def equal(input, other):
     return input.equal(other)
 
 
-def softmax(input, dim, dtype=None):
+def softmax(input, dim=None, dtype=None):
     """``torch.softmax(input, dim)``: ``nn.functional.softmax`` without its dim guessing."""
+    if dim is None:
+        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
     return nn.functional.softmax(input, dim, dtype=dtype)
 
 
-def log_softmax(input, dim, dtype=None):
+def log_softmax(input, dim=None, dtype=None):
     """``torch.log_softmax(input, dim)``: ``nn.functional.log_softmax`` without its dim guessing."""
+    if dim is None:
+        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
     return nn.functional.log_softmax(input, dim, dtype=dtype)
 
 

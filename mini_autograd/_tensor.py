@@ -665,7 +665,10 @@ class Tensor:
     def chunk(self, chunks, dim=0): return ops.splitting.chunk(self, chunks, dim)
     def unbind(self, dim=0): return ops.splitting.unbind(self, dim)
     def flip(self, *dims, **kw):
-        dims = kw.pop("dims", dims)
+        if "dims" in kw:
+            return ops.rearrange.flip(self, dims=kw.pop("dims"))
+        if not dims:                                     # x.flip(): PyTorch's parser names the argument
+            return ops.rearrange.flip(self)
         return ops.rearrange.flip(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple))
                                   else dims)
     def repeat(self, *sizes): return ops.rearrange.repeat(self, sizes)
@@ -678,7 +681,11 @@ class Tensor:
     def floor(self): return ops.elementwise.floor(self)
     def ceil(self): return ops.elementwise.ceil(self)
     def trunc(self): return ops.elementwise.trunc(self)
-    def round(self, *, decimals=0): return ops.elementwise.round(self, decimals=decimals)
+    def round(self, *, decimals=None): return ops.elementwise.round(self, decimals=decimals)
+    def floor_(self): return ops.elementwise.floor_(self)
+    def ceil_(self): return ops.elementwise.ceil_(self)
+    def trunc_(self): return ops.elementwise.trunc_(self)
+    def round_(self, *, decimals=None): return ops.elementwise.round_(self, decimals=decimals)
     def isnan(self): return ops.elementwise.isnan(self)
     def isinf(self): return ops.elementwise.isinf(self)
     def isfinite(self): return ops.elementwise.isfinite(self)

@@ -122,6 +122,29 @@ case("logs_and_roundings", """
     print(x.isnan(), torch.isinf(x), x.isfinite(), torch.tensor([1]).isnan(), torch.tensor([1]).isfinite())
     print(torch.log10(torch.tensor([0., -1., 1e-30])), torch.tensor([3.7], dtype=torch.float64).floor())
 """)
+case("roundings_in_place", """
+    x = torch.tensor([-2.5, -1.25, 0.5, 1.75, 2.5], requires_grad=True)
+    for name in ("floor_", "ceil_", "trunc_", "round_"):
+        y = x * 1
+        getattr(y, name)()
+        print(name, y, node(y), y._version)
+        y.sum().backward()
+        print(x.grad)
+        x.grad = None
+    y = x * 1
+    y.round_(decimals=1)
+    print(y, node(y))
+    z = x.detach().clone()
+    print(z.floor_(), z._version, torch.tensor([7]).ceil_(), torch.tensor([7]).round_()._version)
+    print(node(x.round(decimals=0)))
+    print(sorted(a for a in dir(x.round(decimals=2).grad_fn) if a.startswith("_saved")))
+""")
+case("round_decimals_of_integers", "torch.tensor([3]).round(decimals=1)", "NotImplementedError")
+case("round_zero_decimals_of_integers", "torch.tensor([3]).round(decimals=0)", "NotImplementedError")
+case("floor_of_bools", "torch.tensor([True]).floor()", "NotImplementedError")
+case("trunc_in_place_of_bools", "torch.tensor([True]).trunc_()", "NotImplementedError")
+case("round_in_place_of_integers", "torch.tensor([3]).round_(decimals=2)", "NotImplementedError")
+case("floor_in_place_of_a_leaf", "torch.ones(2, requires_grad=True).floor_()", "RuntimeError")
 
 # ------------------------------------------------------------------ tril, triu, flip, repeat, outer
 ops_case("tril_triu_flip_repeat_values_and_gradients", """
@@ -302,6 +325,13 @@ case("index_select_scalar_two_indices", "torch.tensor(3.).index_select(0, torch.
      "RuntimeError")
 case("index_select_scalar_out_of_range", "torch.tensor(3.).index_select(0, torch.tensor([1]))", "IndexError")
 case("index_select_empty_axis", "torch.ones(3, 0).index_select(1, torch.tensor([0]))", "RuntimeError")
+case("topk_of_bools", "torch.tensor([True, False]).topk(1)", "RuntimeError")
+case("flip_without_dims", "torch.ones(2).flip()", "TypeError")
+case("torch_flip_without_dims", "torch.flip(torch.ones(2))", "TypeError")
+case("flip_dims_keyword_int", "torch.ones(2).flip(dims=0)", "TypeError")
+case("repeat_negative", "torch.ones(2, 3).repeat(1, 2, -3)", "RuntimeError")
+case("split_negative_size", "torch.ones(2, 3).split([4, -1], 1)", "RuntimeError")
+case("softmax_without_dim", "torch.softmax(torch.ones(2))", "TypeError")
 case("index_select_empty_input", "torch.ones(3, 0).index_select(0, torch.tensor([5]))", "RuntimeError")
 
 # ------------------------------------------------------------------ chunk, split, unbind
@@ -363,6 +393,27 @@ case("histogram", """
 case("histogram_backward",
      "torch.histogram(torch.ones(3, requires_grad=True) * 2, bins=2).hist.sum().backward()", "RuntimeError")
 case("histogram_of_integers", "torch.histogram(torch.tensor([1, 2]))", "NotImplementedError")
+case("histogram_edges_and_weights", """
+    v = torch.tensor([1., 2., 2.5, 4.])
+    print(torch.histogram(torch.tensor([]), 2), torch.histogram(v, 2, range=(1., 1.)))
+    print(torch.histogram(v, 2, weight=torch.ones(2, 2)))
+    print(torch.histogram(torch.tensor([0.5, 1.]), torch.tensor([1., 3.])))
+""")
+case("histogram_no_bins", "torch.histogram(torch.ones(3), 0)", "RuntimeError")
+case("histogram_negative_bins", "torch.histogram(torch.ones(3), -2)", "RuntimeError")
+case("histogram_one_edge", "torch.histogram(torch.ones(3), torch.tensor([1.]))", "RuntimeError")
+case("histogram_min_above_max", "torch.histogram(torch.ones(3), 2, range=(0.1, 1e-7))", "RuntimeError")
+case("histogram_range_not_finite", "torch.histogram(torch.tensor([1., float('inf')]), 2)", "RuntimeError")
+case("histogram_range_of_three", "torch.histogram(torch.ones(3), 2, range=(0, 1, 2))", "RuntimeError")
+case("histogram_edges_of_two_dims", "torch.histogram(torch.ones(3), torch.ones(1, 2))", "RuntimeError")
+case("histogram_edges_of_other_dtype", "torch.histogram(torch.ones(3).double(), torch.tensor([0., 1.]))",
+     "RuntimeError")
+case("histogram_weight_of_other_dtype", "torch.histogram(torch.ones(3), 2, weight=torch.ones(3).double())",
+     "RuntimeError")
+case("histogram_weight_of_other_size",
+     "torch.histogram(torch.ones(3), torch.tensor([0., 1.]), weight=torch.ones(2))", "RuntimeError")
+case("histogram_of_integers_in_a_range", "torch.histogram(torch.tensor([1, 2]), 2, range=(0., 1.))",
+     "NotImplementedError")
 
 # ------------------------------------------------------------------ the broadcasting notes' switches
 case("backcompat_switches", """

@@ -138,6 +138,36 @@ case("attention_mask_and_causal", """
     q = torch.ones(1, 2, 3)
     F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(2, 2, dtype=torch.bool), is_causal=True)
 """, "RuntimeError")
+case("attention_value_of_one_dim", """
+    import torch.nn.functional as F
+    F.scaled_dot_product_attention(torch.ones(2, 3), torch.ones(2, 3), torch.ones(4))
+""", "RuntimeError")
+case("attention_key_of_other_dtype", """
+    import torch.nn.functional as F
+    F.scaled_dot_product_attention(torch.ones(2, 3), torch.ones(2, 3).double(), torch.ones(2, 3))
+""", "RuntimeError")
+case("attention_integer_mask", """
+    import torch.nn.functional as F
+    q = torch.ones(2, 3)
+    F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(2, 2).long())
+""", "RuntimeError")
+case("attention_mask_of_other_shape", """
+    import torch.nn.functional as F
+    q = torch.ones(2, 3, 4)
+    F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(3, 2))
+""", "RuntimeError")
+case("attention_dropout_above_one", """
+    import torch.nn.functional as F
+    F.scaled_dot_product_attention(torch.ones(2, 3), torch.ones(2, 3), torch.ones(2, 3), dropout_p=1.5)
+""", "RuntimeError")
+case("attention_negative_dropout_drops_nothing", """
+    import torch.nn.functional as F
+    q = torch.ones(2, 3)
+    print(F.scaled_dot_product_attention(q, q, q, dropout_p=-0.5))
+""")
+case("layer_norm_of_integers", "torch.nn.functional.layer_norm(torch.tensor([[1, 2]]), (2,))",
+     "NotImplementedError")
+case("layer_norm_empty_shape", "torch.nn.functional.layer_norm(torch.ones(2, 3), ())", "RuntimeError")
 
 # ------------------------------------------------------------------ hooks
 case("forward_hooks", """

@@ -79,13 +79,11 @@ class Round(Floor):
 
 
 class RoundDecimals(Function):
-    """x rounded to ``decimals`` decimal places (``round(x, decimals=2)``)."""
+    """x rounded to ``decimals`` decimal places (``round(x, decimals=2)``; its node keeps nothing)."""
     node_name = "RoundBackward1"
-    saved_fields = ("decimals",)
 
     @staticmethod
     def forward(ctx, x, decimals):
-        ctx.decimals = decimals
         return Tensor(np.round(x._data, decimals))
 
     @staticmethod
@@ -93,8 +91,15 @@ class RoundDecimals(Function):
         return Tensor(np.zeros_like(grad._data)), None
 
 
+def _not_for(kernel, x):
+    """PyTorch's words for a kernel its CPU build has no version of for x's dtype."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.scalar_name}\'')
+
+
 def _rounding(function, name, x):
     check_tensor(x, name)
+    if x.dtype.name == "bool":
+        raise _not_for(f"{name}_vml_cpu", x)
     if not x.dtype.is_floating_point:
         return x.clone()                  # integers are already whole: a copy, as in PyTorch
     return function.apply(x)
@@ -112,10 +117,46 @@ def trunc(x):
     return _rounding(Trunc, "trunc", x)
 
 
-def round(x, *, decimals=0):
-    if decimals != 0 and check_tensor(x, "round").dtype.is_floating_point:
-        return RoundDecimals.apply(x, int(decimals))
-    return _rounding(Round, "round", x)
+def round(x, *, decimals=None):
+    """``round(x)``, or with ``decimals`` given (even 0) the overload ``round.decimals`` (RoundBackward1),
+    which integers do not have (round_cpu, round_vml_cpu for 0)."""
+    if decimals is None:
+        return _rounding(Round, "round", x)
+    check_tensor(x, "round")
+    if not x.dtype.is_floating_point:
+        raise _not_for("round_vml_cpu" if decimals == 0 else "round_cpu", x)
+    return RoundDecimals.apply(x, int(decimals))
+
+
+def _rounding_in_place(name, rounded, x):
+    """floor_, ceil_, trunc_, round_: x changed in place (an integer tensor is left as it is, its
+    version counted up)."""
+    from .inplace import run_inplace
+    check_tensor(x, name + "_")
+    if x.dtype.name == "bool":
+        raise _not_for(f"{name}_vml_cpu", x)
+    if not x.dtype.is_floating_point:
+        x._bump_version()
+        return x
+    return run_inplace(x, rounded, ())
+
+
+def floor_(x):
+    return _rounding_in_place("floor", floor, x)
+
+
+def ceil_(x):
+    return _rounding_in_place("ceil", ceil, x)
+
+
+def trunc_(x):
+    return _rounding_in_place("trunc", trunc, x)
+
+
+def round_(x, *, decimals=None):
+    if decimals is not None and not check_tensor(x, "round_").dtype.is_floating_point:
+        raise _not_for("round_vml_cpu" if decimals == 0 else "round_cpu", x)
+    return _rounding_in_place("round", lambda t: round(t, decimals=decimals), x)
 
 
 def _test(ufunc, name, x):

@@ -166,6 +166,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise TypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
                         f"{type(normalized_shape).__name__}")
     shape = tuple(int(s) for s in normalized_shape)
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                           "least one element, but got normalized_shape = []")
     for name, param in (("weight", weight), ("bias", bias)):
         if param is not None and tuple(param.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
@@ -173,6 +176,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"LayerNormKernelImpl" not implemented for \'{input.dtype.scalar_name}\'')
     return NativeLayerNorm.apply(input, _given(weight), _given(bias), shape, eps)
 
 

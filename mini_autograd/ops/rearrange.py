@@ -27,12 +27,21 @@ class Flip(Function):
         return Flip.apply(grad, ctx.dims), None
 
 
-def flip(x, dims):
-    """``x`` reversed along each of ``dims`` (a list or tuple of ints)."""
+MISSING = object()      # an argument not given, where PyTorch's parser names it
+
+
+def flip(x, *given, dims=MISSING):
+    """``x`` reversed along each of ``dims`` (a list or tuple of ints), given by position or as ``dims=``
+    (PyTorch's parser words a wrong type in the two ways)."""
+    keyword = not given
+    if given:
+        dims, = given
+    elif dims is MISSING:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
     check_tensor(x, "flip")
     if isinstance(dims, int):
-        raise TypeError(f"flip(): argument 'dims' (position 2) must be tuple of ints, not "
-                        f"{type(dims).__name__}")
+        where = "" if keyword else " (position 2)"
+        raise TypeError(f"flip(): argument 'dims'{where} must be tuple of ints, not {type(dims).__name__}")
     dims = tuple(dims)
     return Flip.apply(x, dims_tuple(dims, x.ndim) if dims else ())
 
@@ -76,6 +85,10 @@ def repeat(x, repeats):
     if len(repeats) < x.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
                            "of tensor")
+    sizes = [r * s for r, s in zip(repeats, (1,) * (len(repeats) - x.ndim) + tuple(x.shape), strict=True)]
+    negative = [s for s in sizes if s < 0]
+    if negative:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: {sizes}")
     return Repeat.apply(x, repeats)
 
 

@@ -160,4 +160,6 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     size = x.shape[dim] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if x.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     return return_types.topk(Topk.apply(x, int(k), dim, bool(largest), bool(sorted)))

@@ -105,7 +105,10 @@ def split(x, split_size_or_sections, dim=0):
     length = x.shape[dim]
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = [int(s) for s in split_size_or_sections]
-        if sum(sizes) != length or any(s < 0 for s in sizes):
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but "
+                               f"got split_sizes={sizes}")
+        if sum(sizes) != length:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {length} (input "
                                f"tensor's size at dimension {dim}), but got split_sizes={sizes}")
         return SplitWithSizes.apply(x, sizes, dim)

@@ -375,19 +375,80 @@ Histogram._backward_cls.name = lambda self: "torch::autograd::NotImplemented"
 
 def histogram(x, bins=100, *, range=None, weight=None, density=False):
     """``(hist, bin_edges)``: ``bins`` equal bins over ``range`` (by default from the smallest element to
-    the largest), or the edges ``bins`` gives."""
+    the largest), or the edges ``bins`` gives. The checks come in the order of Histogram.cpp's
+    (histogramdd_prepare_out, select_outer_bin_edges, histogramdd_check_inputs), with its words."""
     check_tensor(x, "histogram")
-    if not x.dtype.is_floating_point:
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{x.dtype.scalar_name}'")
     if isinstance(bins, Tensor):
-        edges = bins.to(x.dtype)
+        _check_histogram_inputs(x, bins, weight)
+        _check_bin_count(bins.numel() - 1)
+        edges = bins
     else:
+        bins = int(bins)
+        _check_bin_count(bins)
+        low, high = _outer_bin_edges(x, range)
+        if not x.dtype.is_floating_point:
+            raise _not_implemented("histogram_cpu", x)
         from ..creation import linspace
-        low, high = range if range is not None else (
-            (float(x._data.min()), float(x._data.max())) if x.numel() else (0.0, 0.0))
-        if low == high:
-            low, high = low - 0.5, high + 0.5
-        edges = linspace(low, high, int(bins) + 1, dtype=x.dtype)
-    weights = None if weight is None else weight._data
+        edges = linspace(low, high, bins + 1, dtype=x.dtype)
+        _check_histogram_inputs(x, edges, weight)
+    if not x.dtype.is_floating_point:
+        raise _not_implemented("histogram_cpu", x)
+    weights = None if weight is None else weight._data.reshape(-1)
     hist, edges = Histogram.apply(x, edges._data, weights, bool(density))
     return _HistogramResult(hist, edges)
+
+
+def _not_implemented(kernel, x):
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{x.dtype.scalar_name}'")
+
+
+def _check_bin_count(count):
+    """Histogram.cpp, histogramdd_prepare_out: at least one bin."""
+    if count <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for dimension 0")
+
+
+def _outer_bin_edges(x, range):
+    """Histogram.cpp, select_outer_bin_edges: ``range``, else the smallest and largest element (0 and 1
+    for an empty input); finite, min <= max, and widened by 0.5 each way when they are equal."""
+    low, high = 0.0, 1.0
+    if range is not None:
+        if len(range) != 2:
+            raise RuntimeError(f"torch.histogramdd: for a 1-dimensional histogram range should have 2 "
+                               f"elements, but got {len(range)}")
+        low, high = float(range[0]), float(range[1])
+    elif x.numel():
+        if not x.dtype.is_floating_point:
+            raise _not_implemented("histogramdd", x)
+        low, high = float(x._data.min()), float(x._data.max())
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is not finite")
+    if low > high:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} "
+                           f"for dimension 0")
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return low, high
+
+
+def _check_histogram_inputs(x, edges, weight):
+    """Histogram.cpp, histogramdd_check_inputs, for the (numel, 1) input a histogram makes of x."""
+    if edges.dtype is not x.dtype:
+        raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, "
+                           f"but got input with dtype {x.dtype.c_name} and bins for dimension 0 with dtype "
+                           f"{edges.dtype.c_name}")
+    if edges.ndim != 1:
+        raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {edges.ndim} "
+                           f"dimensions in the bins tensor for dimension 0")
+    if edges.numel() == 0:
+        raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 "
+                           "elements in the bins tensor for dimension 0")
+    if weight is not None:
+        if weight.dtype is not x.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight "
+                               f"tensor should have the same dtype, but got input({x.dtype.c_name}), and "
+                               f"weight({weight.dtype.c_name})")
+        if weight.numel() != x.numel():
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same "
+                               f"shape as the input tensor excluding its innermost dimension, but got input "
+                               f"with shape [{x.numel()}, 1] and weight with shape [{weight.numel()}]")

@@ -32,7 +32,7 @@ from .ops.rearrange import outer as ger
 from .ops.selecting import gather, index_select
 from .ops.sorting import argsort, sort, topk
 from .ops.splitting import chunk, split, unbind
-from .ops.statistics import cumsum, histogram, logsumexp, prod, std, var
+from .ops.statistics import cumprod, cumsum, histogram, logsumexp, prod, std, var
 from .serialization import load, save
 from . import autograd, accelerator, backends, cuda, random
 
@@ -53,9 +53,9 @@ __all__ = [
     "set_grad_enabled", "set_printoptions", "set_rng_state", "short", "sigmoid", "sign", "sin", "sqrt",
     "square", "squeeze", "stack", "sub", "sum", "t", "tanh", "tensor", "transpose", "uint8", "unsqueeze",
     "utils", "where", "zeros", "zeros_like",
-    "argsort", "ceil", "chunk", "cumsum", "flip", "floor", "gather", "ger", "histogram", "index_select",
-    "isfinite", "isinf", "isnan", "log10", "log2", "logsumexp", "outer", "prod", "round", "sort", "split",
-    "std", "topk", "tril", "triu", "trunc", "unbind", "var", "softmax", "log_softmax",
+    "argsort", "ceil", "chunk", "cumprod", "cumsum", "flip", "floor", "gather", "ger", "histogram",
+    "index_select", "isfinite", "isinf", "isnan", "log10", "log2", "logsumexp", "outer", "prod", "round",
+    "sort", "split", "std", "topk", "tril", "triu", "trunc", "unbind", "var", "softmax", "log_softmax",
 ]
 
 __version__ = "0.1.0"

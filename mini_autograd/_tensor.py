@@ -652,6 +652,7 @@ class Tensor:
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         return ops.statistics.prod(self, dim, keepdim, dtype=dtype)
     def cumsum(self, *args, **kwargs): return ops.statistics.cumsum(self, *args, **kwargs)
+    def cumprod(self, *args, **kwargs): return ops.statistics.cumprod(self, *args, **kwargs)
     def histogram(self, *args, **kwargs): return ops.statistics.histogram(self, *args, **kwargs)
     def sort(self, dim=-1, descending=False, *, stable=None):
         return ops.sorting.sort(self, dim, descending, stable)

@@ -186,6 +186,8 @@ ops_case("prod_cumsum_logsumexp_values_and_gradients", """
     check("prod keepdim", lambda t: torch.prod(t, 0, keepdim=True))
     check("cumsum", lambda t: (t * t).cumsum(1))
     check("cumsum dim0", lambda t: torch.cumsum(t * t, dim=0))
+    check("cumprod", lambda t: t.cumprod(1))
+    check("cumprod dim0", lambda t: torch.cumprod(t * 0.5, dim=0))
     check("logsumexp", lambda t: t.logsumexp(1))
     check("logsumexp keepdim", lambda t: torch.logsumexp(t, 0, keepdim=True))
     check("logsumexp all", lambda t: torch.logsumexp(t, (0, 1)))
@@ -201,6 +203,44 @@ case("prod_with_zeros", """
     y = torch.tensor([2., 0., 3.], requires_grad=True)
     y.prod().backward()
     print(y.grad)
+""")
+case("prod_and_cumprod_with_zeros_twice", """
+    datas = [[[2., 0., 3., 1.5], [1., 4., 0., 0.]], [[0., 2., -1.], [1.5, 2., 3.]], [[2., 0., 0., 3., 1.]]]
+    for data in datas:
+        for dim in (0, 1):
+            x = torch.tensor(data, dtype=torch.float64, requires_grad=True)
+            w = torch.linspace(-1, 1.5, x.numel(), dtype=torch.float64).reshape(x.shape)
+            for f in (lambda t: t.cumprod(dim), lambda t: t.prod(dim), lambda t: t.prod()):
+                y = f(x)
+                g, = torch.autograd.grad((y * y * w.reshape(-1)[:y.numel()].reshape(y.shape)).sum(), x,
+                                         create_graph=True)
+                print(node(y), node(g))
+                record(f"{data} {dim} {node(y)} grad", g)
+                gg, = torch.autograd.grad((g * g).sum(), x)
+                record(f"{data} {dim} {node(y)} grad of grad", gg)
+                plain, = torch.autograd.grad(f(x).sum() * 3, x)
+                record(f"{data} {dim} {node(y)} grad without graph", plain)
+""")
+case("cumprod", """
+    x = torch.tensor([[1.5, 2.], [0.5, -3.]], requires_grad=True)
+    y = torch.cumprod(x, dim=1)
+    print(y, node(y), sorted(a for a in dir(y.grad_fn) if a.startswith("_saved")), y.grad_fn._saved_dim)
+    print(torch.tensor([1, 2, 3]).cumprod(0), torch.tensor([True, False]).cumprod(0))
+    print(torch.tensor(2.).cumprod(0))
+    print(torch.cumprod(torch.tensor([1., 2.]), 0, dtype=torch.float64), x.cumprod(-1).grad_fn._saved_dim)
+    i = torch.arange(40.).reshape(4, 10)
+    print((1 + (i * 0.37 - 7) * 0.01).cumprod(1).tolist())
+""")
+case("cumprod_without_dim", "torch.ones(2).cumprod()", "TypeError")
+case("negative_dims_as_the_nodes_show_them", """
+    x = torch.ones(2, 3, requires_grad=True)
+    ys = [x.cumsum(-1), x.cumprod(-1), x.prod(-1), x.logsumexp(-1), x.logsumexp((0, -1)), x.var(-1),
+          x.var(), x.var(dim=[1, -2]), x.std(-2), x.gather(-1, torch.tensor([[0], [1]])),
+          x.index_select(-1, torch.tensor([0])), x.sort()[0], x.sort(0)[0], x.topk(1)[0], x.flip(-1),
+          x.flip((0, -1)), x.chunk(3, -1)[0], x.chunk(2)[0], x.split([1, 2], -1)[0], x.split(2, -1)[0],
+          x.unbind(-1)[0]]
+    for y in ys:
+        print(node(y), {a: getattr(y.grad_fn, a) for a in dir(y.grad_fn) if a.startswith("_saved_dim")})
 """)
 case("prod_cumsum_logsumexp", """
     x = torch.tensor([[3., 1., 2., 1.], [0., float('nan'), -1., 5.]], requires_grad=True)

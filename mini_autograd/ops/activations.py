@@ -126,7 +126,7 @@ def _gelu_double_backward(ggI, gO, x, approximate):
     return ggI * gO * (pdf * 2 - input_sq * pdf)
 
 
-def gelu(x, approximate="none"):
+def gelu(x, *, approximate="none"):
     """``torch.nn.functional.gelu``: ``x * Phi(x)``, or its tanh approximation."""
     check_tensor(x, "gelu")
     if approximate not in ("none", "tanh"):

@@ -9,6 +9,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Function
 from ._helpers import check_tensor, dims_tuple
+from ._saved import shown_dims
 
 
 class Flip(Function):
@@ -18,13 +19,15 @@ class Flip(Function):
 
     @staticmethod
     def forward(ctx, x, dims):
-        ctx.dims = dims
-        return Tensor(np.flip(x._data, axis=dims).copy() if dims else x._data.copy())
+        """``dims``: a tuple of dims as given."""
+        ctx.given, ctx.dims = dims, shown_dims(dims)
+        axes = dims_tuple(dims, x.ndim) if dims and x.ndim else ()
+        return Tensor(np.flip(x._data, axis=axes).copy() if axes else x._data.copy())
 
     @staticmethod
     def backward(ctx, grad):
         """derivatives.yaml, flip: ``grad.flip(dims)``."""
-        return Flip.apply(grad, ctx.dims), None
+        return Flip.apply(grad, ctx.given), None
 
 
 MISSING = object()      # an argument not given, where PyTorch's parser names it
@@ -43,7 +46,9 @@ def flip(x, *given, dims=MISSING):
         where = "" if keyword else " (position 2)"
         raise TypeError(f"flip(): argument 'dims'{where} must be tuple of ints, not {type(dims).__name__}")
     dims = tuple(dims)
-    return Flip.apply(x, dims_tuple(dims, x.ndim) if dims else ())
+    if dims:
+        dims_tuple(dims, x.ndim)                 # (checked here; the node keeps dims as given)
+    return Flip.apply(x, dims)
 
 
 class Repeat(Function):
@@ -79,6 +84,8 @@ class Repeat(Function):
 
 def repeat(x, repeats):
     """``x.repeat(2, 3)``: ``repeats`` (ints, or one tuple of them) copies along each dimension."""
+    if not repeats:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     if len(repeats) == 1 and isinstance(repeats[0], (tuple, list)):
         repeats = repeats[0]
     repeats = tuple(int(r) for r in repeats)

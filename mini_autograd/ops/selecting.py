@@ -11,6 +11,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Function
 from ._helpers import check_tensor, wrap_dim
+from ._saved import shown_dim
 from . import reduction
 
 
@@ -28,12 +29,18 @@ class Gather(reduction.Gather):
         argument of its own it would become an input of the node)."""
         ctx.save_for_backward(held_index[0], x)
         ctx.sparse_grad = False
-        return reduction.Gather.forward(ctx, x, dim, positions)
+        ctx.axis = wrap_dim(dim, x.ndim)
+        out = reduction.Gather.forward(ctx, x, ctx.axis, positions)
+        ctx.dim = shown_dim(dim)              # (dim as given, as the node shows it)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
+        """TensorAdvancedIndexing.cpp, gather_backward: ``zeros(self.sizes()).scatter_add(dim, index,
+        grad)``."""
         _ = ctx.saved_tensors                 # unpacked, so an in-place change of them is caught
-        return (*reduction.Gather.backward(ctx, grad), None)
+        zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
+        return reduction.ScatterAdd.apply(zeros, grad, ctx.axis, ctx.index), None, None, None
 
 
 def _index_array(index, name, dtypes="int32/int64"):
@@ -47,12 +54,12 @@ def gather(x, dim, index, *, sparse_grad=False):
     dim 1)."""
     check_tensor(x, "gather")
     check_tensor(index, "gather", "index", 3)
-    dim = wrap_dim(dim, x.ndim)
+    given, dim = dim, wrap_dim(dim, x.ndim)
     positions = _index_array(index, "gather")
     if x.ndim == 0 and index.ndim == 0:
         if positions != 0:
             raise RuntimeError(f"index {int(positions)} is out of bounds for dimension 0 with size 1")
-        return Gather.apply(x, dim, None, (index,))
+        return Gather.apply(x, given, None, (index,))
     if index.ndim != x.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(x.ndim):
@@ -63,7 +70,7 @@ def gather(x, dim, index, *, sparse_grad=False):
     if outside.any():
         raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension {dim} with "
                            f"size {x.shape[dim]}")
-    return Gather.apply(x, dim, positions, (index,))
+    return Gather.apply(x, given, positions, (index,))
 
 
 class IndexSelect(Function):
@@ -77,18 +84,19 @@ class IndexSelect(Function):
     def forward(ctx, x, dim, index, held_index=(None,)):
         """``index``: the positions as an array; ``held_index``: the index tensor in a 1-tuple (as an
         argument of its own it would become an input of the node)."""
-        ctx.dim, ctx.index, ctx.self_sym_sizes = dim, index, tuple(x.shape)
+        ctx.given, ctx.axis = dim, wrap_dim(dim, x.ndim)
+        ctx.dim, ctx.index, ctx.self_sym_sizes = shown_dim(dim), index, tuple(x.shape)
         ctx.save_for_backward(held_index[0])
         if x.ndim == 0:                       # a scalar: index is [0], the result a scalar too
             return Tensor(x._data.copy())
-        return Tensor(np.take(x._data, index, axis=dim))
+        return Tensor(np.take(x._data, index, axis=ctx.axis))
 
     @staticmethod
     def backward(ctx, grad):
         """``at::zeros(self.sizes(), grad.options()).index_add_(dim, index, grad)``."""
         _ = ctx.saved_tensors                 # unpacked, so an in-place change of the index is caught
         zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
-        return IndexAdd.apply(zeros, ctx.dim, ctx.index, grad), None, None, None
+        return IndexAdd.apply(zeros, ctx.given, ctx.index, grad), None, None, None
 
 
 class IndexAdd(Function):
@@ -98,9 +106,10 @@ class IndexAdd(Function):
 
     @staticmethod
     def forward(ctx, x, dim, index, source):
-        ctx.dim, ctx.index = dim, index
+        ctx.given, ctx.axis, ctx.dim, ctx.index = dim, wrap_dim(dim, x.ndim), shown_dim(dim), index
         if x.ndim == 0:                       # a scalar: index is [0]
             return Tensor(x._data + source._data.reshape(()))
+        dim = ctx.axis
         out = np.moveaxis(x._data.copy(), dim, 0)
         np.add.at(out, index, np.moveaxis(source._data, dim, 0))
         return Tensor(np.ascontiguousarray(np.moveaxis(out, 0, dim)))
@@ -108,7 +117,7 @@ class IndexAdd(Function):
     @staticmethod
     def backward(ctx, grad):
         """derivatives.yaml, index_add: self: ``grad``; source: ``grad.index_select(dim, index)``."""
-        source = IndexSelect.apply(grad, ctx.dim, ctx.index) if ctx.needs_input_grad[3] else None
+        source = IndexSelect.apply(grad, ctx.given, ctx.index) if ctx.needs_input_grad[3] else None
         return (grad if ctx.needs_input_grad[0] else None), None, None, source
 
 
@@ -116,7 +125,7 @@ def index_select(x, dim, index):
     """The slices of ``x`` along ``dim`` at the positions in ``index`` (a vector of ints)."""
     check_tensor(x, "index_select")
     check_tensor(index, "index_select", "index", 3)
-    dim = wrap_dim(dim, x.ndim)
+    given, dim = dim, wrap_dim(dim, x.ndim)
     positions = _index_array(index, "index_select", "int32 or int64")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -135,4 +144,4 @@ def index_select(x, dim, index):
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={positions[outside][0]} "
                                f"axis_dim={size}")
         raise IndexError("index out of range in self")
-    return IndexSelect.apply(x, dim, positions, (index,))
+    return IndexSelect.apply(x, given, positions, (index,))

@@ -18,6 +18,7 @@ from .._tensor import Tensor
 from ..autograd.function import Function
 from . import _stl
 from ._helpers import check_tensor, wrap_dim
+from ._saved import shown_dim
 from .reduction import Scatter
 
 
@@ -97,7 +98,9 @@ class _ValueSelecting(Function):
 
     @staticmethod
     def _outputs(ctx, x, dim, indices):
-        ctx.dim, ctx.self_sym_sizes = dim, tuple(x.shape)
+        """``dim``: as given (the node shows it); ``ctx.axis``: wrapped, set by forward."""
+        ctx.dim, ctx.self_sym_sizes = shown_dim(dim), tuple(x.shape)
+        dim = ctx.axis
         if x.ndim == 0:
             values, indices = Tensor(x._data.copy()), Tensor(np.zeros((), np.int64))
         else:
@@ -113,7 +116,7 @@ class _ValueSelecting(Function):
         (indices,) = ctx.saved_tensors
         zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
         index = None if not ctx.self_sym_sizes else indices._data
-        return (Scatter.apply(zeros, grad, ctx.dim, index),) + (None,) * (len(ctx.needs_input_grad) - 1)
+        return (Scatter.apply(zeros, grad, ctx.axis, index),) + (None,) * (len(ctx.needs_input_grad) - 1)
 
 
 class Sort(_ValueSelecting):
@@ -122,7 +125,8 @@ class Sort(_ValueSelecting):
 
     @classmethod
     def forward(cls, ctx, x, dim, descending, stable):
-        indices = _sort_order(x._data, dim, descending, stable) if x.ndim else None
+        ctx.axis = wrap_dim(dim, x.ndim)
+        indices = _sort_order(x._data, ctx.axis, descending, stable) if x.ndim else None
         return cls._outputs(ctx, x, dim, indices)
 
 
@@ -137,7 +141,8 @@ class Topk(_ValueSelecting):
 
     @classmethod
     def forward(cls, ctx, x, k, dim, largest, sorted):
-        indices = _topk_order(x._data, k, dim, largest, sorted) if x.ndim else None
+        ctx.axis = wrap_dim(dim, x.ndim)
+        indices = _topk_order(x._data, k, ctx.axis, largest, sorted) if x.ndim else None
         return cls._outputs(ctx, x, dim, indices)
 
 
@@ -145,7 +150,8 @@ def sort(x, dim=-1, descending=False, stable=None):
     """``(values, indices)``: ``x`` sorted along ``dim`` (ascending unless ``descending``)."""
     check_tensor(x, "sort")
     function = Sort if stable is None else SortStable
-    return return_types.sort(function.apply(x, wrap_dim(dim, x.ndim), bool(descending), bool(stable)))
+    wrap_dim(dim, x.ndim)
+    return return_types.sort(function.apply(x, dim, bool(descending), bool(stable)))
 
 
 def argsort(x, dim=-1, descending=False, stable=False):
@@ -156,8 +162,7 @@ def argsort(x, dim=-1, descending=False, stable=False):
 def topk(x, k, dim=-1, largest=True, sorted=True):
     """``(values, indices)`` of the ``k`` largest elements along ``dim`` (smallest unless ``largest``)."""
     check_tensor(x, "topk")
-    dim = wrap_dim(dim, x.ndim)
-    size = x.shape[dim] if x.ndim else 1
+    size = x.shape[wrap_dim(dim, x.ndim)] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     if x.dtype.name == "bool":

@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ..autograd.function import Function
 from .. import grad_mode
 from ._helpers import check_tensor, view_of, wrap_dim
+from ._saved import shown_dim
 from .join import cat, stack
 
 
@@ -50,16 +51,18 @@ class SplitWithSizes(Function):
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
-        ctx.split_sizes, ctx.dim, ctx.self_sym_sizes = tuple(sizes), dim, tuple(x.shape)
-        return _views(ctx, x, dim, np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).tolist())
+        """``dim``: as given."""
+        ctx.split_sizes, ctx.self_sym_sizes = tuple(sizes), tuple(x.shape)
+        ctx.dim, ctx.axis = shown_dim(dim), wrap_dim(dim, x.ndim)
+        return _views(ctx, x, ctx.axis, np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).tolist())
 
     @staticmethod
     def backward(ctx, *grads):
         """FunctionsManual.cpp, split_with_sizes_backward: ``at::cat(grads_all_defined, dim)``."""
         dtype = next(g for g in grads if g is not None)._data.dtype
-        sizes, dim = ctx.self_sym_sizes, ctx.dim
+        sizes, dim = ctx.self_sym_sizes, ctx.axis
         shapes = [sizes[:dim] + (n,) + sizes[dim + 1:] for n in ctx.split_sizes]
-        return cat(_filled(grads, shapes, dtype), ctx.dim), None, None
+        return cat(_filled(grads, shapes, dtype), dim), None, None
 
 
 class Split(SplitWithSizes):
@@ -81,7 +84,9 @@ class Unbind(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        ctx.dim = dim
+        """``dim``: as given."""
+        ctx.dim, ctx.axis = shown_dim(dim), wrap_dim(dim, x.ndim)
+        dim = ctx.axis
         pieces = []
         for i in range(x.shape[dim]):
             piece = view_of(x, x._data[(slice(None),) * dim + (i,)], ctx)
@@ -93,7 +98,7 @@ class Unbind(Function):
     def backward(ctx, *grads):
         """FunctionsManual.cpp, unbind_backward: ``at::stack(grads_tensors, dim)``."""
         known = next(g for g in grads if g is not None)
-        return stack(_filled(grads, [known.shape] * len(grads), known._data.dtype), ctx.dim), None
+        return stack(_filled(grads, [known.shape] * len(grads), known._data.dtype), ctx.axis), None
 
 
 def split(x, split_size_or_sections, dim=0):
@@ -101,7 +106,7 @@ def split(x, split_size_or_sections, dim=0):
     check_tensor(x, "split")
     if x.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    dim = wrap_dim(dim, x.ndim)
+    given, dim = dim, wrap_dim(dim, x.ndim)
     length = x.shape[dim]
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = [int(s) for s in split_size_or_sections]
@@ -111,7 +116,7 @@ def split(x, split_size_or_sections, dim=0):
         if sum(sizes) != length:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {length} (input "
                                f"tensor's size at dimension {dim}), but got split_sizes={sizes}")
-        return SplitWithSizes.apply(x, sizes, dim)
+        return SplitWithSizes.apply(x, sizes, given)
     size = int(split_size_or_sections)
     if size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
@@ -120,7 +125,7 @@ def split(x, split_size_or_sections, dim=0):
                            f"{length}")
     count = max(1, -(-length // size)) if size else 1
     sizes = [size] * (count - 1) + [length - size * (count - 1)]
-    return Split.apply(x, sizes, dim)
+    return Split.apply(x, sizes, given)
 
 
 def chunk(x, chunks, dim=0):
@@ -130,8 +135,7 @@ def chunk(x, chunks, dim=0):
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    dim = wrap_dim(dim, x.ndim)
-    length = x.shape[dim]
+    length = x.shape[wrap_dim(dim, x.ndim)]
     size = -(-length // chunks)
     if size == 0 and length == 0:          # an empty dimension: `chunks` empty pieces
         return SplitWithSizes.apply(x, [0] * chunks, dim)
@@ -143,4 +147,5 @@ def unbind(x, dim=0):
     check_tensor(x, "unbind")
     if x.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return Unbind.apply(x, wrap_dim(dim, x.ndim))
+    wrap_dim(dim, x.ndim)
+    return Unbind.apply(x, dim)

@@ -1,8 +1,9 @@
-"""Statistics of a tensor: ``var``, ``std``, ``logsumexp``, ``prod``, ``cumsum``.
+"""Statistics of a tensor: ``var``, ``std``, ``logsumexp``, ``prod``, ``cumsum``, ``cumprod``.
 
 Each is a Function with PyTorch's node (``VarBackward0``, ``StdBackward0``,
-``LogsumexpBackward0``, ``ProdBackward0``/``ProdBackward1``, ``CumsumBackward0``) and the
-backward formula of tools/autograd/derivatives.yaml, written with tensor operations so
+``LogsumexpBackward0``, ``ProdBackward0``/``ProdBackward1``, ``CumsumBackward0``,
+``CumprodBackward0``) and the backward formula of tools/autograd/derivatives.yaml, written with
+tensor operations so
 that ``create_graph=True`` records a second backward, as PyTorch's does.
 
 float32 input is reduced in float64 and rounded, as PyTorch's CPU kernels accumulate
@@ -13,9 +14,11 @@ import warnings
 
 import numpy as np
 
+from .. import grad_mode
 from .._tensor import Tensor
 from ..autograd.function import Function
 from ._helpers import check_tensor, dims_tuple, wrap_dim
+from ._saved import shown_dim, shown_dims
 from .pointwise import MaskedFill, MulScalar
 
 
@@ -40,7 +43,7 @@ class Var(Function):
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
         """``dim``: the dims as given (None: all); ``correction``: as given (None means 1)."""
-        ctx.dim, ctx.correction, ctx.keepdim = dim, correction, keepdim
+        ctx.axis, ctx.dim, ctx.correction, ctx.keepdim = dim, shown_dims(dim), correction, keepdim
         ctx.save_for_backward(x)
         return Tensor(_variance(x._data, dim, correction, keepdim).astype(x._data.dtype))
 
@@ -48,7 +51,7 @@ class Var(Function):
     def backward(ctx, grad):
         """derivatives.yaml, var.correction: ``var_backward(grad, self, dim, correction, keepdim)``."""
         (x,) = ctx.saved_tensors
-        return var_backward(grad, x, ctx.dim, ctx.correction, ctx.keepdim), None, None, None
+        return var_backward(grad, x, ctx.axis, ctx.correction, ctx.keepdim), None, None, None
 
 
 class Std(Function):
@@ -59,7 +62,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
-        ctx.dim, ctx.correction, ctx.keepdim = dim, correction, keepdim
+        ctx.axis, ctx.dim, ctx.correction, ctx.keepdim = dim, shown_dims(dim), correction, keepdim
         result = Tensor(np.sqrt(_variance(x._data, dim, correction, keepdim)).astype(x._data.dtype))
         ctx.save_for_backward(x, result)
         return result
@@ -70,7 +73,7 @@ class Std(Function):
         then var_backward."""
         x, result = ctx.saved_tensors
         grad_var = MaskedFill.apply(grad / MulScalar.apply(result, 2), result._data == 0, 0.0)
-        return var_backward(grad_var, x, ctx.dim, ctx.correction, ctx.keepdim), None, None, None
+        return var_backward(grad_var, x, ctx.axis, ctx.correction, ctx.keepdim), None, None, None
 
 
 def _variance(data, dim, correction, keepdim):
@@ -163,8 +166,9 @@ class Logsumexp(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim):
         """aten/src/ATen/native/ReduceOps.cpp, logsumexp_out_impl: ``maxes = amax(self, dims, true)``,
-        an infinite maximum taken as 0, then ``log(sum(exp(self - maxes))) + maxes``."""
-        ctx.dim, ctx.keepdim = dim, keepdim
+        an infinite maximum taken as 0, then ``log(sum(exp(self - maxes))) + maxes``. ``dim``: as given."""
+        ctx.dim, ctx.keepdim = shown_dims(dim), keepdim
+        ctx.axis = dim = dims_tuple(dim, x.ndim)
         ctx.save_for_backward(x)
         data = x._data
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
@@ -187,7 +191,7 @@ class Logsumexp(Function):
         dimensions put back first."""
         x, result = ctx.saved_tensors
         if not ctx.keepdim and x.ndim != 0:
-            grad, result = _unsqueeze_dims(grad, ctx.dim), _unsqueeze_dims(result, ctx.dim)
+            grad, result = _unsqueeze_dims(grad, ctx.axis), _unsqueeze_dims(result, ctx.axis)
         return grad * (x - result).exp(), None, None
 
 
@@ -206,7 +210,8 @@ def logsumexp(x, dim=_MISSING, keepdim=False):
     check_tensor(x, "logsumexp")
     if not x.dtype.is_floating_point:
         x = x.float()
-    return Logsumexp.apply(x, dims_tuple(dim, x.ndim), keepdim)
+    dims_tuple(dim, x.ndim)                  # (checked here; the node keeps dim as given)
+    return Logsumexp.apply(x, dim, keepdim)
 
 
 # ------------------------------------------------------------------ prod
@@ -236,8 +241,9 @@ class ProdDim(Function):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
-        ctx.dim, ctx.keepdim = dim, keepdim
-        axis = dim if x.ndim else None
+        """``dim``: as given."""
+        ctx.dim, ctx.keepdim, ctx.axis = shown_dim(dim), keepdim, wrap_dim(dim, x.ndim)
+        axis = ctx.axis if x.ndim else None
         result = Tensor(np.asarray(np.prod(x._data, axis=axis, keepdims=keepdim and x.ndim > 0)))
         ctx.save_for_backward(x, result)
         return result
@@ -247,28 +253,54 @@ class ProdDim(Function):
         """derivatives.yaml, prod.dim_int: ``prod_backward(grad, self, result, dim, keepdim)``."""
         x, result = ctx.saved_tensors
         if x.ndim and not ctx.keepdim:
-            grad, result = grad.unsqueeze(ctx.dim), result.unsqueeze(ctx.dim)
-        return _prod_backward(grad, x, result, ctx.dim)[0], None, None
+            grad, result = grad.unsqueeze(ctx.axis), result.unsqueeze(ctx.axis)
+        return _prod_backward(grad, x, result, ctx.axis)[0], None, None
 
 
 def _prod_backward(grad, x, result, dim):
     """FunctionsManual.cpp, prod_backward: ``grad * (result / input)`` when no input is 0; else the
-    product of all the other elements, from exclusive cumulative products (prod_safe_zeros_backward).
-
-    That second case is computed in numpy here, so a second backward through it sees a constant."""
+    product of all the other elements, from exclusive cumulative products (prod_safe_zeros_backward),
+    in tensor operations, so that a second backward goes through them (cumprod's) as PyTorch's does.
+    ``dim`` None: the product of everything (more than one zero and no graph wanted: zeros)."""
     if x.ndim == 0:
         return (grad,)
-    if not (x._data == 0).any():
+    zeros = int((x._data == 0).sum())
+    if zeros == 0:
         return (grad * (result / x),)
-    axis = None if dim is None else dim
-    flat = x._data.reshape(-1) if axis is None else x._data
-    axis = 0 if axis is None else axis
-    ones = np.ones_like(np.take(flat, [0], axis=axis))
-    before = np.cumprod(np.concatenate([ones, np.delete(flat, -1, axis=axis)], axis=axis), axis=axis)
-    rest_reversed = np.flip(np.delete(flat, 0, axis=axis), axis)
-    after = np.flip(np.cumprod(np.concatenate([ones, rest_reversed], axis=axis), axis=axis), axis)
-    others = (before * after).reshape(x._data.shape)
-    return (grad * Tensor(others.astype(grad._data.dtype)),)
+    if dim is not None:
+        return (_prod_safe_zeros_backward(grad, x, dim),)
+    if zeros > 1 and not grad_mode.is_grad_enabled():
+        return (Tensor(np.zeros(x._data.shape, grad._data.dtype)),)
+    return (_prod_safe_zeros_backward(grad, x.contiguous().view(-1), 0).view_as(x),)
+
+
+def _along(dim, index):
+    """The index that takes ``index`` (an int or a slice) along ``dim``, and everything elsewhere."""
+    return (slice(None),) * dim + (index,)
+
+
+def _ones_across(x, dim, dtype):
+    """Ones of x's shape with ``dim`` of size 1 (PyTorch's ``ones_size[dim] = 1``)."""
+    shape = list(x.shape)
+    shape[dim] = 1
+    return Tensor(np.ones(shape, dtype.numpy))
+
+
+def _prod_safe_zeros_backward(grad, x, dim):
+    """FunctionsManual.cpp, prod_safe_zeros_backward: ``grad`` times the product of the elements before
+    each one (``cat({ones, input.narrow(dim, 0, n - 1)}).cumprod(dim)``) and of those after it (the same,
+    flipped)."""
+    from .join import cat
+    from .rearrange import flip
+    if x.numel() == 0:
+        return grad.expand_as(x)
+    n = x.shape[dim]
+    if n == 1:
+        return grad
+    ones = _ones_across(x, dim, grad.dtype)
+    before = cumprod(cat([ones, x[_along(dim, slice(0, n - 1))]], dim), dim)
+    after = flip(cumprod(cat([ones, flip(x[_along(dim, slice(1, n))], (dim,))], dim), dim), (dim,))
+    return grad * (before * after)
 
 
 def prod(x, dim=None, keepdim=False, *, dtype=None):
@@ -284,7 +316,8 @@ def prod(x, dim=None, keepdim=False, *, dtype=None):
         x = x.long()
     if dim is None:
         return Prod.apply(x)
-    return ProdDim.apply(x, wrap_dim(dim, x.ndim), keepdim)
+    wrap_dim(dim, x.ndim)
+    return ProdDim.apply(x, dim, keepdim)
 
 
 # ------------------------------------------------------------------ cumsum
@@ -295,21 +328,22 @@ class Cumsum(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        ctx.dim = dim
+        """``dim``: as given."""
+        ctx.dim, ctx.axis = shown_dim(dim), wrap_dim(dim, x.ndim)
         data = x._data
         if data.ndim == 0:
             return Tensor(data.copy())
         wide = np.float64 if data.dtype.kind == "f" else data.dtype
-        return Tensor(np.cumsum(data, axis=dim, dtype=wide).astype(data.dtype))
+        return Tensor(np.cumsum(data, axis=ctx.axis, dtype=wide).astype(data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
         """FunctionsManual.cpp, cumsum_backward: ``grad.flip(dim).cumsum(dim).flip(dim)`` (grad as it is
         when it has one element, or one along dim)."""
         from .rearrange import flip
-        if grad.numel() <= 1 or grad.shape[ctx.dim] == 1:
+        if grad.numel() <= 1 or grad.shape[ctx.axis] == 1:
             return grad, None
-        return flip(cumsum(flip(grad, (ctx.dim,)), ctx.dim), (ctx.dim,)), None
+        return flip(cumsum(flip(grad, (ctx.axis,)), ctx.axis), (ctx.axis,)), None
 
 
 def cumsum(x, dim=_MISSING, *, dtype=None):
@@ -320,7 +354,103 @@ def cumsum(x, dim=_MISSING, *, dtype=None):
         x = x.to(dtype)
     elif not x.dtype.is_floating_point:
         x = x.long()
-    return Cumsum.apply(x, wrap_dim(dim, x.ndim))
+    wrap_dim(dim, x.ndim)
+    return Cumsum.apply(x, dim)
+
+
+# ------------------------------------------------------------------ cumprod
+class Cumprod(Function):
+    """The running products along ``dim`` (a float32 one kept in a double, as PyTorch's CPU kernel)."""
+    node_name = "CumprodBackward0"
+    saved_names = ("self", "result")
+    saved_fields = ("dim",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        """``dim``: as given."""
+        ctx.dim, ctx.axis = shown_dim(dim), wrap_dim(dim, x.ndim)
+        data = x._data
+        if data.ndim == 0:
+            result = Tensor(data.copy())
+        else:
+            wide = np.float64 if data.dtype.kind == "f" else data.dtype
+            result = Tensor(np.cumprod(data, axis=ctx.axis, dtype=wide).astype(data.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, cumprod: ``cumprod_backward(grad.to(self.scalar_type()), self, dim, result)``."""
+        x, result = ctx.saved_tensors
+        return cumprod_backward(grad, x, ctx.axis, result), None
+
+
+def cumprod_backward(grad, x, dim, result):
+    """aten/src/ATen/native/ReduceOps.cpp, cumprod_backward: without zeros,
+    ``reversed_cumsum(result * grad, dim) / input``. With zeros: the products that leave each element
+    out, in tensor operations when a graph is recorded (create_graph=True; written into zeros slice by
+    slice, CopySlices), else in numpy (its O(n) masks)."""
+    from .rearrange import flip
+    if x.numel() <= 1 or x.ndim == 0 or x.shape[dim] == 1:
+        return grad
+    is_zero = x._data == 0
+    if not is_zero.any():
+        w = result * grad
+        return flip(cumsum(flip(w, (dim,)), dim), (dim,)) / x
+    if not grad_mode.is_grad_enabled():
+        return Tensor(_cumprod_grad_with_zeros(grad._data, x._data, result._data, dim))
+    from .join import cat
+    n = x.shape[dim]
+    grad_input = Tensor(np.zeros(x._data.shape, grad._data.dtype))
+    ones = _ones_across(x, dim, grad.dtype)
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, cumprod(x[_along(dim, slice(k + 1, None))], dim)], dim)
+        elif k == n - 1:
+            omitted = prod(x[_along(dim, slice(0, k))], dim, True)
+        else:
+            until = prod(x[_along(dim, slice(0, k))], dim, True)
+            after = cumprod(x[_along(dim, slice(k + 1, None))], dim)
+            omitted = cat([until, until.expand_as(after) * after], dim)
+        grad_input[_along(dim, k)] = (grad[_along(dim, slice(k, None))] * omitted).sum(dim)
+    return grad_input
+
+
+def _cumprod_grad_with_zeros(grad, x, result, dim):
+    """cumprod_backward's O(n) way with zeros, no graph: before the first zero, reversed_cumsum of
+    result * grad over the input; at the first zero, the product before it times the sum of grad by the
+    running products up to the second zero; 0 after it."""
+    g, xx, y = (np.moveaxis(a, dim, -1) for a in (grad, x, result))
+    w = y * g
+    count = np.cumsum(xx == 0, axis=-1)
+    out = np.zeros_like(g)
+    before = count == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        running = np.flip(np.cumsum(np.flip(np.where(before, w, 0), -1), -1), -1) / xx
+    out[before] = running[before]
+    between = count == 1
+    first = np.argmax(between, axis=-1)[..., None]
+    first_zero = np.zeros_like(between)
+    np.put_along_axis(first_zero, first, True, axis=-1)
+    first_zero &= between
+    between &= ~first_zero
+    total = (np.cumprod(np.where(between, xx, 1), -1) * np.where(count != 1, 0, g)).sum(-1, keepdims=True)
+    previous = np.take_along_axis(y, np.maximum(first - 1, 0), axis=-1)
+    total = total * np.where(first == 0, 1, previous)
+    out[first_zero] = np.broadcast_to(total, out.shape)[first_zero]
+    return np.ascontiguousarray(np.moveaxis(out, -1, dim)).astype(grad.dtype)
+
+
+def cumprod(x, dim=_MISSING, *, dtype=None):
+    """The running products along ``dim``; integers and bools multiply as int64."""
+    _required(dim, "cumprod")
+    check_tensor(x, "cumprod")
+    if dtype is not None:
+        x = x.to(dtype)
+    elif not x.dtype.is_floating_point:
+        x = x.long()
+    wrap_dim(dim, x.ndim)
+    return Cumprod.apply(x, dim)
 
 
 # ------------------------------------------------------------------ histogram

@@ -265,8 +265,10 @@ MODULE_MAP = [
      "`torch/csrc/autograd/VariableTypeUtils.h` (`rebase_history`); `variable.cpp`; `functions/tensor.h` (`CopySlices`)"),
     (["mini_autograd.ops.statistics", "mini_autograd.ops.sorting", "mini_autograd.ops._stl",
       "mini_autograd.ops.selecting", "mini_autograd.ops.splitting", "mini_autograd.ops.rearrange",
-      "mini_autograd.ops.elementwise", "mini_autograd.ops.activations", "mini_autograd.ops.layer_norm"],
-     "what the programs after the course reach for: `var`, `std`, `logsumexp`, `prod`, `cumsum`, `histogram`; "
+      "mini_autograd.ops.elementwise", "mini_autograd.ops.activations", "mini_autograd.ops.layer_norm",
+      "mini_autograd.ops._saved"],
+     "what the programs after the course reach for: `var`, `std`, `logsumexp`, `prod`, `cumsum`, `cumprod`, "
+     "`histogram`; "
      "`sort`, `topk` (in libstdc++'s order for ties); `gather`, `index_select`, `tril`, `triu`; `chunk`, "
      "`split`, `unbind`; `flip`, `repeat`, `outer`; `floor`, `round`, `log10`, `isnan`; `gelu`, `layer_norm`",
      "none (for the programs after the course)",

@@ -14,7 +14,7 @@
 # - the one-line summary: forward builds the graph, backward executes it, gradients
 #   accumulate, the optimizer updates
 # - one picture before and one after `backward()`, with each part labelled by the chapter
-#   that explained it
+#   that explained it, and one of a head of self-attention, the heart of a GPT
 # - a cheat sheet: concept, API, what happens inside, where PyTorch does it
 # - the map of every `mini_autograd` module, the chapters that opened it, and its PyTorch
 #   counterpart
@@ -191,6 +191,72 @@ viz.draw(loss, params={"x": x}, names={"h": h, "loss": loss}, show_saved=True)
 #   `AddBackward0`, then the newer `MulBackward0` (`3 * x`), then the older one, then
 #   `AccumulateGrad` once both of its gradients had arrived. Exercise 12.2 asks you to compute
 #   that order yourself.
+
+# %% [markdown]
+# ### The same drawing for a transformer
+#
+# The programs that come after this course build bigger graphs from the same pieces. Here is one
+# head of causal self-attention as nanoGPT writes it (`tests/tutorial_programs/nanogpt.py` runs the
+# whole model beside PyTorch), on three tokens of four channels, followed by a residual
+# connection, a layer norm and the next-token loss. Every box is a node you have met; only their
+# number has grown.
+
+# %%
+torch.manual_seed(0)
+T, C, V = 3, 4, 5                        # three tokens of four channels; a vocabulary of five
+
+
+class Head(torch.nn.Module):
+    """One head of causal self-attention, as nanoGPT writes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.key = torch.nn.Linear(C, C, bias=False)
+        self.query = torch.nn.Linear(C, C, bias=False)
+        self.value = torch.nn.Linear(C, C, bias=False)
+        self.register_buffer("tril", torch.tril(torch.ones(T, T)))    # a buffer: no gradient
+
+    def forward(self, x):
+        k, q = self.key(x), self.query(x)
+        scores = q @ k.transpose(-2, -1) * C ** -0.5
+        scores = scores.masked_fill(self.tril == 0, float("-inf"))     # token t sees tokens 0..t
+        weights = torch.softmax(scores, dim=-1)
+        return weights @ self.value(x)
+
+
+gpt = torch.nn.ModuleDict({"head": Head(), "lm_head": torch.nn.Linear(C, V)})
+tokens = torch.randn(T, C)               # the three tokens' embeddings
+targets = torch.tensor([1, 4, 2])        # the token that follows each
+normed = torch.nn.functional.layer_norm(tokens + gpt["head"](tokens), (C,))   # residual, layer norm
+lm_loss = torch.nn.functional.cross_entropy(gpt["lm_head"](normed), targets)
+viz.draw(lm_loss, params=gpt, names={"tokens": tokens, "normed": normed, "lm_loss": lm_loss},
+         show_saved=True)
+
+# %% [markdown]
+# Read from the top, with the chapters again:
+#
+# - **`NllLossBackward0` over `LogSoftmaxBackward0`**: `cross_entropy` is these two nodes
+#   (chapter 10).
+# - **`AddmmBackward0`** is `lm_head`, a `Linear` with a bias: one node for the whole layer, with
+#   an edge to the bias's `AccumulateGrad` and one through `TBackward0` to the weight's
+#   (chapter 10).
+# - **`NativeLayerNormBackward0`** saved the mean (`result1`) and one over the standard deviation
+#   (`result2`) of each token's channels: what its backward needs besides the input (chapter 07).
+# - **`AddBackward0`** is the residual `tokens + head(tokens)`: `tokens` needs no gradient, so the
+#   entry for it in `next_functions` is `None` and only one arrow leaves the node (chapter 02).
+# - **The attention**: `MmBackward0` for `weights @ v`; `SoftmaxBackward0`, which saved its result,
+#   the attention weights, zero above the diagonal, since a token sees only itself and the tokens
+#   before it; `MaskedFillBackward0` for the `-inf` written above the diagonal; `MulBackward0` for
+#   the scale $1/\sqrt{C}$; and `MmBackward0` for `q @ k^T`, whose `TransposeBackward0` leads
+#   to the key.
+# - **`tokens` go into three `Linear`s** (key, query, value): each `MmBackward0` saved them, and
+#   each weight has its own `AccumulateGrad` (chapter 04). The `tril` buffer is nowhere: it does not
+#   require grad, so no node records it (chapter 01).
+#
+# PyTorch's `MaskedFillBackward0` also keeps the mask, and its `NllLossBackward0` the targets;
+# mini_autograd keeps those outside its saved tensors, so they are not drawn (README, limits).
+# The node names, the values and the gradients are PyTorch's:
+# `tests/test_transformer_layers_vs_torch.py` and `tests/tutorial_programs/gpt_dev.py` check them.
 
 # %% [markdown]
 # ## 4. Cheat sheet

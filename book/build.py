@@ -298,8 +298,8 @@ def stage(src: Path, repository, branch):
     text("contributing.md", (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8"))
     text("run-it.md", run_it_page(repository, branch))
     text("_toc.yml", yaml.safe_dump(toc(chapters), sort_keys=False, allow_unicode=True))
-    zh_pages = ("index", "glossary", "search", "genindex") + tuple(p.stem for p in zh_chapters()) \
-        if zh_chapters() else ()
+    chinese = zh_chapters()
+    zh_pages = ("index", "glossary", "search", "genindex") + tuple(p.stem for p in chinese) if chinese else ()
     text("_config.yml", yaml.safe_dump(book_config(repository, branch, "en", zh_pages), sort_keys=False,
                                        allow_unicode=True))
     for path in chapters:
@@ -331,12 +331,13 @@ def build(out: Path, src: Path, repository, branch, force_all=False):
     html = out / "_build" / "html"
     zh = html / "zh"
     shutil.rmtree(zh, ignore_errors=True)
-    if zh_chapters():
+    chinese = zh_chapters()
+    if chinese:
         zh_src, zh_out = src.parent / (src.name + "-zh"), out / "zh-book"
         stage_zh(zh_src, repository, branch)
         jupyter_book(zh_src, zh_out, force_all)
         shutil.copytree(zh_out / "_build" / "html", zh)
-    print(f"site: {len(chapters)} chapters, {len(zh_chapters())} in Chinese, in {html} "
+    print(f"site: {len(chapters)} chapters, {len(chinese)} in Chinese, in {html} "
           f"({time.monotonic() - started:.0f} s); open {html / 'index.html'}"
           + ("" if repository else " (no repository known: no Binder button)"))
     return html

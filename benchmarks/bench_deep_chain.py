@@ -8,6 +8,13 @@ their ratios (the median of each round's ratio; also in CPU time).
 
 Target: backward(100k) / backward(10k) at most 12 (exactly linear is 10).
 
+The peers (``_peers.py``, when installed) run the same chains after
+mini_autograd's rounds, in fewer rounds of their own (3; their figures are
+there to show whether they scale, not for a verdict): DeZero's
+``backward()`` and HIPS autograd's ``vjp(1.0)``. A length at which a peer
+fails (a RecursionError, say) is reported as "fails: <error>" and the others
+still run; the recursion limit is left as it is.
+
     python benchmarks/bench_deep_chain.py [--threads 1] [--quick]
 """
 import _common
@@ -17,9 +24,11 @@ ARGS = _common.parse_args(__doc__)      # before numpy: it fixes the BLAS thread
 import gc                                 # noqa: E402
 import time                               # noqa: E402
 
+import _peers                             # noqa: E402
 import mini_autograd as mt                # noqa: E402
 
 TARGET = 12
+PEER_ROUNDS = 3
 
 
 def backward_time(length):
@@ -54,6 +63,8 @@ def run(args):
             gc.enable()
     medians = {n: _common.median(t) for n, t in times.items()}
     small, middle, large = lengths
+    peers = {key: peer_chains(key, module, lengths, 1 if args.quick else PEER_ROUNDS)
+             for key, module in _peers.load_all().items() if key in _peers.DEEP_CHAINS}
     return {
         "lengths": list(lengths), "rounds": rounds,
         "median_s": {str(n): m for n, m in medians.items()},
@@ -63,7 +74,42 @@ def run(args):
         "ratio_of_medians_large_middle": medians[large] / medians[middle],
         "cpu_ratio_large_middle": _common.paired_ratio(cpu_times, large, middle),
         "target": TARGET,
+        "peers": peers,
     }
+
+
+def peer_chains(key, module, lengths, rounds):
+    """A peer's median backward times (s) by length, and the error of the lengths at which it fails."""
+    deep_chain = _peers.DEEP_CHAINS[key]
+    times = {n: [] for n in lengths}
+    cpu_times = {n: [] for n in lengths}
+    failures = {}
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        deep_chain(module, lengths[0])                 # warm-up
+        for _ in range(rounds):
+            for n in lengths:
+                if n in failures:
+                    continue
+                try:
+                    wall, cpu = deep_chain(module, n)
+                except Exception as error:           # reported, not raised (see the docstring)
+                    failures[n] = f"{type(error).__name__}: {error}"[:200]
+                    continue
+                times[n].append(wall)
+                cpu_times[n].append(cpu)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    result = {"rounds": rounds,
+              "median_s": {str(n): _common.median(t) for n, t in times.items() if t},
+              "cpu_median_s": {str(n): _common.median(t) for n, t in cpu_times.items() if t},
+              "failures": {str(n): error for n, error in failures.items()}}
+    small, middle, large = lengths
+    if large not in failures and middle not in failures:
+        result["cpu_ratio_large_middle"] = _common.paired_ratio(cpu_times, large, middle)
+    return result
 
 
 def report(results):
@@ -77,7 +123,31 @@ def report(results):
               f"backward({large}) / backward({middle}) = {cpu_ratio:.2f} in CPU time, "
               f"{ratio:.2f} in wall-clock time (ratio of the wall-clock medians "
               f"{results['ratio_of_medians_large_middle']:.2f}) "
-              f"(target <= {TARGET}: {'met' if cpu_ratio <= TARGET else 'MISSED'})")
+              f"(target <= {TARGET}: {'met' if cpu_ratio <= TARGET else 'MISSED'})"
+            + peers_report(results))
+
+
+def peers_report(results):
+    if not results["peers"]:
+        return ""
+    lengths = [str(n) for n in results["lengths"]]
+    rows = []
+    for key, peer in results["peers"].items():
+        cells = []
+        for n in lengths:
+            if n in peer["failures"]:
+                cells.append(f"fails: {peer['failures'][n]}")
+            else:
+                seconds = peer["median_s"][n]
+                cells.append(f"{seconds * 1e3:.1f} ms ({seconds / int(n) * 1e6:.2f} us/node)")
+        ratio = peer.get("cpu_ratio_large_middle")
+        rows.append([_peers.NAMES[key], *cells, "-" if ratio is None else f"{ratio:.2f}"])
+    rounds = next(iter(results["peers"].values()))["rounds"]
+    return (f"\n\nThe peers, the same chains ({rounds} round{'s' if rounds != 1 else ''} each, after "
+            "mini_autograd's): median backward "
+            "time (wall)\n\n"
+            + _common.table(["engine", *(f"{int(n):,} ops" for n in lengths),
+                             f"backward({int(lengths[2]):,}) / backward({int(lengths[1]):,}), CPU"], rows))
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
-"""Benchmark 1: one training step of an MLP, mini_autograd vs hand-written numpy vs PyTorch.
+"""Benchmark 1: one training step of an MLP, mini_autograd vs hand-written numpy vs PyTorch (and the peers).
 
 The step: batch 256, 784 -> 256 -> ReLU -> 10, cross-entropy, plain SGD
 (``zero_grad``, forward, ``backward``, ``step``); then the same with Tanh in
 place of ReLU, where a big tensor goes through an elementwise function. The numpy version computes
 the same numbers with gradients written by hand: the zero-overhead limit for
 an engine that does its arithmetic with numpy. PyTorch runs the same step with
-the same number of threads as numpy's BLAS.
+the same number of threads as numpy's BLAS. DeZero and HIPS autograd, two other
+autograd engines written in Python on numpy (``_peers.py``), run the same step
+when they are installed (``pip install -e '.[bench]'``); their columns are left
+out when they are not.
 
 Target: mini_autograd's step takes at most 1.15x the numpy step.
 
@@ -15,6 +18,7 @@ import _common
 
 ARGS = _common.parse_args(__doc__)      # before numpy: it fixes the BLAS thread count
 
+import _peers                             # noqa: E402
 import mini_autograd as mt                # noqa: E402
 from _mlp import ACTIVATIONS, NumpyMLP, make_batch, mini_model  # noqa: E402
 
@@ -44,7 +48,7 @@ def mini_step_function(model, x, y, float32_functions=False):
     return mini_step
 
 
-def make_models(batch_size, sizes, torch, activation="relu"):
+def make_models(batch_size, sizes, torch, activation="relu", peers=None):
     """Copies of one MLP (same initial weights) and their step functions (each returns the loss)."""
     mt.manual_seed(0)
     model = mini_model(sizes, activation)
@@ -77,27 +81,34 @@ def make_models(batch_size, sizes, torch, activation="relu"):
             return loss.item()
 
         steps["torch"] = torch_step
+    steps.update(_peers.mlp_steps(peers or {}, weights, x_np, y_np, activation, 0.01))
     return steps
 
 
 def run(args):
     torch = _common.load_torch(args.threads)
-    return {activation: run_one(args, torch, activation) for activation in ACTIVATIONS}
+    peers = _peers.load_all()
+    return {activation: run_one(args, torch, activation, peers) for activation in ACTIVATIONS}
 
 
-def run_one(args, torch, activation):
+def run_one(args, torch, activation, peers):
     batch, sizes, rounds = (8, (20, 16, 4), 5) if args.quick else (256, (784, 256, 10), 300)
-    steps = make_models(batch, sizes, torch, activation)
-    # The first steps agree: the implementations compute the same thing.
-    losses = {name: step() for name, step in steps.items()}
-    assert all(abs(v - losses["numpy"]) < 1e-4 * max(1.0, abs(losses["numpy"]))
-               for v in losses.values()), losses
+    steps = make_models(batch, sizes, torch, activation, peers)
+    # The first steps agree: the implementations compute the same thing. The peers too, to the same
+    # tolerance, and on the second step as well, which checks their gradients through the first update
+    # (DeZero's backward runs in float64, see _peers.dezero_mlp_step: its second loss differs from the
+    # others' in the 7th digit, well within it).
+    for _ in range(2):
+        losses = {name: step() for name, step in steps.items()}
+        assert all(abs(v - losses["numpy"]) < 1e-4 * max(1.0, abs(losses["numpy"]))
+                   for v in losses.values()), losses
     timings = _common.alternate(steps, rounds=rounds, warmup=3)
     wall, cpu = timings.wall, timings.cpu
     return {
         "activation": activation, "batch": batch, "sizes": sizes, "rounds": rounds, "threads": args.threads,
         "median_ms": {name: _common.median(t) * 1e3 for name, t in wall.items()},
         "iqr": {name: _common.spread(t) for name, t in wall.items()},
+        "cpu_iqr": {name: _common.spread(t) for name, t in cpu.items()},
         "ratio_vs_numpy": {name: _common.paired_ratio(wall, name, "numpy") for name in wall},
         "cpu_median_ms": {name: _common.median(t) * 1e3 for name, t in cpu.items()},
         "cpu_ratio_vs_numpy": {name: _common.paired_ratio(cpu, name, "numpy") for name in cpu},
@@ -113,8 +124,9 @@ def report(all_results):
 
 
 def report_one(results):
-    rows = [(name, f"{ms:.2f}", f"{results['ratio_vs_numpy'][name]:.3f}", f"{results['iqr'][name]:.0%}",
-             f"{results['cpu_median_ms'][name]:.2f}", f"{results['cpu_ratio_vs_numpy'][name]:.3f}")
+    rows = [(_peers.NAMES.get(name, name), f"{ms:.2f}", f"{results['ratio_vs_numpy'][name]:.3f}",
+             f"{results['iqr'][name]:.0%}", f"{results['cpu_median_ms'][name]:.2f}",
+             f"{results['cpu_ratio_vs_numpy'][name]:.3f}", f"{results['cpu_iqr'][name]:.0%}")
             for name, ms in results["median_ms"].items()]
     ratio = results["ratio_vs_numpy"]["mini_autograd"]
     cpu_ratio = results["cpu_ratio_vs_numpy"]["mini_autograd"]
@@ -124,7 +136,7 @@ def report_one(results):
     return (f"MLP training step, batch {results['batch']}, {layers}, "
             f"{results['rounds']} alternating rounds, {results['threads']} thread(s)\n\n"
             + _common.table(["implementation", "median ms/step", "x numpy (median of paired ratios)",
-                             "IQR/median", "CPU ms/step", "CPU x numpy"], rows)
+                             "IQR/median", "CPU ms/step", "CPU x numpy", "CPU IQR/median"], rows)
             + f"\n\nmini_autograd / numpy = {cpu_ratio:.3f} in CPU time, {ratio:.3f} in wall-clock time "
               f"(target <= {TARGET}: {verdict})")
 

@@ -39,10 +39,7 @@ class VersionCounter:
     the data it needs was overwritten (c10/core/TensorImpl.h: VariableVersion).
     """
 
-    __slots__ = ("value",)
-
-    def __init__(self):
-        self.value = 0
+    value = 0      # a new counter starts at 0; the first in-place change gives it its own value
 
 
 _NON_LEAF_GRAD_WARNING = (
@@ -59,9 +56,18 @@ _NO_DATA = object()
 class Tensor:
     """An n-dimensional array that can record the operations made with it."""
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_version_counter",
-                 "_grad_accumulator", "_hooks", "_retains_grad", "_is_inference", "_base",
-                 "_view_version", "_creation_meta", "_wrapped_number", "__weakref__")
+    # What a new tensor starts with. They are class attributes, so that a new tensor costs only the
+    # assignments that differ (PyTorch's AutogradMeta starts with the same defaults, variable.h).
+    _grad = None                 # filled by backward, read as ``.grad``
+    _grad_fn = None              # the Node that made this tensor; None for leaves (see grad_fn)
+    _output_nr = 0               # which output of grad_fn this tensor is
+    _requires_grad = False       # the switch set by requires_grad=True (see requires_grad)
+    _grad_accumulator = None     # weakref to the leaf's AccumulateGrad node
+    _hooks = None                # a leaf's tensor hooks (non-leaf hooks live on grad_fn)
+    _retains_grad = False
+    _is_inference = False        # made in inference_mode
+    _base = None                 # the tensor this one is a view of (see ops/views.py)
+    _wrapped_number = False      # a python scalar turned into a tensor by an op
 
     def __init__(self, data=_NO_DATA, requires_grad=False, *sizes):
         """Prefer ``mini_autograd.tensor(...)``; this takes a numpy array as it is.
@@ -79,17 +85,9 @@ class Tensor:
                     args += (requires_grad,) + sizes
                 data, requires_grad = legacy_new(args, _dtype.float32), False
         self._data = data
-        self._grad = None
-        self._grad_fn = None         # the Node that made this tensor; None for leaves (see grad_fn)
-        self._output_nr = 0          # which output of grad_fn this tensor is
         self._version_counter = VersionCounter()
-        self._grad_accumulator = None  # weakref to the leaf's AccumulateGrad node
-        self._hooks = None           # a leaf's tensor hooks (non-leaf hooks live on grad_fn)
-        self._retains_grad = False
-        self._is_inference = _grad_state.inference_mode
-        self._base = None            # the tensor this one is a view of (see ops/views.py)
-        self._wrapped_number = False  # a python scalar turned into a tensor by an op
-        self._requires_grad = False
+        if _grad_state.inference_mode:
+            self._is_inference = True
         if requires_grad:
             if not self.dtype.is_floating_point:
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
@@ -407,16 +405,35 @@ class Tensor:
 
     # The operators and methods below all defer to ``ops``, where each is a Function.
     # Operators return NotImplemented for other types, so Python raises its usual TypeError.
-    def __add__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented
-    def __radd__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented
-    def __sub__(self, other): return ops.sub(self, other) if _is_operand(other) else NotImplemented
-    def __rsub__(self, other): return ops.rsub(self, other) if _is_operand(other) else NotImplemented
-    def __mul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented
-    def __rmul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented
-    def __truediv__(self, other): return ops.div(self, other) if _is_operand(other) else NotImplemented
-    def __rtruediv__(self, other): return ops.rdiv(self, other) if _is_operand(other) else NotImplemented
-    def __pow__(self, other): return ops.pow(self, other) if _is_operand(other) else NotImplemented
-    def __rpow__(self, other): return ops.rpow(self, other) if _is_operand(other) else NotImplemented
+    def __add__(self, other):
+        return ops.add(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __radd__(self, other):
+        return ops.add(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __sub__(self, other):
+        return ops.sub(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __rsub__(self, other):
+        return ops.rsub(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __mul__(self, other):
+        return ops.mul(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __rmul__(self, other):
+        return ops.mul(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __truediv__(self, other):
+        return ops.div(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __rtruediv__(self, other):
+        return ops.rdiv(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __pow__(self, other):
+        return ops.pow(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+
+    def __rpow__(self, other):
+        return ops.rpow(self, other) if isinstance(other, _OPERANDS) else NotImplemented
 
     def __matmul__(self, other):
         return ops.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -747,10 +764,9 @@ def _dim_args(dim, keepdim, kwargs, name):
     return dim, keepdim
 
 
-def _is_operand(value):
-    """Tensors, python numbers and numpy arrays can meet a Tensor in + - * / **."""
-    # float and int first: they answer at once, where the numbers.Number check costs ~0.1 us
-    return isinstance(value, (Tensor, float, int, numbers.Number, np.ndarray, np.generic))
+# Tensors, python numbers and numpy arrays can meet a Tensor in + - * / ** (float and int first: they
+# answer at once, where the numbers.Number check costs ~0.1 us).
+_OPERANDS = (Tensor, float, int, numbers.Number, np.ndarray, np.generic)
 
 
 def _wrap_dim(dim, ndim):

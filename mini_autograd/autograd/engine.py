@@ -240,14 +240,16 @@ def evaluate_function(graph_task, node, inputs, ready_queue):
             del dependencies[next_node]
         else:
             dependencies[next_node] = remaining
-        buffer = not_ready.get(next_node)
+        buffer = not_ready.pop(next_node, None)        # the gradients it has received so far, if any
         if buffer is None:
             if graph_task.exec_info and not graph_task.should_execute(next_node):
                 continue                               # autograd.grad: this node is not needed
-            buffer = not_ready[next_node] = InputBuffer(next_node.num_inputs)
+            buffer = InputBuffer(next_node.num_inputs)
         buffer.add(input_nr, grad)
         if remaining == 0:
-            ready_queue.push(next_node, not_ready.pop(next_node))
+            ready_queue.push(next_node, buffer)        # all its gradients are in: it can run
+        else:
+            not_ready[next_node] = buffer
 
 
 def run_or_capture(graph_task, node, inputs):
@@ -310,7 +312,8 @@ def validate_outputs(edges, grads, node=None):
     if len(grads) != len(edges):
         raise RuntimeError(f"invalid number of gradients - expected {len(edges)}, but got {len(grads)}")
     grads = list(grads)
-    for i, ((next_node, input_nr), grad) in enumerate(zip(edges, grads, strict=True)):
+    for i, (next_node, input_nr) in enumerate(edges):
+        grad = grads[i]
         if next_node is None or grad is None:
             continue
         shape, dtype = next_node._input_metadata[input_nr]
@@ -320,10 +323,9 @@ def validate_outputs(edges, grads, node=None):
                 raise RuntimeError(
                     f"{returned}invalid gradient at index {i} - got "
                     f"{list(grad._data.shape)} but expected shape compatible with {list(shape)}")
-            grad = sum_to(grad, shape)
+            grads[i] = grad = sum_to(grad, shape)
         if grad._data.dtype != dtype:
-            grad = grad.to(_dtype_of(dtype))
-        grads[i] = grad
+            grads[i] = grad.to(_dtype_of(dtype))
     return grads
 
 

@@ -61,7 +61,7 @@ class BackwardFunction(Node, FunctionCtx):
     _forward_cls = None
     # Defaults until Function.apply and _record set them (class attributes: nothing to do per node)
     _saved = ()
-    _arg_is_tensor = ()
+    _arg_is_tensor = None       # which arguments were tensors; None: all of them (see _record)
     needs_input_grad = ()
 
     def __repr__(self):
@@ -87,7 +87,9 @@ class BackwardFunction(Node, FunctionCtx):
         if self.materialize_grads and _has_none(grad_outputs):
             grad_outputs = self._materialize_missing_grads(grad_outputs)
         grads = self._call_backward(grad_outputs)
-        return self._drop_grads_of_non_tensor_args(grads)
+        if self._arg_is_tensor is not None:        # some arguments were not tensors (see _record)
+            grads = self._drop_grads_of_non_tensor_args(grads)
+        return grads
 
     def _nothing_to_do(self, grad_outputs):
         """No input takes a gradient, or no gradient arrived."""
@@ -112,7 +114,7 @@ class BackwardFunction(Node, FunctionCtx):
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
-        expected = len(self._arg_is_tensor)
+        expected = len(self.next_functions if self._arg_is_tensor is None else self._arg_is_tensor)
         if len(grads) != expected:
             if len(grads) > expected and all(g is None for g in grads[expected:]):
                 grads = grads[:expected]                # extra trailing Nones are allowed, as in PyTorch
@@ -127,8 +129,6 @@ class BackwardFunction(Node, FunctionCtx):
 
     def _drop_grads_of_non_tensor_args(self, grads):
         """Keep the gradients of the tensor arguments: the ones the node has edges for."""
-        if len(self.next_functions) == len(grads):     # every argument was a tensor: nothing to drop
-            return grads
         return tuple(g for g, is_tensor in zip(grads, self._arg_is_tensor, strict=True) if is_tensor)
 
     def __dir__(self):
@@ -307,8 +307,9 @@ def _record(node, args, outputs):
 
     torch/csrc/autograd/python_function.cpp: _wrap_outputs and _save_variables.
     """
-    node._arg_is_tensor = tuple([isinstance(a, Tensor) for a in args])
     node.next_functions = tuple([gradient_edge(a) for a in args if isinstance(a, Tensor)])
+    if len(node.next_functions) < len(args):    # some arguments are not tensors (a dim, a python number):
+        node._arg_is_tensor = tuple([isinstance(a, Tensor) for a in args])   # backward answers them too
 
     wrapped, metadata = [], []
     for output_nr, out in enumerate(outputs):

@@ -58,10 +58,12 @@ class Node:
     _tensor_pre_hooks = None   # hooks of the tensors this node made: id -> (output_nr, {id: fn})
     _retains_grad_hooks = None  # output_nr -> hook filling that tensor's .grad
 
+    # Filled in when the node is wired into the graph (function.py: _record); empty until then.
+    next_functions = ()       # one (node, input_nr) edge per forward input; (None, 0) if no grad
+    _input_metadata = ()      # (shape, dtype) of each forward output: what grads must look like
+
     def __init__(self, sequence_nr=None):
         self._sequence_number = next(_sequence_numbers.counter) if sequence_nr is None else sequence_nr
-        self.next_functions = ()      # one (node, input_nr) edge per forward input; (None, 0) if no grad
-        self._input_metadata = ()     # (shape, dtype) of each forward output: what grads must look like
 
     def name(self):
         return type(self).__name__

@@ -31,19 +31,18 @@ def _rounded_from_float64(ufunc, data):
     training step (benchmarks/README.md).
     """
     if data.dtype == np.float32 and ROUND_FROM_FLOAT64:
-        return ufunc(data.astype(np.float64)).astype(np.float32)
+        return ufunc(data, dtype=np.float64).astype(np.float32)     # dtype=: no float64 copy of data first
     return ufunc(data)
 
 
+@np.errstate(all="ignore")     # inf and nan (inf - inf, 0 * inf, an overflow) come silently, as in PyTorch
 def _binary(ufunc, a, b):
-    """Apply a numpy ufunc with PyTorch's type promotion and PyTorch's broadcast error, silently
-    making inf and nan (inf - inf, 0 * inf, an overflow), as PyTorch does."""
+    """Apply a numpy ufunc with PyTorch's type promotion and PyTorch's broadcast error."""
     dtype = result_dtype(a, b)
     try:
         # dtype= makes numpy convert the inputs as it goes, without a converted copy of each; "unsafe":
         # the dtype is PyTorch's promotion, which may narrow a python number (uint8 tensor + 1)
-        with np.errstate(all="ignore"):
-            return Tensor(ufunc(a._data, b._data, dtype=dtype, casting="unsafe"))
+        return Tensor(ufunc(a._data, b._data, dtype=dtype, casting="unsafe"))
     except ValueError:
         check_broadcast(a, b)
         raise
@@ -55,10 +54,10 @@ def _keep(grad, mask):
 
 
 # --------------------------------------------------------------------- binary
+@np.errstate(all="ignore")
 def _scaled(a, b, alpha):
     """``alpha * b`` for ``a + alpha * b``, in the result's dtype: alpha takes no part in type promotion."""
-    with np.errstate(all="ignore"):
-        scaled = Tensor(np.multiply(b._data, alpha, dtype=result_dtype(a, b), casting="unsafe"))
+    scaled = Tensor(np.multiply(b._data, alpha, dtype=result_dtype(a, b), casting="unsafe"))
     scaled._wrapped_number = b._wrapped_number
     return scaled
 

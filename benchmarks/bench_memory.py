@@ -73,7 +73,12 @@ def run(args):
         return loss
 
     def numpy_step():
-        return numpy_model.step(x_np, y_np, 0.01)
+        loss = numpy_model.step(x_np, y_np, 0.01)
+        # NumpyMLP keeps its forward pass's arrays on itself for backward (bench_step_breakdown times the
+        # phases apart): dropped after the step, as a step written in one function frees them, or they
+        # would count in the memory in use before the next step, not in the step's peak above it.
+        del numpy_model.h, numpy_model.a, numpy_model.log_probs
+        return loss
 
     tracemalloc.start()
     try:

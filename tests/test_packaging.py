@@ -108,12 +108,18 @@ def conda_packages_as_pip(dependencies):
     return names
 
 
+# Extras that environment.yml leaves out on purpose: the benchmarks' comparison engines (DeZero, HIPS
+# autograd) are for benchmarks/ only, never in the course's environment.
+NOT_IN_ENVIRONMENT = {"bench"}
+
+
 def pyproject_packages(pyproject):
-    """pip names of the runtime dependencies and of every extra."""
+    """pip names of the runtime dependencies and of every extra environment.yml mirrors."""
     project = pyproject["project"]
     requirements = list(project.get("dependencies", []))
-    for extra in project.get("optional-dependencies", {}).values():
-        requirements.extend(extra)
+    for name, extra in project.get("optional-dependencies", {}).items():
+        if name not in NOT_IN_ENVIRONMENT:
+            requirements.extend(extra)
     return {requirement_name(r) for r in requirements}
 
 
@@ -246,3 +252,14 @@ def test_readme_module_map_is_chapter_12s():
 
     readme = (ROOT / "README.md").read_text()
     assert readme == module_map.readme_with_table(readme), "run: python tools/module_map.py --write"
+
+
+def test_comparison_engines_only_in_the_bench_extra(pyproject):
+    """DeZero and HIPS autograd are the benchmarks' peers: a learner's install never pulls them in."""
+    extras = pyproject["project"]["optional-dependencies"]
+    peers = {"dezero", "autograd"}
+    assert {requirement_name(r) for r in extras["bench"]} == peers
+    for name, requirements in extras.items():
+        if name != "bench":
+            assert not peers & {requirement_name(r) for r in requirements}, name
+    assert not peers & {requirement_name(r) for r in pyproject["project"]["dependencies"]}

@@ -56,8 +56,8 @@ _NO_DATA = object()
 class Tensor:
     """An n-dimensional array that can record the operations made with it."""
 
-    # What a new tensor starts with. They are class attributes, so that a new tensor costs only the
-    # assignments that differ (PyTorch's AutogradMeta starts with the same defaults, variable.h).
+    # What a new tensor starts with: class attributes, so that making a tensor costs only the assignments
+    # that differ. (PyTorch's AutogradMeta, in variable.h, starts the same: no grad, no grad_fn, output_nr 0.)
     _grad = None                 # filled by backward, read as ``.grad``
     _grad_fn = None              # the Node that made this tensor; None for leaves (see grad_fn)
     _output_nr = 0               # which output of grad_fn this tensor is

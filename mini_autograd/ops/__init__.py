@@ -284,10 +284,10 @@ def inplace(op, tensor, other, alpha=1):
 
 def _write_with(ufunc):
     """``array = ufunc(array, alpha * other)``, written into ``array``."""
+    @np.errstate(all="ignore")
     def write(array, other, alpha=1):
-        with np.errstate(all="ignore"):
-            scaled = other._data if alpha == 1 else np.multiply(other._data, alpha, dtype=array.dtype)
-            ufunc(array, scaled, out=array)
+        scaled = other._data if alpha == 1 else np.multiply(other._data, alpha, dtype=array.dtype)
+        ufunc(array, scaled, out=array)
     return write
 
 

@@ -29,11 +29,15 @@ def mm_mat2_backward(grad, mat1, mat2_column_major):
     return grad.t().mm(mat1).t() if mat2_column_major else mat1.t().mm(grad)
 
 
-def matrix_product(a, b):
-    """a @ b for two matrices (numpy arrays). With one column times one row, each element is its one
+@np.errstate(all="ignore")        # inf * 0 and inf - inf give nan, silently as in PyTorch
+def matrix_product(a, b, bias=None):
+    """a @ b for two matrices (numpy arrays), plus ``bias`` if given, added in place on the fresh
+    product (no second array of its size). With one column times one row, each element is its one
     product, as PyTorch's mm gives it: numpy's matmul adds it to 0, turning -0 into +0."""
-    with np.errstate(all="ignore"):        # inf * 0 and inf - inf give nan, silently as in PyTorch
-        return a * b if a.shape[1] == 1 else a @ b
+    out = a * b if a.shape[1] == 1 else a @ b
+    if bias is not None:
+        out += bias
+    return out
 
 
 class Mm(Function):

@@ -44,10 +44,7 @@ class Addmm(Function):
         ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = tuple(mat1.shape), tuple(mat2.shape)
         ctx.mat1_is_transposed = is_column_major(mat1._data)
         ctx.mat2_is_transposed = is_column_major(mat2._data)
-        out = matrix_product(mat1._data, mat2._data)
-        with np.errstate(invalid="ignore"):
-            out += bias._data        # in place on the fresh product: no second (batch, out) array
-        return Tensor(out)
+        return Tensor(matrix_product(mat1._data, mat2._data, bias=bias._data))
 
     @staticmethod
     def backward(ctx, grad):

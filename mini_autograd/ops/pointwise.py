@@ -615,7 +615,7 @@ def _one_minus_square(y):
     multiply and subtract: 30% of the elements differ in the last bit otherwise); float32 y squared is
     exact in float64, and so is 1 minus it."""
     if y.dtype == np.float32:
-        return (1.0 - y.astype(np.float64) ** 2).astype(np.float32)
+        return (1.0 - np.square(y, dtype=np.float64)).astype(np.float32)
     return 1 - y * y
 
 

@@ -338,19 +338,20 @@ buildtrack.check("01.1")
 # %% [markdown]
 # ## Open the hood: `Tensor`
 #
-# Compare your constructor with `mini_autograd`'s, which keeps the same bookkeeping beside its numpy array. Here
-# are the lines of its constructor that this chapter is about (it sets a few more fields, which later chapters
-# introduce when they need them):
+# Compare your constructor with `mini_autograd`'s, which keeps the same bookkeeping beside its numpy array. Its
+# fields start as class attributes, so that a new tensor sets only what differs; then come the lines of its
+# constructor that this chapter is about:
 
 # %%
-show_source(torch.Tensor.__init__, only=["self._data = data", "self._grad = None", "grad_fn = None",
-                                         "self._requires_grad", "if requires_grad:", "is_floating_point",
-                                         "Only Tensors"])
+show_source(torch.Tensor, stop_at="def __init__")
+show_source(torch.Tensor.__init__, only=["self._data = data", "self._requires_grad", "if requires_grad:",
+                                         "is_floating_point", "Only Tensors"])
 
 # %% [markdown]
 # The numbers live in `_data` (a numpy array). Next to them: the `requires_grad` switch, `_grad`
 # (filled by backward, read as `.grad`), and `_grad_fn`, read as `.grad_fn`: the node that made this
-# tensor (`None` for tensors you create yourself). Note the check that only floating-point tensors may require
+# tensor (`None` for tensors you create yourself). The other fields wait for later chapters, which introduce
+# them when they need them. Note the check that only floating-point tensors may require
 # grad: integers have no derivative. The public `requires_grad` is a property, and it is true for a tensor that
 # either had the switch turned on or was made by a recorded operation (the last two lines are about *views*,
 # tensors that share the numbers of another one, such as `x[0]`: a view of a tensor that requires grad does too):

@@ -472,8 +472,8 @@ show_source(BackwardFunction._call_backward, only=["grads = self._forward_cls.ba
 # `apply` passes "no gradient" straight on for a built-in op whose gradients did not arrive,
 # fills in zeros for a custom `Function` that asks for them (chapter 11), and then calls
 # `_forward_cls.backward(self, *grads)` with the node itself as `ctx`: that is the line where
-# the engine hands over to the formula of `Mul.backward`. (The last line drops the gradients
-# `backward` returned for arguments that were not tensors, such as the exponent `2` of
+# the engine hands over to the formula of `Mul.backward`. (The `if` before the `return` drops the
+# gradients `backward` returned for arguments that were not tensors, such as the exponent `2` of
 # `x.pow(2)`.) This is PyTorch's own design for custom Python `Function`s: their node class is
 # made from `BackwardCFunction` with the same `_forward_cls` link (`torch/autograd/function.py`),
 # and its `apply` calls

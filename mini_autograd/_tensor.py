@@ -5,6 +5,7 @@ PyTorch counterpart: ``torch.Tensor`` (torch/_tensor.py) and its
 ``grad_fn``, ``output_nr``, the version counter and the weak link to the
 leaf's ``AccumulateGrad`` node.
 """
+import math
 import numbers
 import warnings
 import weakref
@@ -29,7 +30,7 @@ class Size(tuple):
         return f"torch.Size({list(self)})"
 
     def numel(self):
-        return int(np.prod(self, dtype=np.int64))
+        return math.prod(self)
 
 
 class VersionCounter:

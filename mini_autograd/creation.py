@@ -3,6 +3,7 @@
 PyTorch counterpart: torch/csrc/utils/tensor_new.cpp (``torch.tensor``: dtype
 inference, ragged-list errors) and the factory functions of ATen.
 """
+import math
 import numbers
 import warnings
 
@@ -279,7 +280,7 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None, *
 
 
 def _count(shape):
-    return int(np.prod(shape, dtype=np.int64))
+    return math.prod(shape)
 
 
 def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False, low=None,

@@ -1,4 +1,5 @@
 """Small helpers the ops share: scalars to tensors, type promotion, broadcast errors, views."""
+import math
 import numbers
 
 import numpy as np
@@ -177,7 +178,7 @@ def check_tensor(value, op_name, arg="input", position=1):
 
 def quiet_mean(array, axis=None, keepdims=False):
     """numpy's mean without its warning for empty input (the result is nan there, as in PyTorch)."""
-    count = array.size if axis is None else int(np.prod([array.shape[d] for d in axis], dtype=np.int64))
+    count = array.size if axis is None else math.prod([array.shape[d] for d in axis])
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         dtype = array.dtype if array.dtype.kind == "f" else None
         total = array.sum(axis=axis, keepdims=keepdims, dtype=dtype)

@@ -16,6 +16,7 @@ Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` s
 what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
 may be symbolic, for torch.compile; here they are plain ints).
 """
+import math
 import numbers
 
 import numpy as np
@@ -184,7 +185,7 @@ def _check_indices(arrays, sizes, other_numel, check_bounds):
                          f"{shapes}") from None
     if 0 in sizes and 0 not in shape:
         raise IndexError("index is out of bounds for dimension with size 0")
-    if not (check_bounds and other_numel and int(np.prod(shape))):
+    if not (check_bounds and other_numel and math.prod(shape)):
         return [np.zeros(a.shape, np.int64) if size else a for a, size in zip(arrays, sizes, strict=True)]
     outside = np.stack([np.broadcast_to((a >= size) | (a < -size), shape).reshape(-1)
                         for a, size in zip(arrays, sizes, strict=True)], axis=1)
@@ -315,7 +316,7 @@ def _advanced_key(result, advanced, check_bounds=True):
         d = len(key)
         key.extend(_index_arrays(at[d], result.shape, d) if d in at else (slice(None),))
     indexed = [d for d, k in enumerate(key) if not isinstance(k, slice)]
-    other_numel = int(np.prod([size for d, size in enumerate(result.shape) if d not in indexed]))
+    other_numel = math.prod([size for d, size in enumerate(result.shape) if d not in indexed])
     checked = _check_indices([key[d] for d in indexed], [result.shape[d] for d in indexed], other_numel,
                              check_bounds)
     for d, array in zip(indexed, checked, strict=True):

@@ -7,6 +7,7 @@ it keeps the input, the parameters and the rows' mean and 1/std (``_saved_result
 (derivatives.yaml: native_layer_norm), whose own backward is FunctionsManual.cpp's
 layer_norm_double_backward (``NativeLayerNormBackwardBackward0``).
 """
+import math
 import numpy as np
 
 from .._tensor import Tensor
@@ -18,7 +19,7 @@ from .nn_layers import ABSENT
 def _rows(shape, normalized_shape):
     """(M, N): the number of rows and the size of each, for an input of ``shape``."""
     axis = len(shape) - len(normalized_shape)
-    return int(np.prod(shape[:axis], dtype=np.int64)), int(np.prod(shape[axis:], dtype=np.int64))
+    return math.prod(shape[:axis]), math.prod(shape[axis:])
 
 
 class NativeLayerNorm(Function):

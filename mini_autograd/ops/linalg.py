@@ -1,4 +1,5 @@
 """Matrix products: mm, mv, dot, bmm, and matmul choosing between them as PyTorch does."""
+import math
 import numpy as np
 
 from ..autograd.function import Function
@@ -224,7 +225,7 @@ def _folded_matmul(a, b):
     t1 = b.transpose(-2, -1) if transpose else a
     t2 = b if not transpose else (a.t() if a.ndim == 2 else a)
     out_shape = tuple(t1.shape[:-1])
-    folded = t1.reshape(int(np.prod(out_shape, dtype=np.int64)), t1.shape[-1])
+    folded = t1.reshape(math.prod(out_shape), t1.shape[-1])
     if t2.ndim == 2:
         output = UnsafeView.apply(mm(folded, t2), out_shape + (t2.shape[1],))
         return output.transpose(-2, -1).contiguous() if transpose else output
@@ -247,7 +248,7 @@ def _batched_matmul(a, b):
             return matmul(a, b.squeeze(0))
     check_broadcast_shapes(batch1, batch2)
     batch = tuple(np.broadcast_shapes(batch1, batch2))
-    count = int(np.prod(batch, dtype=np.int64))
+    count = math.prod(batch)
     a_expanded = a.expand(batch + (n, m1)).reshape(count, n, m1)
     vector_rhs = b.ndim == 1
     if vector_rhs:

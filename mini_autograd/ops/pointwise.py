@@ -10,6 +10,7 @@ example, so the gradients below are made in that order too. Broadcasting needs
 no code here: the engine sums each gradient back to its input's shape
 (engine.py: validate_outputs).
 """
+import math
 import numpy as np
 
 from ..autograd.function import Function
@@ -251,7 +252,7 @@ class MaskedScatter(Function):
         grad_source = None
         if ctx.needs_input_grad[2]:
             selected = MaskedSelect.apply(grad, ctx.mask)
-            missing = int(np.prod(ctx.source_sizes, dtype=np.int64)) - selected.numel()
+            missing = math.prod(ctx.source_sizes) - selected.numel()
             if missing > 0:
                 from .join import cat
                 selected = cat([selected, Tensor(np.zeros(missing, grad._data.dtype))])

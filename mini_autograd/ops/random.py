@@ -10,6 +10,7 @@ gradient is zero: the draw is not a differentiable function of its parameters
 PyTorch counterpart: aten/src/ATen/native/Distributions.cpp; aten/src/ATen/native/DistributionTemplates.h
 (``uniform_impl_``, ``normal_impl_``, ``random_from_to_impl``, ``bernoulli_impl_`` and their checks).
 """
+import math
 import numbers
 import warnings
 
@@ -29,7 +30,7 @@ def _zeros_of(shape, grad):
 
 def _standard_normal(shape, dtype, generator):
     """``empty(shape).normal_(0, 1)``, contiguous: what the tensor overloads of ``normal`` start from."""
-    count = int(np.prod(shape, dtype=np.int64))
+    count = math.prod(shape)
     return draw.normal(generator, count, dtype).reshape(shape)
 
 

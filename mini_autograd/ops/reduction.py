@@ -6,6 +6,7 @@ Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` s
 what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
 may be symbolic, for torch.compile; here they are plain ints).
 """
+import math
 import numpy as np
 
 from ..autograd.function import Function
@@ -86,7 +87,7 @@ class MeanDim(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        count = int(np.prod([ctx.self_sym_sizes[d] for d in ctx.dim])) if ctx.self_sym_sizes else 1
+        count = math.prod([ctx.self_sym_sizes[d] for d in ctx.dim]) if ctx.self_sym_sizes else 1
         grad = _unsqueeze_dims(grad, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
         return DivScalar.apply(grad, count), None, None
 

@@ -7,6 +7,7 @@ Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` s
 what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
 may be symbolic, for torch.compile; here they are plain ints).
 """
+import math
 import warnings
 
 import numpy as np
@@ -22,7 +23,7 @@ def _infer_shape(shape, numel):
     shape = tuple(int(s) for s in shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+    known = math.prod([s for s in shape if s != -1])
     if -1 in shape:
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
@@ -245,7 +246,7 @@ def flatten(x, start_dim=0, end_dim=-1):
     if start == end:
         return x
     shape = tuple(x.shape)
-    merged = int(np.prod(shape[start:end + 1], dtype=np.int64))
+    merged = math.prod(shape[start:end + 1])
     return reshape(x, shape[:start] + (merged,) + shape[end + 1:])
 
 

@@ -10,6 +10,7 @@ float32 input is reduced in float64 and rounded, as PyTorch's CPU kernels accumu
 (Welford's variance and the running sum of cumsum keep a double; std takes the square
 root of that double before rounding).
 """
+import math
 import warnings
 
 import numpy as np
@@ -30,7 +31,7 @@ def _unsqueeze_dims(grad, dims):
 
 
 def _reduced_count(shape, dims):
-    return int(np.prod([shape[d] for d in dims], dtype=np.int64)) if shape else 1
+    return math.prod([shape[d] for d in dims]) if shape else 1
 
 
 # ------------------------------------------------------------------ var and std

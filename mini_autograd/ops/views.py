@@ -21,6 +21,7 @@ written into fresh memory through the view's geometry and read back through anot
 graph PyTorch records. Otherwise ``element_positions`` works out each element's index
 in the base from the two numpy arrays' memory layout, and gathers and scatters do it.
 """
+import math
 import numpy as np
 
 from ..autograd.function import Function
@@ -212,7 +213,7 @@ class PutPositions(Function):
     @staticmethod
     def forward(ctx, grad, shape, positions):
         ctx.positions = positions
-        size = int(np.prod(shape, dtype=np.int64))
+        size = math.prod(shape)
         out = np.bincount(positions.reshape(-1), weights=grad._data.reshape(-1), minlength=size)
         return Tensor(out.astype(grad._data.dtype, copy=False).reshape(shape))
 

@@ -94,3 +94,12 @@ def test_count_numpy_calls_quick(tmp_path, hidden):
 def _installed(module):
     import importlib.util
     return importlib.util.find_spec(module) is not None
+
+
+def test_op_costs_quick():
+    script = os.path.join(ROOT, "benchmarks", "bench_op_costs.py")
+    result = subprocess.run([sys.executable, script, "--quick"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for step in ("np.errstate", "_record's checks", "validate_outputs", "call_tensor_pre_hooks",
+                 "release_variables", "as_tensor_operand", "SavedTensor", "g * b"):
+        assert step in result.stdout, step

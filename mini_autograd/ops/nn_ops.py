@@ -193,7 +193,7 @@ class NllLoss(Function):
         kept = ctx.target._data.reshape(-1) != ignore_index
         with np.errstate(invalid="ignore"):       # an ignored sample adds 0, whatever its input
             picked = -data[np.arange(len(classes)), classes] * picked_weight
-        losses = np.where(kept, picked, 0).astype(data.dtype)
+        losses = np.where(kept, picked, 0).astype(data.dtype) if not kept.all() else picked
         ctx.total_weight = Tensor(np.asarray(picked_weight.sum(), dtype=data.dtype))
         if reduction == "none":
             return Tensor(losses.reshape(ctx.target.shape))
@@ -250,9 +250,13 @@ class NllLossBackward(Function):
 def _picked(classes, weight, ignore_index, dtype):
     """Each sample's class (0 where ignored, so it can index) and weight (0 where ignored)."""
     keep = classes != ignore_index
-    classes = np.where(keep, classes, 0)
+    ignores_some = not keep.all()
+    if ignores_some:
+        classes = np.where(keep, classes, 0)
     picked_weight = np.ones(len(classes), dtype) if weight is None else weight._data[classes].astype(dtype)
-    return classes, np.where(keep, picked_weight, 0).astype(dtype, copy=False)
+    if ignores_some:
+        picked_weight = np.where(keep, picked_weight, 0).astype(dtype, copy=False)
+    return classes, picked_weight
 
 
 def _reduce_losses(losses, reduction):

@@ -141,3 +141,16 @@ def environment(threads):
     if torch is not None:
         parts.insert(2, f"torch {torch.__version__}")
     return ", ".join(parts)
+
+
+def elementwise_chain(y, tanh, ops):
+    """Benchmark 2's chain on ``y``: ``ops`` elementwise ops, ``* 0.9``, ``+ 0.1`` and ``tanh`` in turn,
+    written once for every engine. ``tanh`` is the engine's: ``Tensor.tanh`` of mini_autograd or
+    PyTorch (the same call as ``y.tanh()``), DeZero's ``F.tanh``, ``autograd.numpy.tanh``."""
+    for _ in range(ops // 3):
+        y = y * 0.9
+        y = y + 0.1
+        y = tanh(y)
+    for _ in range(ops % 3):
+        y = y * 0.9
+    return y

@@ -16,6 +16,26 @@ def mini_model(sizes, activation="relu"):
                             mt.nn.Linear(sizes[1], sizes[2]))
 
 
+def training_step(model, loss_fn, optimizer, x, y):
+    """One training step as the tutorials write it, for mini_autograd and PyTorch alike (the same API):
+    ``step() -> loss`` runs ``zero_grad``, the forward pass, ``backward`` and ``optimizer.step()``."""
+    def step():
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        return loss.item()
+    return step
+
+
+def torch_training_step(torch, model, weights, x, y, lr):
+    """PyTorch's SGD step of cross-entropy for ``model``, loaded with ``weights`` (numpy arrays in
+    ``state_dict`` order) so that it starts where the other implementations start."""
+    model.load_state_dict({k: torch.tensor(w) for k, w in zip(model.state_dict(), weights, strict=True)})
+    return training_step(model, torch.nn.CrossEntropyLoss(), torch.optim.SGD(model.parameters(), lr=lr),
+                         torch.tensor(x), torch.tensor(y))
+
+
 def make_batch(size, sizes):
     """A batch of inputs (float32) and class labels, the same in every script: ``(x, y)`` numpy arrays."""
     rng = np.random.default_rng(0)

@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+import _common
+
 # The keys of the results (JSON) and the names the tables show, without the version.
 DEZERO, HIPS = "dezero", "hips_autograd"
 NAMES = {"numpy": "numpy", "torch": "PyTorch", DEZERO: "DeZero", HIPS: "HIPS autograd",
@@ -103,14 +105,7 @@ def dezero_chain_timer(dezero, ops):
         x = dezero.Variable(np.array([1.0]))
         start_cpu = time.process_time()
         start = time.perf_counter()
-        y = x
-        for _ in range(ops // 3):
-            y = y * 0.9
-            y = y + 0.1
-            y = F.tanh(y)
-        for _ in range(ops % 3):
-            y = y * 0.9
-        loss = F.sum(y)
+        loss = F.sum(_common.elementwise_chain(x, F.tanh, ops))
         middle = time.perf_counter()
         loss.backward()
         end = time.perf_counter()
@@ -125,14 +120,7 @@ def hips_chain_timer(autograd, ops):
     anp, make_vjp = autograd.numpy, autograd.core.make_vjp
 
     def chain(x):
-        y = x
-        for _ in range(ops // 3):
-            y = y * 0.9
-            y = y + 0.1
-            y = anp.tanh(y)
-        for _ in range(ops % 3):
-            y = y * 0.9
-        return anp.sum(y)
+        return anp.sum(_common.elementwise_chain(x, anp.tanh, ops))
 
     def run():
         x = np.array([1.0])

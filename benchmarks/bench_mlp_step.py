@@ -20,7 +20,7 @@ ARGS = _common.parse_args(__doc__)      # before numpy: it fixes the BLAS thread
 
 import _peers                             # noqa: E402
 import mini_autograd as mt                # noqa: E402
-from _mlp import ACTIVATIONS, NumpyMLP, make_batch, mini_model  # noqa: E402
+from _mlp import ACTIVATIONS, NumpyMLP, make_batch, mini_model, torch_training_step, training_step  # noqa: E402
 
 TARGET = 1.15
 
@@ -31,19 +31,14 @@ FLOAT32_FUNCTIONS = "mini_autograd, numpy's float32 tanh"
 def mini_step_function(model, x, y, float32_functions=False):
     """One SGD step of ``model``; with ``float32_functions``, tanh is numpy's float32 one, not rounded
     from float64 (ops/pointwise.py: ROUND_FROM_FLOAT64), to measure what the rounding costs."""
-    optimizer = mt.optim.SGD(model.parameters(), lr=0.01)
-    loss_fn = mt.nn.CrossEntropyLoss()
+    step = training_step(model, mt.nn.CrossEntropyLoss(), mt.optim.SGD(model.parameters(), lr=0.01), x, y)
 
     def mini_step():
         mt.ops.pointwise.ROUND_FROM_FLOAT64 = not float32_functions
         try:
-            optimizer.zero_grad()
-            loss = loss_fn(model(x), y)
-            loss.backward()
-            optimizer.step()
+            return step()
         finally:
             mt.ops.pointwise.ROUND_FROM_FLOAT64 = True
-        return loss.item()
 
     return mini_step
 
@@ -67,20 +62,7 @@ def make_models(batch_size, sizes, torch, activation="relu", peers=None):
         t_model = torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]),
                                       getattr(torch.nn, ACTIVATIONS[activation])(),
                                       torch.nn.Linear(sizes[1], sizes[2]))
-        t_model.load_state_dict({k: torch.tensor(w)
-                                 for k, w in zip(t_model.state_dict(), weights, strict=True)})
-        t_optimizer = torch.optim.SGD(t_model.parameters(), lr=0.01)
-        t_loss_fn = torch.nn.CrossEntropyLoss()
-        t_x, t_y = torch.tensor(x_np), torch.tensor(y_np)
-
-        def torch_step():
-            t_optimizer.zero_grad()
-            loss = t_loss_fn(t_model(t_x), t_y)
-            loss.backward()
-            t_optimizer.step()
-            return loss.item()
-
-        steps["torch"] = torch_step
+        steps["torch"] = torch_training_step(torch, t_model, weights, x_np, y_np, 0.01)
     steps.update(_peers.mlp_steps(peers or {}, weights, x_np, y_np, activation, 0.01))
     return steps
 

@@ -37,14 +37,7 @@ def chain_timer(lib, ops):
         x = lib.tensor([1.0], requires_grad=True)
         start_cpu = time.process_time()
         start = time.perf_counter()
-        y = x
-        for _ in range(ops // 3):
-            y = y * 0.9
-            y = y + 0.1
-            y = y.tanh()
-        for _ in range(ops % 3):
-            y = y * 0.9
-        loss = y.sum()
+        loss = _common.elementwise_chain(x, lib.Tensor.tanh, ops).sum()
         middle = time.perf_counter()
         loss.backward()
         end = time.perf_counter()

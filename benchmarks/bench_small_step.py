@@ -28,25 +28,11 @@ import numpy as np                        # noqa: E402
 
 import _peers                             # noqa: E402
 import mini_autograd as mt                # noqa: E402
+from _mlp import torch_training_step, training_step  # noqa: E402
+from buildtrack.ch10 import two_spirals  # noqa: E402  (chapter 10's data; the chapter is a notebook)
 
 SIZES = (2, 32, 32, 2)
 LR = 0.1
-
-
-def two_spirals(n_per_class=150, turns=1.5, noise=0.3, seed=0):
-    """Two interleaved spirals in the plane: points X (n, 2) in float32 and labels (n,) 0 or 1.
-
-    Chapter 10's function (notebooks/src/10_training_loop.py), copied: the chapter is a notebook and
-    cannot be imported."""
-    rng = np.random.default_rng(seed)
-    points, labels = [], []
-    for label, sign in [(0, 1.0), (1, -1.0)]:
-        angle = np.sqrt(rng.uniform(0, 1, n_per_class)) * turns * 2 * np.pi
-        xy = sign * np.stack([angle * np.cos(angle), angle * np.sin(angle)], axis=1)
-        points.append(xy + rng.normal(0, noise, (n_per_class, 2)))
-        labels.append(np.full(n_per_class, label))
-    X = np.concatenate(points) / (turns * np.pi)          # scale into about [-2, 2]
-    return X.astype(np.float32), np.concatenate(labels).astype(np.int64)
 
 
 def layers(nn, sizes):
@@ -105,31 +91,11 @@ def make_steps(n_per_class, torch, peers):
     loss_fn = mt.nn.CrossEntropyLoss()
     x, y = mt.tensor(x_np), mt.tensor(y_np)
 
-    def mini_step():
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        return loss.item()
-
     numpy_model = NumpyTanhMLP(weights)
-    steps = {"mini_autograd": mini_step, "numpy": lambda: numpy_model.step(x_np, y_np, LR)}
+    steps = {"mini_autograd": training_step(model, loss_fn, optimizer, x, y),
+             "numpy": lambda: numpy_model.step(x_np, y_np, LR)}
     if torch is not None:
-        t_model = layers(torch.nn, SIZES)
-        t_model.load_state_dict({k: torch.tensor(w)
-                                 for k, w in zip(t_model.state_dict(), weights, strict=True)})
-        t_optimizer = torch.optim.SGD(t_model.parameters(), lr=LR)
-        t_loss_fn = torch.nn.CrossEntropyLoss()
-        t_x, t_y = torch.tensor(x_np), torch.tensor(y_np)
-
-        def torch_step():
-            t_optimizer.zero_grad()
-            loss = t_loss_fn(t_model(t_x), t_y)
-            loss.backward()
-            t_optimizer.step()
-            return loss.item()
-
-        steps["torch"] = torch_step
+        steps["torch"] = torch_training_step(torch, layers(torch.nn, SIZES), weights, x_np, y_np, LR)
     steps.update(_peers.mlp_steps(peers, weights, x_np, y_np, "tanh", LR))
     return steps
 

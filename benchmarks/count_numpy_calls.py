@@ -50,7 +50,7 @@ import numpy as np                        # noqa: E402
 
 import _peers                             # noqa: E402
 import mini_autograd as mt                # noqa: E402
-from _mlp import NumpyMLP, make_batch, mini_model  # noqa: E402
+from _mlp import NumpyMLP, make_batch, mini_model, training_step  # noqa: E402
 
 NUMPY_DIR = os.path.dirname(np.__file__) + os.sep
 MINI_DIR = os.path.dirname(mt.__file__) + os.sep
@@ -217,15 +217,7 @@ def make_steps(batch, sizes, peers):
         with mt.no_grad():
             for param, w in zip(model.parameters(), weights, strict=True):
                 param.copy_(mt.tensor(w))
-        optimizer, loss_fn = mt.optim.SGD(model.parameters(), lr=0.01), mt.nn.CrossEntropyLoss()
-
-        def step():
-            optimizer.zero_grad()
-            loss = loss_fn(model(x), y)
-            loss.backward()
-            optimizer.step()
-            return loss.item()
-        return step
+        return training_step(model, mt.nn.CrossEntropyLoss(), mt.optim.SGD(model.parameters(), lr=0.01), x, y)
 
     def numpy_step():
         model = NumpyMLP(*weights, "tanh")

@@ -109,4 +109,65 @@ MISTAKES = [
     # 11.2: a float64 result for a float32 input
     ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
      "        result = Tensor(1 / (1 + np.exp(-a._data.astype(np.float64))))\n", "float32"),
+    # Issue 35: wrong code that got a ✅, and the answer key's own slips.
+    # 10.1: a creation.py of before issue 35, drawing with numpy's generator, not PyTorch's
+    ("10.1", "creation.py",
+     "    return Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())\n",
+     "    return Tensor(np.random.default_rng(_generator.initial_seed()).uniform(low, high, shape)"
+     ".astype(np.float32))\n", "creation.py is given"),
+    # 10.2: targets wrapped around: target 2 of 2 classes is taken for class 0
+    ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
+     "    return -(one_hot(targets._data % classes, classes) * log_probs).sum() / n\n",
+     "Target 2 is out of bounds."),
+    # 10.2: a one-hot of one's own: numpy takes -1 for the last class, and words 2 its own way
+    ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
+     "    return -(Tensor(np.eye(classes, dtype=np.float32)[targets._data]) * log_probs).sum() / n\n",
+     "PyTorch raises IndexError: Target 2 is out of bounds."),
+    # 10.2: a loss of shape [1] (it crashed the checker)
+    ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
+     "    return -(one_hot(targets, classes) * log_probs).sum(dim=1, keepdim=True).sum(dim=0) / n\n",
+     "and targets = [0, 2, 1, 1] has shape [1]"),
+    # 10.2: keepdim missing on the max (it was blamed on the sum)
+    ("10.2", "nn.py", "    shifted = logits - logits.max(dim=1, keepdim=True)\n",
+     "    shifted = logits - logits.max(dim=1)\n", "in cross_entropy: shifted = logits - logits.max(dim=1))"),
+    # 10.2: a wrong loss is shown with its logits and targets
+    ("10.2", "nn.py", "    shifted = logits - logits.max(dim=1, keepdim=True)\n",
+     "    shifted = logits - logits.max(dim=0, keepdim=True)\n",
+     "with logits = [[2.0, -1.0, 0.5], [0.1, 0.2, 0.3], [-3.0, 4.0, 1.0], [1.0, 1.0, 1.0]] and targets"),
+    # 10.3: no write when lr is 0: no version bump, so a graph saved before the step is not refused
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n",
+     "                    if self.lr != 0:\n                        p.sub_(self.lr * p.grad)\n",
+     "even when lr is 0"),
+    # 10.3: requires_grad switched off and on around the write instead of no_grad
+    ("10.3", "optim.py", SGD_STEP,
+     "        for p in self.parameters:\n            if p.grad is not None:\n"
+     "                p.requires_grad = False\n                p.sub_(self.lr * p.grad)\n"
+     "                p.requires_grad = True\n", "a parameter the user froze"),
+    # 10.3: a frozen parameter skipped, though it has a .grad
+    ("10.3", "optim.py", "                if p.grad is not None:\n",
+     "                if p.grad is not None and p.requires_grad:\n", "PyTorch's is [0.7, 1.7]"),
+    # 11.1: np.allclose with the numerical Jacobian first: rtol measured against the analytical one
+    ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
+     "        if not np.allclose(numerical, analytical, rtol=rtol, atol=atol):\n",
+     "rtol is measured against the numerical entry"),
+    # 11.1: backward run on an output that does not require grad
+    ("11.1", "gradcheck.py",
+     "            if output.requires_grad:           # else no backward can run: that column stays zeros\n"
+     "                function(*inputs).backward(seed)\n",
+     "            function(*inputs).backward(seed)\n", "Run backward only when the output requires grad"),
+    # 11.1: .grad put back only when gradcheck returns True
+    ("11.1", "gradcheck.py",
+     "            for t, grad in zip(inputs, grads_before, strict=True):    # (this path too)\n"
+     "                t.grad = grad\n", "", "also when it raises"),
+    # 11.2: the result kept on ctx, not saved: a change in place goes unseen
+    ("11.2", "custom.py", ("        ctx.save_for_backward(result)\n", "        s, = ctx.saved_tensors\n"),
+     ("        ctx.s = result\n", "        s = ctx.s\n"), "not as an attribute of ctx"),
+    # 11.2: forward returns a tensor that requires grad: the result requires grad when no input does
+    ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
+     "        result = Tensor(1 / (1 + np.exp(-a._data)), requires_grad=True)\n",
+     "s.requires_grad is True; PyTorch's is False"),
+    # 11.2: the exponent clipped to ±500: 7e-218 where PyTorch's sigmoid is exactly 0
+    ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
+     "        result = Tensor(1 / (1 + np.exp(-np.clip(a._data, -500, 500))))\n",
+     "no clipping of the exponent"),
 ]

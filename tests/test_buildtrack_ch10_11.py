@@ -32,7 +32,8 @@ SIGMOID_FORWARD = ("        result = Tensor(1 / (1 + np.exp(-a._data)))\n"
 SIGMOID_BACKWARD = "        s, = ctx.saved_tensors\n        return grad * s * (1 - s)\n"
 
 # gradcheck as mini_autograd writes it: the textbook layout inside (rows = output entries), nudges through
-# np.ndindex, the test written out, both matrices transposed for the message.
+# np.ndindex, the test written out, both matrices transposed for the message, no backward for an output that
+# needs no gradient, every .grad put back before raising.
 GRADCHECK_TEXTBOOK = '''    ### BEGIN SOLUTION
     saved = [t.grad for t in inputs]
     out = function(*inputs)
@@ -54,16 +55,55 @@ GRADCHECK_TEXTBOOK = '''    ### BEGIN SOLUTION
                 t.grad = None
             seed = np.zeros(out._data.size, dtype=out._data.dtype)
             seed[k] = 1
-            function(*inputs).backward(Tensor(seed.reshape(out._data.shape)))
+            if out.requires_grad:
+                function(*inputs).backward(Tensor(seed.reshape(out._data.shape)))
             grad = x.grad
             rows.append(np.zeros(data.size) if grad is None else grad._data.astype(np.float64).reshape(-1))
         analytical = np.stack(rows, axis=0)
         if np.any(np.abs(analytical - numerical) > atol + rtol * np.abs(numerical)):
+            for t, grad in zip(inputs, saved, strict=True):
+                t.grad = grad
             raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"
                                  f"numerical:{numerical.T}\\nanalytical:{analytical.T}\\n")
     for t, grad in zip(inputs, saved, strict=True):
         t.grad = grad
     return True
+    ### END SOLUTION
+'''
+
+# gradcheck with its loop in a try, every .grad put back in the finally
+GRADCHECK_FINALLY = '''    ### BEGIN SOLUTION
+    from .creation import zeros_like
+    saved = [t.grad for t in inputs]
+    try:
+        output = function(*inputs)
+        for i, x in enumerate(inputs):
+            flat = x._data.reshape(-1)
+            numerical = np.zeros((x.numel(), output.numel()))
+            for j in range(x.numel()):
+                keep = flat[j]
+                flat[j] = keep + eps
+                up = function(*inputs)._data.astype(np.float64).reshape(-1)
+                flat[j] = keep - eps
+                down = function(*inputs)._data.astype(np.float64).reshape(-1)
+                flat[j] = keep
+                numerical[j] = (up - down) / (2 * eps)
+            analytical = np.zeros_like(numerical)
+            for k in range(output.numel() if output.requires_grad else 0):
+                for t in inputs:
+                    t.grad = None
+                seed = zeros_like(output)
+                seed._data.reshape(-1)[k] = 1
+                function(*inputs).backward(seed)
+                if x.grad is not None:
+                    analytical[:, k] = x.grad._data.reshape(-1)
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"
+                                     f"numerical:{numerical}\\nanalytical:{analytical}\\n")
+        return True
+    finally:
+        for t, grad in zip(inputs, saved, strict=True):
+            t.grad = grad
     ### END SOLUTION
 '''
 
@@ -85,17 +125,27 @@ RIGHT = [
      "    n, classes = logits.shape\n    c = logits.max(dim=1, keepdim=True)\n    lse = (logits - "
      "c).exp().sum(dim=1, keepdim=True).log() + c\n    return (one_hot(targets, classes) * (lse - "
      "logits)).sum() * (1.0 / n)\n"),
+    # 10.2: log_softmax as logits - c - log(sum(exp(logits - c))), picked with a one-hot of its own that
+    # refuses a class that does not exist
+    ("10.2", "nn.py", CROSS_ENTROPY,
+     "    n, classes = logits.shape\n    c = logits.max(dim=1, keepdim=True)\n"
+     "    log_probs = logits - c - (logits - c).exp().sum(dim=1, keepdim=True).log()\n"
+     "    labels = targets._data\n    for label in labels:\n        if label < 0 or label >= classes:\n"
+     "            raise IndexError(f'Target {label} is out of bounds.')\n"
+     "    picked = Tensor((np.arange(classes) == labels[:, None]).astype(np.float32))\n"
+     "    return -(picked * log_probs).sum() * (1 / n)\n"),
     # 10.2: a row sum, then the mean over rows
     ("10.2", "nn.py", CROSS_ENTROPY,
      "    n, classes = logits.shape\n    shifted = logits - logits.max(dim=1, keepdim=True)\n    log_probs "
      "= shifted - shifted.exp().sum(dim=1, keepdim=True).log()\n    return -(one_hot(targets, classes) * "
      "log_probs).sum(dim=1).mean()\n"),
-    # 10.2: one hand-written Function, as PyTorch fuses it, whose backward multiplies by grad
+    # 10.2: one hand-written Function, as PyTorch fuses it, whose backward multiplies by grad (the given
+    # one_hot picks the classes: it refuses a target out of bounds)
     ("10.2", "nn.py", CROSS_ENTROPY,
      "    return _FusedCrossEntropy.apply(logits, targets)\n\n\nclass _FusedCrossEntropy(Function):\n    "
      "@staticmethod\n    def forward(ctx, logits, targets):\n        z = logits._data - "
      "logits._data.max(axis=1, keepdims=True)\n        log_probs = z - np.log(np.exp(z).sum(axis=1, "
-     "keepdims=True))\n        onehot = np.eye(z.shape[1], dtype=z.dtype)[np.asarray(targets._data)]\n     "
+     "keepdims=True))\n        onehot = one_hot(targets, z.shape[1])._data.astype(z.dtype)\n     "
      "   ctx.softmax, ctx.onehot = np.exp(log_probs), onehot\n        return Tensor(np.asarray(-(onehot * "
      "log_probs).sum() / len(z), dtype=z.dtype))\n\n    @staticmethod\n    def backward(ctx, grad):\n      "
      "  local = (ctx.softmax - ctx.onehot) / len(ctx.onehot)\n        return Tensor((local * "
@@ -106,6 +156,10 @@ RIGHT = [
      "is_grad_enabled()\n        set_grad_enabled(False)\n        try:\n            for p in "
      "self.parameters:\n                if p.grad is not None:\n                    p.sub_(self.lr * "
      "p.grad)\n        finally:\n            set_grad_enabled(previous)\n"),
+    # 10.3: through detach(), which shares the numbers and the version, one no_grad per parameter
+    ("10.3", "optim.py", SGD_STEP,
+     "        for p in [q for q in self.parameters if q.grad is not None]:\n"
+     "            with no_grad():\n                p.detach().sub_(p.grad * self.lr)\n"),
     # 10.3: add_ of minus lr times the gradient, continue for a missing gradient
     ("10.3", "optim.py", SGD_STEP,
      "        with no_grad():\n            for p in self.parameters:\n"
@@ -113,12 +167,16 @@ RIGHT = [
      "                p.add_(p.grad * -self.lr)\n"),
     # 11.1: mini_autograd's layout inside, the test written out
     ("11.1", "gradcheck.py", None, GRADCHECK_TEXTBOOK),
-    # 11.1: np.allclose with its arguments the other way round, the difference divided twice
+    # 11.1: PyTorch's test written out, the difference divided twice (np.allclose with its arguments the
+    # other way round is wrong: it measures rtol against the analytical entry)
     ("11.1", "gradcheck.py",
      ("            numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n",
       "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n"),
      ("            numerical[j] = ((plus - minus) / eps / 2).reshape(-1)\n",
-      "        if not np.allclose(numerical, analytical, rtol=rtol, atol=atol):\n")),
+      "        if not (np.abs(analytical - numerical) <= atol + rtol * np.abs(numerical)).all():\n")),
+    # 11.1: every .grad put back in a finally, the analytical column left at zeros when the output needs no
+    # gradient
+    ("11.1", "gradcheck.py", None, GRADCHECK_FINALLY),
     # 11.2: the input saved, the sigmoid computed again in backward (as the docstring allows)
     ("11.2", "custom.py", (SIGMOID_FORWARD, SIGMOID_BACKWARD),
      ("        ctx.save_for_backward(a)\n        return Tensor(1 / (1 + np.exp(-a._data)))\n",

@@ -41,8 +41,11 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
     - compare with the ``eps``, ``atol`` and ``rtol`` you were given: an entry passes
       when |analytical - numerical| <= atol + rtol * |numerical|, every entry of both
       matrices, every input.
-    Afterwards every input's ``.grad`` is what it was before the call (PyTorch's
-    gradcheck leaves them alone: None stays None, a gradient stays).
+    - an output that does not require grad (no input reaches it through recorded
+      operations) has no backward to run: its analytical Jacobian is zeros.
+    Afterwards every input's ``.grad`` is what it was before the call, whether
+    gradcheck returns or raises (PyTorch's gradcheck leaves them alone: None stays
+    None, a gradient stays).
 
     中文：步骤 11.1：把反向传播算出的雅可比矩阵，与用有限差分得到的雅可比矩阵相比较。
 
@@ -65,8 +68,10 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
     - 用传入的 ``eps``、``atol`` 和 ``rtol`` 比较：
       |analytical - numerical| <= atol + rtol * |numerical| 时，一个元素就算通过；两个矩阵的每个元
       素、每个输入都要通过。
-    调用结束后，每个输入的 ``.grad`` 都和调用之前一样（PyTorch 的 gradcheck 不动它们：None 仍是
-    None，已有的梯度仍在）。
+    - 不需要梯度的输出（没有哪个输入经由记录下来的运算到达它）没有反向传播可以运行：它的解析雅可比
+      矩阵全为零。
+    调用结束后，无论 gradcheck 是返回还是抛出异常，每个输入的 ``.grad`` 都和调用之前一样（PyTorch
+    的 gradcheck 不动它们：None 仍是 None，已有的梯度仍在）。
     """
     ### BEGIN SOLUTION
     from .creation import zeros_like
@@ -89,10 +94,13 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
                 t.grad = None
             seed = zeros_like(output)
             seed._data.reshape(-1)[k] = 1
-            function(*inputs).backward(seed)
+            if output.requires_grad:           # else no backward can run: that column stays zeros
+                function(*inputs).backward(seed)
             if tensor.grad is not None:
                 analytical[:, k] = tensor.grad._data.reshape(-1)
         if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+            for t, grad in zip(inputs, grads_before, strict=True):    # (this path too)
+                t.grad = grad
             raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\n"
                                  f"numerical:{numerical}\nanalytical:{analytical}\n")
     for t, grad in zip(inputs, grads_before, strict=True):

@@ -121,9 +121,19 @@ def cross_entropy(logits, targets):
 def one_hot(targets, classes):
     """(given) Row i has a 1 in column targets[i]: shape (n, classes), float32.
 
+    A target that is not a class number (0 to classes - 1) raises PyTorch's
+    ``IndexError: Target 2 is out of bounds.``
+
     中文：（已给出）第 i 行在第 targets[i] 列为 1：形状为 (n, classes)，float32。
+
+    不是类别编号（0 到 classes - 1）的目标，会抛出和 PyTorch 一样的
+    ``IndexError: Target 2 is out of bounds.``
     """
     labels = np.asarray(targets._data if isinstance(targets, Tensor) else targets)
+    for label in labels.reshape(-1):        # numpy would take -1 for the last class: PyTorch refuses it
+                                            # 中文：numpy 会把 -1 当作最后一个类别，PyTorch 拒绝它
+        if not 0 <= label < classes:
+            raise IndexError(f"Target {label} is out of bounds.")
     return Tensor(np.eye(classes, dtype=np.float32)[labels])
 
 

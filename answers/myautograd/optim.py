@@ -58,14 +58,17 @@ class SGD:
         tensor object, a leaf (changed in place, step 07.1), and nothing about the
         update was recorded: it is not part of any model, and a leaf that requires
         grad may only be changed in place with recording off (step 06.1).
-        Parameters whose ``.grad`` is None are left as they are.
+        Parameters whose ``.grad`` is None are left as they are; every other one
+        is written, also one whose ``requires_grad`` was switched off (it stays
+        off) and also when ``lr`` is 0 (the write still bumps its version).
 
         中文：步骤 10.3：让每个参数逆着它的梯度走一步。
 
         PyTorch 中对应 SGD.step，出处见上文。不返回任何东西。调用之后，每个有梯度的参数都存放着
         ``p - lr * p.grad``，并且仍是原来那个张量对象，仍是叶子张量（原地修改，步骤 07.1）；
         更新过程没有被记录下来：它不属于任何模型，而且需要梯度的叶子张量只能在关闭记录时被原地修改
-        （步骤 06.1）。``.grad`` 为 None 的参数保持不变。
+        （步骤 06.1）。``.grad`` 为 None 的参数保持不变；其他参数都要写入，包括 ``requires_grad`` 被关掉
+        的参数（它仍保持关闭），以及 ``lr`` 为 0 的时候（写入照样让版本号加一）。
         """
         ### BEGIN SOLUTION
         with no_grad():

@@ -183,6 +183,17 @@ def _check_named_gradcheck_cases(m):
                       "analytical Jacobian is a matrix of zeros, and so is its numerical one (nudging b "
                       "moves nothing). Read a .grad that stays None as zeros.")
                       .format(outcome=_said(outcome)))
+    a, = _inputs(m, (3,))
+    outcome = _run_gradcheck(m, lambda a: m.ones(3, dtype=m.float64), (a,))
+    if outcome != ("returned", True):
+        raise Wrong(_("gradcheck(lambda a: ones(3, dtype=float64), (a,)) {outcome}; PyTorch's returns "
+                      "True. The "
+                      "output does not require grad (no input reaches it), so no backward can run: its "
+                      "analytical "
+                      "Jacobian is zeros, and so is its numerical one. Run backward only when the output "
+                      "requires "
+                      "grad.").format(outcome=_said(outcome)))
+    _check_grads_put_back(m)
     diagnosis = None
     for name, power in (("1000 * a * a", 2), ("1000 * a * a * a", 3)):
         f, inputs = _one_input(m, 1000.0, 0.0, power=power, x=(0.0, 0.0, 0.0))
@@ -208,6 +219,10 @@ def _check_named_gradcheck_cases(m):
                       "difference gives 1000 · eps² = 0.1 where backward says 0. {advice}")
                     .format(outcome=_said(outcome),
                             advice=nudge_diagnosis(m) or _("Use the eps gradcheck was given.")))
+    numerical_side = _(
+        "PyTorch's tolerance is atol + rtol · |numerical| = 1e-5 + 1e-3 · 1000 = 1.00001: rtol is measured "
+        "against the numerical entry (1000), not the analytical one. np.allclose(x, y) measures it against "
+        "|y|, its second argument: np.allclose(analytical, numerical, rtol=rtol, atol=atol), in that order.")
     tolerance_cases = [
         # (what, coefficient, backward says, tolerances, PyTorch's verdict, what to change)
         (_("off by 0.3 on an entry of 1000 (a relative error of 3e-4)"), 1000.0, 1000.3, {}, True,
@@ -229,6 +244,9 @@ def _check_named_gradcheck_cases(m):
            "rtol=rtol, atol=atol).")),
         (_("off by 5e-6 on an entry of 0, called with atol=1e-6"), 0.0, 5e-6, {"atol": 1e-6}, False,
          _("Use the atol gradcheck was given: np.allclose(analytical, numerical, rtol=rtol, atol=atol).")),
+        (_("1001.0005 where the entry is 1000 (off by 1.0005)"), 1000.0, 1001.0005, {}, False,
+         numerical_side),
+        (_("999 where the entry is 1000 (off by 1)"), 1000.0, 999.0, {}, True, numerical_side),
     ]
     for what, coefficient, planted, tolerances, accepted, change in tolerance_cases:
         f, inputs = _one_input(m, coefficient, planted)
@@ -263,6 +281,28 @@ def _check_named_gradcheck_cases(m):
                           "textbook layout dy/dx. PyTorch prints one row per input entry (3 rows of 2, the "
                           "transpose), the layout of the docstring: build both matrices that way, or print "
                           "their transposes.").format(label=label))
+
+
+def _check_grads_put_back(m):
+    """A gradcheck that raises leaves .grad as it found it, as every gradcheck of PyTorch does."""
+    wrong_mul = _wrong_second_input(m)
+    a, b = _inputs(m, (2,), (2,))
+    before = b.grad = m.tensor([7.0, 7.0], dtype=m.float64)
+    outcome = _run_gradcheck(m, lambda a, b: wrong_mul.apply(a, b), (a, b))
+    if outcome[0] != "raised":
+        return                                      # (what it should say is another check's)
+    left = [grad_of(a), grad_of(b)]
+    if left[0] is not None or left[1] is not before or not np.array_equal(values(before), [7.0, 7.0]):
+        raise Wrong(_("a.grad is None and b.grad is [7., 7.]; gradcheck(f, (a, b)), with f = a * b whose "
+                      "backward "
+                      "is wrong for b, raises GradcheckError, and then a.grad is {a_grad} and b.grad is "
+                      "{b_grad}. "
+                      "PyTorch's gradcheck leaves every .grad as it found it, also when it raises: put "
+                      "them back "
+                      "before raising too.").format(
+                          a_grad="None" if left[0] is None else show(values(left[0])),
+                          b_grad="None" if left[1] is None else str(show(values(left[1]))) + (
+                              "" if left[1] is before else _(" (another tensor)"))))
 
 
 GRADCHECK_EXAMPLES = 25                # for each kind of Function
@@ -364,7 +404,21 @@ def _gradcheck_trial(m, case):
         return None                                          # (cannot happen: the same comparison)
     learner_class = polynomial_function(m, shapes, out_shape, coefficients, planted, no_gradient)
     inputs = tuple(m.tensor(x, dtype=m.float64, requires_grad=True) for x in xs)
+    grads = [m.tensor(np.full(np.shape(x), 7.0), dtype=m.float64) if case["seed"] % 2 else None for x in xs]
+    for t, grad in zip(inputs, grads, strict=True):     # a gradient from before, on half the cases
+        t.grad = grad
     outcome = _run_gradcheck(m, lambda *t: learner_class.apply(*t), inputs, **tolerances)
+    moved = [i for i, (t, grad) in enumerate(zip(inputs, grads, strict=True))
+             if grad_of(t) is not grad or (grad is not None and not np.all(values(grad) == 7.0))]
+    if moved and outcome[0] != "crashed":
+        now = grad_of(inputs[moved[0]])
+        return (_("{show_case}\n    {name}.grad was {before} before the call; your gradcheck {outcome}, and "
+                  "left {name}.grad = {now}. PyTorch's gradcheck leaves every .grad as it found it, "
+                  "whether it "
+                  "returns or raises.").format(
+                      show_case=_show_case(case, no_gradient), name="abc"[moved[0]], outcome=_said(outcome),
+                      before="None" if grads[moved[0]] is None else _("a tensor of 7s"),
+                      now="None" if now is None else show(values(now))))
     named = re.search(r"with respect to input (\d+)", outcome[1]) if outcome[0] == "raised" else None
     if failing and named and int(named.group(1)) in failing:
         agree = True
@@ -584,12 +638,28 @@ def check_custom_function(m):
                       "with s the result. Save the result in forward (or save the input and compute s from "
                       "it again in backward)."))
     expect_close(got, want, _("Sigmoid's gradient is {got}; finite differences give {want}."))
+    for case in SIGMOID_SCENARIOS:
+        problem = _sigmoid_trial(m, dict(SIGMOID_PLAIN, **case))
+        if problem:
+            raise Wrong(problem)
     failure = smallest_failure(_sigmoid_cases(), lambda case: _sigmoid_trial(m, case), SIGMOID_EXAMPLES)
     if failure:
         raise Wrong(_("on random inputs, your Sigmoid and PyTorch's sigmoid differ; the smallest case found: "
                       "{failure}").format(failure=failure))
     return (_("Your Sigmoid runs forward and backward like a built-in op, named SigmoidBackward, and equals "
-              "PyTorch's sigmoid, value and gradient, in float32 and float64, up to |a| = 1000."))
+              "PyTorch's sigmoid, value and gradient, in float32 and float64, up to |a| = 1000; its result "
+              "requires grad only when PyTorch's does, and an in-place change of what backward needs is "
+              "refused "
+              "or harmless, never a wrong gradient."))
+
+
+SIGMOID_PLAIN = {"upstream": np.array([1.0, -0.5]), "dtype": "float64", "requires_grad": True,
+                 "no_grad": False, "inplace": None}
+# Named cases: sigmoid is exactly 0 where exp(-a) overflows; no input requires grad; the result, which
+# backward needs, changed in place before backward.
+SIGMOID_SCENARIOS = [{"a": np.array([-1000.0, -800.0])}, {"a": np.array([0.5, -1.0]), "requires_grad": False},
+                     {"a": np.array([0.5, -1.0]), "no_grad": True},
+                     {"a": np.array([0.5, -1.0]), "dtype": "float32", "inplace": "s"}]
 
 
 def _sigmoid_cases():
@@ -602,40 +672,95 @@ def _sigmoid_cases():
         size = int(np.prod(shape))
         return {"a": np.array([draw(number) for _ in range(size)]).reshape(shape),
                 "upstream": np.array([draw(st.sampled_from(UPSTREAM)) for _ in range(size)]).reshape(shape),
-                "dtype": draw(st.sampled_from(["float32", "float64"]))}
+                "dtype": draw(st.sampled_from(["float32", "float64"])),
+                "requires_grad": draw(st.integers(0, 5)) > 0, "no_grad": draw(st.integers(0, 5)) == 0,
+                "inplace": draw(st.sampled_from([None, None, None, "s", "a"]))}
     return case()
 
 
+def _sigmoid_forward(package, function, case):
+    """``(a, s)``: ``s = function(a)`` on the case's ``a``, made by ``package`` (under no_grad if asked)."""
+    a = package.tensor(case["a"], dtype=getattr(package, case["dtype"]), requires_grad=case["requires_grad"])
+    if case["no_grad"]:
+        with package.no_grad():
+            return a, function(a)
+    return a, function(a)
+
+
+def _sigmoid_shown(case):
+    """``a = [0.5, -1.0] (float64, requires grad), s = Sigmoid.apply(a), ...``: the case, for a message."""
+    flags = case["dtype"] + (_(", requires grad") if case["requires_grad"] else "")
+    shown = _("a = {a_values} ({flags}), s = Sigmoid.apply(a)").format(a_values=show(case["a"]), flags=flags)
+    if case["no_grad"]:
+        shown = _("{shown} inside `with no_grad():`").format(shown=shown)
+    if case["inplace"]:
+        shown = (_("{shown}, then `with no_grad(): {name}.mul_(2)`")
+                 .format(shown=shown, name=case["inplace"]))
+    if case["requires_grad"] and not case["no_grad"]:
+        shown = (_("{shown}, s.backward(g) with g = {upstream}")
+                 .format(shown=shown, upstream=show(case["upstream"])))
+    return shown
+
+
 def _sigmoid_trial(m, case):
-    """None if Sigmoid.apply gives PyTorch's sigmoid, value and gradient, on this case, else why not."""
+    """None if Sigmoid.apply gives PyTorch's sigmoid (value, flags, gradient) on this case, else why not."""
     ref = reference()
-    a_values, upstream, dtype = case["a"], case["upstream"], case["dtype"]
-    shown = (_("a = {a_values} ({dtype}, requires grad), s = Sigmoid.apply(a), "
-               "s.backward(g) with g = {upstream}")
-               .format(a_values=show(a_values), dtype=dtype, upstream=show(upstream)))
-    theirs = ref.tensor(a_values, dtype=getattr(ref, dtype), requires_grad=True)
-    want = ref.sigmoid(theirs)
-    want.backward(ref.tensor(upstream, dtype=getattr(ref, dtype)))
-    a = m.tensor(a_values, dtype=getattr(m, dtype), requires_grad=True)
+    upstream, dtype = case["upstream"], case["dtype"]
+    shown = _sigmoid_shown(case)
+    theirs, want = _sigmoid_forward(ref, ref.sigmoid, case)
     try:
-        s = m.custom.Sigmoid.apply(a)
+        a, s = _sigmoid_forward(m, m.custom.Sigmoid.apply, case)
     except Exception as error:
         return f"{shown}: Sigmoid.apply(a) {_raised(m, error)}."
-    if not _close(values(s), values(want), atol=1e-6):
+    got_values, want_values = values(s), values(want)
+    if not _close(got_values, want_values, atol=1e-6):
         why = (_(" exp overflows to inf beyond |a| ≈ 88 (float32) or 709 (float64), and inf / inf is nan: "
                  "write the sigmoid as 1 / (1 + exp(-a)), which at the other end is 1 / inf = 0, no nan.")
-               if not np.all(np.isfinite(values(s))) else "")
+               if not np.all(np.isfinite(got_values)) else "")
         return (_("{shown}: s is {s}; PyTorch's sigmoid gives {want}.{why}")
-                .format(shown=shown, s=show(values(s)), want=show(values(want)), why=why))
+                .format(shown=shown, s=show(got_values), want=show(want_values), why=why))
+    exact = (want_values == 0) | (want_values == 1)      # where exp(-a) overflowed, or rounded away
+    if not np.array_equal(got_values[exact], want_values[exact]):
+        return (_("{shown}: s is {s}; PyTorch's sigmoid gives exactly {want} there: exp(-a) overflows to inf "
+                  "and 1 / (1 + inf) is 0 (or exp(-a) is too small to move 1 + exp(-a) off 1). Compute 1 "
+                  "/ (1 + "
+                  "exp(-a)) in a's dtype, as it is: no clipping of the exponent, no detour through float64.")
+                .format(shown=shown, s="[" + ", ".join(f"{v:.3g}" for v in got_values[exact]) + "]",
+                        want=want_values[exact].tolist()))
     if _dtype_name(s) != _dtype_name(want):
         return (_("{shown}: s is {s}; PyTorch's is {want}, a's dtype (numpy keeps "
                   "it when the formula mixes a's array with Python numbers only).")
                   .format(shown=shown, s=_dtype_name(s), want=_dtype_name(want)))
+    if s.requires_grad != want.requires_grad:
+        return (_("{shown}: s.requires_grad is {got}; PyTorch's is {want}: whether the result requires "
+                  "grad is "
+                  "apply's decision (an input requires grad and recording is on), not forward's. Return "
+                  "Tensor(array) from forward, without requires_grad=True.")
+                .format(shown=shown, got=s.requires_grad, want=want.requires_grad))
+    if not want.requires_grad:
+        return None
+    want.backward(ref.tensor(upstream, dtype=getattr(ref, dtype)))
+    if case["inplace"]:
+        with m.no_grad():
+            (s if case["inplace"] == "s" else a).mul_(2.0)
     try:
         s.backward(m.tensor(upstream, dtype=getattr(m, dtype)))
+    except RuntimeError as error:
+        if case["inplace"] and "inplace" in str(error):
+            return None                             # refused, as PyTorch refuses what it saved
+        return f"{shown}: s.backward(g) {_raised(m, error)}."
     except Exception as error:
         return f"{shown}: s.backward(g) {_raised(m, error)}."
     got = grad_of(a)
+    if case["inplace"] and (got is None or not _close(values(got), values(theirs.grad), atol=1e-6)):
+        return (_("{shown}: a.grad is {value}, computed from the changed {name}; the gradient at the values "
+                  "forward saw is {theirs_grad}, and PyTorch's sigmoid, which saves its result, refuses: "
+                  "RuntimeError: one of the variables needed for gradient computation has been modified "
+                  "by an "
+                  "inplace operation. Keep what backward needs with ctx.save_for_backward, whose version is "
+                  "checked, not as an attribute of ctx (ctx.s = ...).")
+                .format(shown=shown, value="None" if got is None else show(values(got)), name=case["inplace"],
+                        theirs_grad=show(values(theirs.grad))))
     if got is None or not _close(values(got), values(theirs.grad), atol=1e-6):
         why = ""
         if got is not None and not np.all(np.isfinite(values(got))):

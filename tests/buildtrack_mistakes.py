@@ -217,7 +217,7 @@ def engine_08():
 MISTAKES += [
     # 07.1 saved tensors and versions
     ("07.1", "function.py",
-     "            if tensor._version != version:\n"
+     "            if tensor is not None and tensor._version != version:\n"
      "                raise RuntimeError(modified_error(tensor, version))\n",
      "            pass\n",
      "raised nothing; PyTorch raises RuntimeError: one of the variables needed for gradient computation"),
@@ -279,14 +279,19 @@ MISTAKES += [
 SAVED_TENSORS_07 = """        if self.saved is None:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
         for tensor, version in self.saved:
-            if tensor._version != version:
+            if tensor is not None and tensor._version != version:
                 raise RuntimeError(modified_error(tensor, version))
         return tuple(tensor for tensor, _ in self.saved)
 """
 
+MISTAKES += [  # issue 35: a rewrite for step 07.2 that has begun (it uses retain_graph) but empties saved
+    ("07.2", "engine.py", engine_08(), ENGINE_07.replace("node.release_saved()", "node.saved = ()"),
+     "Trying to backward through the graph a second time"),
+]
+
 NOT_STARTED = [
     ("07.1", "function.py",
-     ("        self.saved = tuple((t, t._version) for t in tensors)\n", SAVED_TENSORS_07),
+     ("        self.saved = tuple((t, None if t is None else t._version) for t in tensors)\n", SAVED_TENSORS_07),
      ("        self.saved = tensors\n", "        return self.saved\n"),
      "rewrite BackwardFunction.save_for_backward"),
     ("07.2", "engine.py", engine_08(), ENGINE_03, "run_backward does not use release_saved yet"),
@@ -347,7 +352,7 @@ MISTAKES += [
 ]
 
 MISTAKES += [
-    ("07.1", "function.py", "        self.saved = tuple((t, t._version) for t in tensors)\n",
+    ("07.1", "function.py", "        self.saved = tuple((t, None if t is None else t._version) for t in tensors)\n",
      "        self.saved = tuple((t, 0) for t in tensors)\n",
      "save the version a tensor has when it is saved"),
     ("08.1", "engine.py",
@@ -421,8 +426,8 @@ MISTAKES += [  # issue 18: wrong code that once got a ✅
     # 03.2: a hook's None taken as the new gradient
     ("03.2", "engine.py", *HOOK_NONE_AS_GRADIENT, "run_backward"),
     # 04.2: retain_grad's hook overwrites instead of adding
-    ("04.2", "tensor.py", "self._grad = Tensor(grad._data.copy()) if self._grad is None else self._grad + grad",
-     "self._grad = Tensor(grad._data.copy())", "accumulates like a leaf"),
+    ("04.2", "tensor.py", "kept._grad = Tensor(grad._data.copy()) if kept._grad is None else kept._grad + grad",
+     "kept._grad = Tensor(grad._data.copy())", "accumulates like a leaf"),
     # 06.1: recording switched off when no_grad() is made, not when entered
     ("06.1", "grad_mode.py", "    def __enter__(self):\n        ### BEGIN SOLUTION\n        self.previous = _state.grad_enabled\n        _state.grad_enabled = False\n",
      "    def __init__(self):\n        self.previous = _state.grad_enabled\n        _state.grad_enabled = False\n\n    def __enter__(self):\n        ### BEGIN SOLUTION\n        pass\n",
@@ -465,10 +470,10 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
     ("03.3", "tensor.py",
      "        if not self.requires_grad:\n            raise RuntimeError(\"element 0 of tensors does not require "
      "grad and does not have a grad_fn\")\n", "",
-     "where PyTorch raises RuntimeError: element 0 of tensors does not require grad"),
+     "'element 0 of tensors does not require grad"),
     # 03.3: a gradient of another shape, or of another dtype, taken as it is
     ("03.3", "tensor.py",
-     "        if gradient.shape != self.shape:\n            raise RuntimeError(f\"Mismatch in shape: grad_output[0] "
+     "        if gradient is not None and gradient.shape != self.shape:\n            raise RuntimeError(f\"Mismatch in shape: grad_output[0] "
      "has a shape of torch.Size(\"\n                               f\"{list(gradient.shape)}) and output[0] has "
      "a shape of \"\n                               f\"torch.Size({list(self.shape)}).\")\n", "",
      "Mismatch in shape: grad_output[0] has a shape of torch.Size([3])"),
@@ -480,8 +485,8 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
      "        if self.retains_grad:\n            return\n", "PyTorch keeps it False"),
     # 04.2: the retained gradient is the very tensor that arrived
     ("04.2", "tensor.py",
-     "self._grad = Tensor(grad._data.copy()) if self._grad is None else self._grad + grad",
-     "self._grad = grad if self._grad is None else self._grad + grad", "y.grad is v itself"),
+     "kept._grad = Tensor(grad._data.copy()) if kept._grad is None else kept._grad + grad",
+     "kept._grad = grad if kept._grad is None else kept._grad + grad", "y.grad is v itself"),
     # 04.2: a leaf's retain_grad hooks its AccumulateGrad (kept alive on the tensor): the gradient twice
     ("04.2", "tensor.py",
      ("        if self.is_leaf or self.retains_grad:\n            return\n        self.retains_grad = True\n",
@@ -499,7 +504,7 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
                               "        _state.grad_enabled = self.previous\n"),
      ("_state = _ThreadState()\n_PREVIOUS = []\n", "        _PREVIOUS.append(_state.grad_enabled)\n",
       "        _state.grad_enabled = _PREVIOUS.pop()\n"),
-     "not on the class or in a global"),
+     "not on a stack the blocks share"),
     # 06.2: an integer tensor refused requires_grad_(False)
     ("06.2", "tensor.py", "        if requires_grad and not self.dtype.is_floating_point:\n"
      "            raise RuntimeError(\"only Tensors",
@@ -549,4 +554,113 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
      "                node.release_saved()\n",
      "                next_grads = node.apply(grad)\n                if not retain_graph:\n"
      "                    node.release_saved()\n", "(which only None reached) still holds its saved tensors"),
+]
+
+# The topological order of step 03.2 walked once per path: right numbers, exponential time (issue 35).
+TOPOLOGICAL_PER_PATH = "    order, visited = [], set()\n    stack = [(root, False)]\n"
+TOPOLOGICAL_PER_PATH_WRONG = ("    depth, stack = {root: 0}, [(root, 0)]     # each node at the end of its longest path\n"
+                              "    while stack:\n        node, d = stack.pop()\n"
+                              "        depth[node] = max(depth.get(node, 0), d)\n"
+                              "        for next_node, _ in node.next_functions:\n"
+                              "            if next_node is not None:\n"
+                              "                stack.append((next_node, d + 1))\n"
+                              "    return sorted(depth, key=depth.get)\n" + TOPOLOGICAL_PER_PATH)
+
+MISTAKES += [  # issue 35: wrong code that got a ✅ in the fourth trial (chapters 01 to 08)
+    # 01.1: only int64 refused, or only the kind "i": bools and unsigned integers slip through
+    ("01.1", "tensor.py", "        if requires_grad and not self.dtype.is_floating_point:\n            raise RuntimeError(\"Only",
+     "        if requires_grad and self._data.dtype == np.int64:\n            raise RuntimeError(\"Only", "tensor(True, requires_grad=True)"),
+    ("01.1", "tensor.py", "        if requires_grad and not self.dtype.is_floating_point:\n            raise RuntimeError(\"Only",
+     "        if requires_grad and self._data.dtype.kind == \"i\":\n            raise RuntimeError(\"Only", "not floating point"),
+    # 01.2: "or" where "and" belongs
+    ("01.2", "function.py",
+     "return is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
+     "return bool(is_grad_enabled() or any(isinstance(t, Tensor) and t.requires_grad for t in inputs))",
+     "both must hold"),
+    # 02.2: next_functions as a list
+    ("02.2", "function.py", "ctx.next_functions = tuple(gradient_edge(t) for t in tensors)",
+     "ctx.next_functions = [gradient_edge(t) for t in tensors]", "next_functions is a list"),
+    # 03.1: a ** 0's gradient as grad * 0: nan where inf or nan arrives
+    ("03.1", "ops.py", "            return Tensor(np.zeros_like(a._data))\n", "            return grad * 0.0\n",
+     "inf * 0 = nan"),
+    # 03.2: a walk without a set of the nodes seen: once per path
+    ("03.2", "engine.py", TOPOLOGICAL_PER_PATH, TOPOLOGICAL_PER_PATH_WRONG, "walked once per path"),
+    # 03.2: the nodes sorted by sequence_nr, newest first: wrong for a graph made in two threads
+    ("03.2", "engine.py", "    return order[::-1]\n",
+     "    return sorted(order, key=lambda node: -node.sequence_nr if node.next_functions else float(\"inf\"))\n",
+     "made in another thread"),
+    # 03.3: the scalar rule as a list of shapes
+    ("03.3", "tensor.py", "            if self.numel() != 1:\n", "            if self.shape not in ((), (1,)):\n",
+     "ones(1, 1)"),
+    # 03.3: requires_grad checked before the shape of the gradient given (the hint's old sketch)
+    ("03.3", "tensor.py",
+     ("        if not self.requires_grad:\n            raise RuntimeError(\"element 0 of tensors does not require "
+      "grad and does not have a grad_fn\")\n", "        if gradient is not None and gradient.shape != self.shape:\n"),
+     ("", "        if not self.requires_grad:\n            raise RuntimeError(\"element 0 of tensors does not require "
+      "grad and does not have a grad_fn\")\n        if gradient is not None and gradient.shape != self.shape:\n"),
+     "PyTorch checks the shape first"),
+    # 04.2: a leaf's retain_grad hooks its AccumulateGrad, which a use made earlier keeps alive
+    ("04.2", "tensor.py",
+     ("        if self.is_leaf or self.retains_grad:\n            return\n        self.retains_grad = True\n",
+      "        self.grad_fn.pre_hooks.append(keep_grad)\n"),
+     ("        if self.retains_grad:\n            return\n        self.retains_grad = not self.is_leaf\n",
+      "        from .function import gradient_edge\n        gradient_edge(self)[0].pre_hooks.append(keep_grad)\n"),
+     "before or after"),
+    # 04.2: the retained gradient summed in place
+    ("04.2", "tensor.py",
+     "                kept._grad = Tensor(grad._data.copy()) if kept._grad is None else kept._grad + grad\n",
+     "                if kept._grad is None:\n                    kept._grad = Tensor(grad._data.copy())\n"
+     "                else:\n                    kept._grad._data += grad._data\n", "not summed in place"),
+    # 04.2: the hook holds the tensor itself: the graph keeps it alive
+    ("04.2", "tensor.py", "        tensor = weakref.ref(self)\n", "        tensor = lambda: self  # noqa: E731\n",
+     "kept by the graph"),
+    # 05.1: the first gradient added to zeros: -0.0 becomes 0.0
+    ("05.1", "function.py", "            variable._grad = Tensor(grad._data.copy())\n",
+     "            variable._grad = Tensor(grad._data * 0.0 + 0.0)\n            variable._grad._data += grad._data\n",
+     "PyTorch gives -0.0"),
+    # 05.2: zeroing by arithmetic: -0.0, and nan for inf and nan
+    ("05.2", "optim.py", "            p.grad._data[...] = 0\n", "            p.grad._data *= 0\n", "[0.0, 0.0, 0.0]"),
+    ("05.2", "optim.py", "            p.grad._data[...] = 0\n", "            p.grad._data -= p.grad._data\n",
+     "write zeros into it"),
+    # 06.1: __enter__ returns the object
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = False\n        ### END SOLUTION\n",
+     "        _state.grad_enabled = False\n        return self\n        ### END SOLUTION\n", "as g: g is"),
+    # 06.1: the values from before the blocks on a stack of each thread's: blocks must end in order
+    ("06.1", "grad_mode.py", ("        self.previous = _state.grad_enabled\n",
+                              "        _state.grad_enabled = self.previous\n"),
+     ("        _state.__dict__.setdefault(\"stack\", []).append(_state.grad_enabled)\n",
+      "        _state.grad_enabled = _state.stack.pop()\n"),
+     "not on a stack the blocks share"),
+    # 06.2: detach() as a shallow copy: .grad and the AccumulateGrad come along
+    ("06.2", "tensor.py", "        detached = Tensor(self._data)\n        detached._version_counter = self._version_counter\n",
+     "        import copy\n        detached = copy.copy(self)\n        detached.requires_grad = False\n"
+     "        detached.grad_fn = None\n", "copy.copy"),
+    # 07.1: what saved_tensors checked once, given back unchecked afterwards
+    ("07.1", "function.py",
+     "        for tensor, version in self.saved:\n            if tensor is not None and tensor._version != version:\n"
+     "                raise RuntimeError(modified_error(tensor, version))\n"
+     "        return tuple(tensor for tensor, _ in self.saved)\n",
+     "        if getattr(self, \"_unpacked\", None) is None:\n"
+     "            for tensor, version in self.saved:\n"
+     "                if tensor is not None and tensor._version != version:\n"
+     "                    raise RuntimeError(modified_error(tensor, version))\n"
+     "            self._unpacked = tuple(tensor for tensor, _ in self.saved)\n"
+     "        return self._unpacked\n", "each time it is read"),
+    # 07.1: None refused by save_for_backward
+    ("07.1", "function.py", "        self.saved = tuple((t, None if t is None else t._version) for t in tensors)\n",
+     "        self.saved = tuple((t, t._version) for t in tensors)\n", "save_for_backward(a, None)"),
+    # 07.1: two bumps per change
+    ("07.1", "tensor.py", "        self._version += 1\n", "        self._version += 2\n", "is 2, expected 1"),
+    # 07.2: saved tensors freed in a finally block, also when the node's backward raised
+    ("07.2", "engine.py",
+     "                next_grads = node.apply(grad)\n            if not retain_graph:\n"
+     "                node.release_saved()\n",
+     "                try:\n                    next_grads = node.apply(grad)\n                finally:\n"
+     "                    if not retain_graph:\n                        node.release_saved()\n"
+     "            if grad is None and not retain_graph:\n                node.release_saved()\n",
+     "not in a finally block"),
+    # 08.2: the engine's state in module globals: a backward inside a backward breaks it
+    ("08.2", "engine.py", "    root, _ = gradient_edge(tensor)\n    dependencies",
+     "    global buffers, dependencies\n    root, _ = gradient_edge(tensor)\n    dependencies",
+     "a backward can start another one before it ends"),
 ]

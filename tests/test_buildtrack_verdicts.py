@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -233,7 +234,8 @@ def test_the_random_programs_use_two_threads_and_compare_what_backward_freed():
     which nodes still hold their saved tensors after the backwards (from step 07.2), with and without
     retain_graph."""
     runs = differential.reference_runs("07.2", differential.EXAMPLES)
-    assert sum("threads" in program.helpers for program, _ in runs) >= 10
+    assert sum("threads" in program.helpers or "new_thread" in program.helpers for program, _ in runs) >= 10
+    runs += differential.reference_runs("08.2", differential.EXAMPLES)        # (the levels that free)
     states = [value for _, result in runs for key, value in result.items() if key.endswith("saved tensors")]
     assert states.count("freed") >= 5 and states.count("kept") >= 5, states
 
@@ -268,3 +270,71 @@ def test_a_shipped_program_that_differs_is_shown_whatever_hypothesis_writes(copy
     with pytest.raises(Wrong) as caught:
         differential.check(load(copy_of_key), "03.2")
     assert "this is the smallest such program" in str(caught.value), str(caught.value)
+
+
+RESULT_KINDS = [None, True, False, 0, 3, "RuntimeError: Trying to backward through the graph a second time",
+                "freed", "kept", differential.NOT_COMPARED, [], ["a and b"], [["a.grad", "first_grad"]],
+                ["MulBackward0 of `t1 = a * b`", "AccumulateGrad of a"],
+                ("values", np.array([1.0, -0.0, float("nan")]), "torch.float32"),
+                ("values", np.array(2.5), "numbers")]
+RESULT_KEYS = ["line 3", "error", "a.grad", "t1.requires_grad", "t1._version", "order", "the same tensor",
+               "sharing memory", "recording on at the end", "t1.grad_fn's saved tensors", "seen"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_kind_of_differing_result_makes_a_message(language, monkeypatch):
+    """Whatever two runs of a program gave (values, lists, errors, flags, missing), the message code names the
+    difference and never raises itself (a list's `in` on a dict once raised TypeError: unhashable)."""
+    monkeypatch.setenv("BUILDTRACK_LANG", language)
+    program = differential.Program(["a = torch.tensor([1.0], requires_grad=True)", "t1 = a * 2"])
+    for key in RESULT_KEYS:
+        for mine in RESULT_KINDS + ["(missing)"]:
+            for theirs in RESULT_KINDS:
+                found = differential.differences({} if mine == "(missing)" else {key: mine}, {key: theirs})
+                text = differential.message(program, found, ("Tensor.backward", "03.3"))
+                assert "1  import myautograd as torch" in text
+                if found:
+                    assert differential._what(key) in text or key == "error", (key, mine, theirs, text)
+
+
+def test_a_piece_that_calls_a_later_steps_stub_is_not_done(tmp_path):
+    """zero_grad written with p.grad.zero_() while step 07.1's _write is still its stub: the check runs the
+    answer key's _write in its place, but the learner's own code would raise NotImplementedError, so no ✅."""
+    directory = tmp_path / "myautograd"
+    shutil.copytree(ANSWER_KEY, directory)
+    stub = (ROOT / "notebooks" / "myautograd" / "tensor.py").read_text()
+    mine = (directory / "tensor.py").read_text()
+    start, end = "    def _write(self, data):", "    def backward(self, gradient=None, retain_graph=False):"
+    start_mine, start_stub = mine.index(start), stub.index(start)
+    mine = (mine[:start_mine] + stub[start_stub:stub.index(end, start_stub)] +
+            mine[mine.index(end, start_mine):])
+    (directory / "tensor.py").write_text(mine)
+    assert verdict("05.2", directory).status == "done"            # the answer key's zero_grad writes zeros
+    _plant(directory, "optim.py", "            p.grad._data[...] = 0\n", "            p.grad.zero_()\n")
+    result = verdict("05.2", directory)
+    assert result.status == "wrong", result.message
+    assert "your zero_grad calls Tensor._write (step 07.1), which you have not written yet" in result.message
+
+
+def test_a_program_that_differs_only_once_is_named_with_the_program():
+    """An engine that answers one program two ways (ties broken by id(), say): the check that explains a
+    difference finds none on its second run. The verdict still shows the program that differed, and says
+    why."""
+    from buildtrack import framework
+    m = load(ANSWER_KEY)
+    original = m.engine.run_backward
+
+    def doubled(tensor, gradient, retain_graph=False):
+        return original(tensor, gradient * 2.0, retain_graph)
+
+    m.engine.run_backward = doubled
+    try:
+        with pytest.raises(Wrong) as raised:
+            differential.check(m, "03.3", explain=False)
+    finally:
+        m.engine.run_backward = original
+    assert raised.value.unexplained and raised.value.first_failure
+    differential.check(m, "03.3", explain=True)                    # agrees now: nothing raised
+    message = str(framework._answered_two_ways(raised.value))
+    assert "1  import myautograd as torch" in message
+    assert "different results from one run to the next" in message

@@ -92,7 +92,9 @@ class Node:
         return type(self).__name__
 
     def __repr__(self):
-        return f"<{self.name()} object at {id(self):#x}>"
+        # PyTorch prints the name without its C++ namespace: <AccumulateGrad object at 0x...>
+        # 中文：PyTorch 打印名字时不带 C++ 命名空间：<AccumulateGrad object at 0x...>
+        return f"<{self.name().rsplit('::', 1)[-1]} object at {id(self):#x}>"
 
     def apply(self, grad):
         """The gradients of the forward inputs, given the gradient of the output.
@@ -223,15 +225,17 @@ class BackwardFunction(Node):
 
         PyTorch: ctx.save_for_backward, stored as SavedVariable (saved_variable.h),
         which remembers the tensor's version. Keep pairs ``(tensor, tensor._version)``
-        in ``self.saved``.
+        in ``self.saved``. PyTorch also takes None in the place of a tensor (a
+        Function may save an optional input) and gives None back: keep ``(None, None)``.
 
         中文：步骤 07.1：为 backward 留住这些张量，每个都连同它此刻的版本一起保存。
 
         PyTorch 中对应 ctx.save_for_backward，存成会记住张量版本的 SavedVariable（出处见上文）。在
-        ``self.saved`` 中保存 ``(tensor, tensor._version)`` 这样的二元组。
+        ``self.saved`` 中保存 ``(tensor, tensor._version)`` 这样的二元组。PyTorch 也接受用 None 占
+        一个张量的位置（Function 可能要保存一个可选的输入），取出时还给 None：保存 ``(None, None)``。
         """
         ### BEGIN SOLUTION
-        self.saved = tuple((t, t._version) for t in tensors)
+        self.saved = tuple((t, None if t is None else t._version) for t in tensors)
         ### SHIPPED
         # self.saved = tensors
         ### END SOLUTION
@@ -256,7 +260,7 @@ class BackwardFunction(Node):
         if self.saved is None:
             raise RuntimeError(SECOND_BACKWARD_ERROR)
         for tensor, version in self.saved:
-            if tensor._version != version:
+            if tensor is not None and tensor._version != version:
                 raise RuntimeError(modified_error(tensor, version))
         return tuple(tensor for tensor, _ in self.saved)
         ### SHIPPED

@@ -10,6 +10,7 @@ PyTorch 中对应 torch.Tensor 及其 AutogradMeta，文件见上文。标着“
 好：数据、打印、运算符。各个步骤由你来写。
 """
 import warnings
+import weakref
 
 import numpy as np
 
@@ -228,16 +229,17 @@ class Tensor:
         """Step 03.3, then 07.2: start backward from this tensor.
 
         PyTorch: Tensor.backward (torch/_tensor.py) and _make_grads (torch/autograd/__init__.py).
-        - No ``gradient`` given: allowed only when the tensor has one element
-          (else raise ``RuntimeError("grad can be implicitly created only for
-          scalar outputs")``); start from ones shaped like the tensor.
-        - A tensor that neither requires grad nor has a grad_fn cannot start a
-          backward: raise ``RuntimeError("element 0 of tensors does not require
-          grad and does not have a grad_fn")``.
+        PyTorch checks in this order, and so does yours (the first problem found is the one named):
         - A ``gradient`` of another shape than the tensor's: raise PyTorch's
           ``RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of
           torch.Size({list(gradient.shape)}) and output[0] has a shape of
           torch.Size({list(self.shape)}).")``.
+        - A tensor that neither requires grad nor has a grad_fn cannot start a
+          backward: raise ``RuntimeError("element 0 of tensors does not require
+          grad and does not have a grad_fn")``.
+        - No ``gradient`` given: allowed only when the tensor has one element
+          (else raise ``RuntimeError("grad can be implicitly created only for
+          scalar outputs")``); start from ones shaped like the tensor.
         - A ``gradient`` of another dtype is cast to the tensor's
           (``Tensor(gradient._data.astype(self._data.dtype))``): a float32 result
           gives float32 gradients, whatever dtype the starting gradient has.
@@ -247,17 +249,18 @@ class Tensor:
 
         中文：步骤 03.3，之后是 07.2：从这个张量开始反向传播。
 
-        PyTorch 中对应 Tensor.backward 和 _make_grads，出处见上文。
-        - 没有给出 ``gradient``：只有张量只含一个元素时才允许（否则抛出
-          ``RuntimeError("grad can be implicitly created only for scalar outputs")``）；
-          这时从一个形状与张量相同的全 1 张量开始。
-        - 既不需要梯度、也没有 grad_fn 的张量不能开始反向传播：抛出
-          ``RuntimeError("element 0 of tensors does not require grad and does not have a
-          grad_fn")``。
+        PyTorch 中对应 Tensor.backward 和 _make_grads，出处见上文。PyTorch 按下面的顺序检查，你的也一样
+        （报出的是最先发现的那个问题）：
         - ``gradient`` 的形状与张量不同：抛出 PyTorch 的
           ``RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of
           torch.Size({list(gradient.shape)}) and output[0] has a shape of
           torch.Size({list(self.shape)}).")``。
+        - 既不需要梯度、也没有 grad_fn 的张量不能开始反向传播：抛出
+          ``RuntimeError("element 0 of tensors does not require grad and does not have a
+          grad_fn")``。
+        - 没有给出 ``gradient``：只有张量只含一个元素时才允许（否则抛出
+          ``RuntimeError("grad can be implicitly created only for scalar outputs")``）；
+          这时从一个形状与张量相同的全 1 张量开始。
         - dtype 不同的 ``gradient`` 要转换成张量的 dtype
           （``Tensor(gradient._data.astype(self._data.dtype))``）：float32 的结果得到 float32 的梯
           度，不管起始梯度是什么 dtype。
@@ -267,16 +270,16 @@ class Tensor:
         """
         ### BEGIN SOLUTION
         from .creation import ones_like
+        if gradient is not None and gradient.shape != self.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of torch.Size("
+                               f"{list(gradient.shape)}) and output[0] has a shape of "
+                               f"torch.Size({list(self.shape)}).")
         if not self.requires_grad:
             raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
         if gradient is None:
             if self.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             gradient = ones_like(self)
-        if gradient.shape != self.shape:
-            raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of torch.Size("
-                               f"{list(gradient.shape)}) and output[0] has a shape of "
-                               f"torch.Size({list(self.shape)}).")
         if gradient._data.dtype != self._data.dtype:
             gradient = Tensor(gradient._data.astype(self._data.dtype))
         engine.run_backward(self, gradient, retain_graph)
@@ -305,8 +308,13 @@ class Tensor:
         - a leaf: nothing to do (its .grad is filled anyway).
         - else set ``self.retains_grad = True`` and append a hook to
           ``self.grad_fn.pre_hooks``: a function the engine calls with the gradient
-          arriving at that node (step 03.2). Let it add the gradient into
-          ``self._grad`` (as AccumulateGrad does) and return None (no change).
+          arriving at that node (step 03.2). Let it store a copy of the gradient the
+          first time, and afterwards make ``self._grad`` the sum ``self._grad + grad``,
+          a new tensor: unlike a leaf's, PyTorch's retained gradient is not summed in
+          place, so a ``.grad`` read before a second backward keeps its numbers. It
+          returns None (no change). The hook holds ``self`` only weakly
+          (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
+          tensor alive after the program let go of it.
 
         中文：步骤 04.2：让这个非叶子张量的梯度也留在 ``.grad`` 里。
 
@@ -315,8 +323,11 @@ class Tensor:
           ``RuntimeError("can't retain_grad on Tensor that has requires_grad=False")``。
         - 叶子张量：什么都不用做（它的 .grad 反正会被填上）。
         - 否则设置 ``self.retains_grad = True``，并往 ``self.grad_fn.pre_hooks`` 里追加一个钩子：
-          引擎会拿到达那个节点的梯度去调用这个函数（步骤 03.2）。让它把梯度加进 ``self._grad``（和
-          AccumulateGrad 一样），并返回 None（不改变梯度）。
+          引擎会拿到达那个节点的梯度去调用这个函数（步骤 03.2）。第一次让它存下梯度的一份副本，之后让
+          ``self._grad`` 变成和 ``self._grad + grad``，这是一个新张量：和叶子张量不同，PyTorch 保留的
+          梯度不是原地累加的，所以在第二次反向传播之前读出的 ``.grad`` 数值不变。钩子返回 None（不改变
+          梯度）。钩子只弱引用 ``self``（``weakref.ref(self)``），和 PyTorch 一样：程序放下这个张量之后，
+          计算图不能让它继续活着。
         """
         ### BEGIN SOLUTION
         if not self.requires_grad:
@@ -324,9 +335,12 @@ class Tensor:
         if self.is_leaf or self.retains_grad:
             return
         self.retains_grad = True
+        tensor = weakref.ref(self)
 
         def keep_grad(grad):
-            self._grad = Tensor(grad._data.copy()) if self._grad is None else self._grad + grad
+            kept = tensor()
+            if kept is not None:
+                kept._grad = Tensor(grad._data.copy()) if kept._grad is None else kept._grad + grad
 
         self.grad_fn.pre_hooks.append(keep_grad)
         ### END SOLUTION

@@ -120,3 +120,53 @@ def blocking_function(m):
         def backward(ctx, grad):
             return None
     return Block
+
+
+class TooManyWalks(BaseException):
+    """A walk read the graph's edges far more often than the graph has nodes (not an ``Exception``: the
+    learner's ``except Exception`` cannot swallow it)."""
+
+
+def count_edge_reads(root, budget):
+    """Make the edges of every node below ``root`` count how often they are read; past ``budget`` reads in
+    all, reading raises ``TooManyWalks``. A count, not a time: the same code gets the same verdict anywhere.
+    The edges stay a tuple (a subclass of it), so the engine sees nothing else."""
+    reads = [0]
+
+    def read():
+        reads[0] += 1
+        if reads[0] > budget:
+            raise TooManyWalks(reads[0])
+
+    class CountedEdges(tuple):
+        def __iter__(self):
+            read()
+            return super().__iter__()
+
+        def __getitem__(self, index):
+            read()
+            return super().__getitem__(index)
+
+    for node in walk_nodes(root):
+        node.next_functions = CountedEdges(node.next_functions)
+    return reads
+
+
+def doubling_graph(m, times):
+    """``h = x * 1.0``, then ``h = h + h``, ``times`` times, from a float64 leaf x (used once: before step
+    04.1 a leaf used twice gets two AccumulateGrads): ``times + 2`` nodes, ``2 ** times`` paths."""
+    x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
+    h = x * 1.0
+    for _step in range(times):
+        h = h + h
+    return x, h
+
+
+def in_new_thread(make):
+    """``make()`` run in a thread of its own (each thread numbers the nodes it makes from 0: sequence_nr)."""
+    import threading
+    out = []
+    worker = threading.Thread(target=lambda: out.append(make()))
+    worker.start()
+    worker.join()
+    return out[0]

@@ -6,6 +6,16 @@ from .framework import Wrong, step
 from .i18n import _
 
 FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
+# Tensors PyTorch refuses to let require grad (torch.tensor(True, requires_grad=True) raises), and some it
+# accepts: (how the learner would write it, the value).
+NOT_FLOATING = [("tensor(True, requires_grad=True)", True),
+                ("tensor(np.uint8(3), requires_grad=True)", np.uint8(3)),
+                ("tensor(np.array([1, 2], dtype=np.int8), requires_grad=True)",
+                 np.array([1, 2], dtype=np.int8)),
+                ("tensor(np.array([1, 2], dtype=np.int32), requires_grad=True)",
+                 np.array([1, 2], dtype=np.int32)),
+                ("tensor([True, False], requires_grad=True)", [True, False])]
+FLOATING = [("tensor(np.array([1.0, 2.0]), requires_grad=True)", np.array([1.0, 2.0]))]      # float64
 
 
 @step("01.1", "a tensor's autograd fields", "Tensor.__init__ in tensor.py")
@@ -25,6 +35,19 @@ def check_tensor_fields(m):
            "no operation made it.").format(x_grad_fn=x.grad_fn))
     expect_raises(lambda: m.tensor(2, requires_grad=True), RuntimeError, FLOAT_ONLY,
                   _("tensor(2, requires_grad=True) (an integer tensor)"))
+    # Every dtype that is not floating point is refused, not only int64: bools and the other integers too.
+    for made, value in NOT_FLOATING:
+        expect_raises(lambda value=value: m.tensor(value, requires_grad=True), RuntimeError, FLOAT_ONLY,
+                      _("{made} (dtype {dtype}, not floating point)").format(
+                          made=made, dtype=np.asarray(value).dtype))
+    for made, value in FLOATING:
+        try:
+            m.tensor(value, requires_grad=True)
+        except RuntimeError as error:
+            raise Wrong(_("{made} raised RuntimeError: {error}. {dtype} is a floating-point dtype, and "
+                          "PyTorch lets it require grad: ask self.dtype.is_floating_point, not for one dtype "
+                          "by name.")
+                        .format(made=made, error=error, dtype=np.asarray(value).dtype)) from None
     try:
         integer = m.tensor(2)
     except RuntimeError as error:
@@ -52,11 +75,13 @@ def check_recording_rule(m):
            "requires grad is enough."))
     expect(answer is True, _("compute_requires_grad(x, c) returned {answer!r}: return True or False "
            "(a list or a tensor would end up in requires_grad and print wrongly).").format(answer=answer))
-    expect(rule(c, c) is False, _("compute_requires_grad(c, c) returned {rule!r}: return True or False.")
-           .format(rule=rule(c, c)))
+    neither = rule(c, c)
+    expect(not neither, _("compute_requires_grad(c, c) is {neither!r}, expected False: neither input "
+           "requires grad. Recording being on is not enough: both must hold, recording on and an input that "
+           "requires grad.").format(neither=neither))
+    expect(neither is False, _("compute_requires_grad(c, c) returned {neither!r}: return True or False.")
+           .format(neither=neither))
     expect(bool(rule(2.0, x)), _("compute_requires_grad(2.0, x) is False, expected True: x requires grad."))
-    expect(not rule(c, c), _("compute_requires_grad(c, c) is True, expected False: "
-           "neither input requires grad."))
     expect(not rule(c, 2.0), _("compute_requires_grad(c, 2.0) is True, expected False: "
            "neither input requires grad."))
     with recording_off(m):
@@ -120,6 +145,11 @@ def check_function_apply(m):
     expect(product.grad_fn.name() == "MulBackward0", _("x * c's grad_fn is named {product_grad_fn_name!r}, "
            "expected 'MulBackward0'.").format(product_grad_fn_name=product.grad_fn.name()))
     edges = product.grad_fn.next_functions
+    expect(type(edges) is tuple and all(type(edge) is tuple for edge in edges),
+           _("x * c's next_functions is a {kind} of {inner}; PyTorch's is a tuple of (node, input_nr) "
+             "tuples, which a program can print, compare and hash: make it with tuple(...).")
+           .format(kind=type(edges).__name__,
+                   inner=", ".join(sorted({type(edge).__name__ for edge in edges})) or "nothing"))
     expect(len(edges) == 2, _("MulBackward0 of x * c has {count} edge(s), expected 2: "
            "one edge per Tensor input, (None, 0) for an input that needs no gradient.")
            .format(count=len(edges)))

@@ -3,8 +3,9 @@ import contextlib
 
 import numpy as np
 
-from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, numeric_vjp,
-                       recording_off, reference, show, values)
+from ._testing import (TooManyWalks, blocking_function, count_edge_reads, doubling_graph, expect,
+                       expect_close, expect_raises, grad_of, in_new_thread, numeric_vjp, recording_off,
+                       reference, show, values)
 from .framework import Wrong, step
 from .i18n import N_, _
 
@@ -35,6 +36,9 @@ MISTAKES = {   # what a formula's numbers look like for a typical mistake -> wha
     "Pow0": N_("for a ** 0 at a = 0 the formula c * a ** (c - 1) gives 0 * 0 ** -1 = 0 * inf = nan. "
              "a ** 0 is the constant 1, whose gradient is 0 everywhere: for c = 0 return zeros shaped "
              "like a, as PyTorch's pow_backward does."),
+    "Pow0 nonfinite": N_(" a ** 0 is the constant 1: its gradient is zeros whatever arrives from upstream, "
+                         "and grad * 0 is not zeros where grad is inf or nan (inf * 0 = nan). Return zeros "
+                         "shaped like a, as PyTorch's pow_backward does."),
 }
 
 
@@ -55,7 +59,7 @@ def _run_formula(m, name, make, inputs, upstream, dtype="float64"):
         raise Wrong(_("{name}.backward: the shapes do not fit ({error}). For out = a @ b with a of shape "
                       "[n, k] and b of shape [k, m], grad has shape [n, m]: grad @ bᵀ is [n, k], aᵀ @ grad "
                       "is [k, m].").format(name=name, error=error)) from None
-    if not np.array_equal(grad._data, given):
+    if not np.array_equal(grad._data, given, equal_nan=True):
         raise Wrong(_("{name}.backward changed the gradient it was given, in place: the engine hands the "
                       "same "
                       "gradient tensor to several nodes (Add passes it to both inputs), so a backward must "
@@ -107,6 +111,37 @@ def _check_formula(m, name, make, inputs, upstream):
                     .format(which=which, got=show(got), want=show(want), hint=hint))
 
 
+NONFINITE = np.array([np.inf, np.nan, -0.0, -np.inf])
+
+
+def _nonfinite_upstreams(upstream):
+    """Upstream gradients with inf, nan, -0.0 and -inf among their entries (one at a time for a scalar)."""
+    upstream = np.asarray(upstream, dtype=float)
+    if upstream.ndim == 0:
+        return [np.array(value) for value in NONFINITE]
+    flat = upstream.ravel().copy()
+    flat[:len(NONFINITE)] = NONFINITE[:flat.size]
+    return [flat.reshape(upstream.shape)]
+
+
+def _check_nonfinite(m, name, make, inputs, upstream):
+    """inf and nan arriving from upstream go where PyTorch sends them: the same entries, the same values."""
+    ref = reference()
+    for arriving in _nonfinite_upstreams(upstream):
+        grads = _run_formula(m, name, make, inputs, arriving)
+        tensors = [ref.tensor(a, dtype=ref.float64, requires_grad=True) for a in inputs]
+        make(*tensors).backward(ref.tensor(arriving, dtype=ref.float64))
+        for index, (grad, tensor) in enumerate(zip(grads, tensors, strict=True)):
+            got, want = values(grad), values(tensor.grad)
+            if got is not None and got.shape == want.shape and np.allclose(got, want, equal_nan=True):
+                continue
+            hint = _(MISTAKES["Pow0 nonfinite"]) if name == "Pow" and np.all(want == 0) else ""
+            raise Wrong(_("{name}.backward, for the upstream gradient {arriving}, gives input {index} the "
+                          "gradient {got}; mini_autograd and PyTorch give {want}.{hint}")
+                        .format(name=name, arriving=show(arriving), index=index,
+                                got="None" if got is None else show(got), want=show(want), hint=hint))
+
+
 @step("03.1", "backward formulas", "the backward of Add, Mul, Pow, Exp, Sum, Mean, MatMul in ops.py")
 def check_formulas(m):
     unwritten = []
@@ -114,6 +149,7 @@ def check_formulas(m):
         try:
             _check_formula(m, name, make, inputs, upstream)
             _check_dtypes(m, name, make, inputs, upstream)
+            _check_nonfinite(m, name, make, inputs, upstream)
         except NotImplementedError as error:
             if not str(error).startswith("Step 03.1"):
                 raise
@@ -151,14 +187,7 @@ def check_engine(m):
     expect(len(order) == 5, _("topological_order found {count} nodes, expected 5 "
            "(SumBackward0, AddBackward0, two MulBackward0, AccumulateGrad): "
            "follow every edge in next_functions.").format(count=len(order)))
-    position = {id(n): i for i, n in enumerate(order)}
-    for node in order:
-        for next_node, _input_nr in node.next_functions:
-            if next_node is not None and position[id(next_node)] < position[id(node)]:
-                raise Wrong(_("topological_order lists {next_node_name} before {node_name}, "
-                              "which sends it a gradient: a node must come after every node that feeds it, "
-                              "or it runs before all of its gradients have arrived.")
-                              .format(next_node_name=next_node.name(), node_name=node.name()))
+    _check_before(order)
 
     # The seed example: 4.5, with the two paths of y * y added.
     x, out = _seed(m)
@@ -257,6 +286,10 @@ def check_engine(m):
                  "returns None, x.grad is {got}; PyTorch gives {want}: the gradient that reaches a directly "
                  "still counts."))
 
+    _check_shared_graph(m, lambda m, h: m.engine.topological_order(h.grad_fn), "topological_order")
+    _check_shared_graph(m, _engine_backward, "run_backward")
+    _check_graph_from_another_thread(m, _engine_backward, m.engine.topological_order)
+
     # A chain of 10,000 operations: no recursion.
     x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     h = x
@@ -268,6 +301,69 @@ def check_engine(m):
     expect_close(grad_of(x), 1.0001 ** 10_000, _("the 10,000-op chain gives x.grad {got}, expected {want}."))
     return (_("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "
               "and a 10,000-op chain runs."))
+
+
+DOUBLINGS = 30         # h = h + h, 30 times: 33 nodes, but 2 ** 30 paths from the root to x
+
+
+def _check_shared_graph(m, backward, pieces):
+    """Heavy sharing: each node once, not once per path. A walk without a set of the nodes seen still gets
+    the right numbers, in exponential time (24 doublings took 8.7 s; PyTorch's engine, microseconds)."""
+    x, h = doubling_graph(m, DOUBLINGS)
+    reads = count_edge_reads(h.grad_fn, budget=20 * (DOUBLINGS + 3))
+    try:
+        result = backward(m, h)
+    except TooManyWalks:
+        raise Wrong(_("for h = x * 1.0, then h = h + h {times} times (a graph of {nodes} nodes, with 2 ** "
+                      "{times} paths from h to x), {pieces} read the nodes' next_functions more than "
+                      "{reads:,} times, and would go on for about 2 ** {times}: a node is walked once per "
+                      "path that reaches it. Keep a set of the nodes already visited, and walk each node "
+                      "once.")
+                    .format(times=DOUBLINGS, nodes=DOUBLINGS + 3, pieces=pieces,
+                            reads=reads[0] - 1)) from None
+    if result is not None:                     # topological_order's list: nothing was run
+        return
+    expect_close(grad_of(x), 2.0 ** DOUBLINGS, _("for h = x * 1.0, then h = h + h {times} times, x.grad is "
+                 "{{got}}, expected 2 ** {times} = {{want}}.").format(times=DOUBLINGS))
+
+
+def _check_before(order):
+    """Each node of ``order`` (a topological_order) comes after every node that sends it a gradient."""
+    position = {id(n): i for i, n in enumerate(order)}
+    for node in order:
+        for next_node, _input_nr in node.next_functions:
+            if next_node is not None and position.get(id(next_node), -1) < position[id(node)]:
+                raise Wrong(_("topological_order lists {next_node_name} before {node_name}, "
+                              "which sends it a gradient: a node must come after every node that feeds it, "
+                              "or it runs before all of its gradients have arrived.")
+                              .format(next_node_name=next_node.name(), node_name=node.name()))
+
+
+def _check_graph_from_another_thread(m, backward, topological_order=None):
+    """Part of the graph made in another thread, whose sequence numbers start again from 0: the order must
+    come from the edges, not from when (or where) the nodes were made."""
+    for _node in range(3):
+        m.tensor(1.0, requires_grad=True) * 2.0         # this thread has made nodes before a's
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2                                           # this thread: a higher sequence_nr
+    c = in_new_thread(lambda: a.exp() * 3)              # another thread: sequence_nr 0 and 1
+    out = (c + a).sum()
+    if topological_order is not None:
+        order = topological_order(out.grad_fn)
+        try:
+            _check_before(order)
+        except Wrong as error:
+            raise Wrong(_("for a = x * 2; c = a.exp() * 3 made in another thread; out = (c + a).sum(): "
+                          "{error} Each thread numbers the nodes it makes from 0 (sequence_nr), so c's nodes "
+                          "have lower numbers than a's though they come after it: the order must come from "
+                          "the edges, not from sequence_nr.").format(error=error)) from None
+    backward(m, out)
+    want = 6 * np.exp(2 * np.array([1.0, 2.0])) + 2
+    expect_close(grad_of(x), want, _("for a = x * 2; c = a.exp() * 3 made in another thread; out = (c + "
+                 "a).sum(), x.grad is {got}; PyTorch gives {want}. Each thread numbers the nodes it makes "
+                 "from 0 (sequence_nr), so c's nodes have lower numbers than a's though they come after it: "
+                 "the order of a first engine must come from the edges (a node after every node that sends "
+                 "it a gradient), not from sequence_nr."))
 
 
 @step("03.3", "Tensor.backward", "Tensor.backward in tensor.py")
@@ -299,6 +395,15 @@ def check_tensor_backward(m):
         raise Wrong(_("(x * 3).backward() for x of shape [1] raised: one element is enough, the rule counts "
                       "elements (numel()), not dimensions.")) from None
     expect_close(grad_of(x), [3.0], _("(x * 3).backward() gives x.grad {got}, expected {want}."))
+    x = m.ones(1, 1, requires_grad=True)
+    try:
+        (x * 2).backward()
+    except RuntimeError:
+        raise Wrong(_("(x * 2).backward() for x = ones(1, 1) raised: one element is enough, whatever the "
+                      "shape ([1, 1], [1, 1, 1], ...); the rule counts elements (numel()), not the shape.")) \
+            from None
+    expect_close(grad_of(x), [[2.0]], _("(x * 2).backward() for x = ones(1, 1) gives x.grad {got}, expected "
+                 "{want}."))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     expect_raises(lambda: (x * 2).backward(m.tensor([1.0, 1.0, 1.0])), RuntimeError,
                   "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a "
@@ -306,6 +411,16 @@ def check_tensor_backward(m):
     expect_raises(lambda: (x * 2).backward(m.tensor([[1.0, 1.0]])), RuntimeError,
                   "Mismatch in shape: grad_output[0] has a shape of torch.Size([1, 2]) and output[0] has a "
                   "shape of torch.Size([2]).", _("y.backward(g) for y of shape [2] and g of shape [1, 2]"))
+    # PyTorch's order: the gradient's shape first, then whether the tensor can start a backward at all.
+    expect_raises(lambda: m.tensor([1.0, 2.0]).backward(m.ones(3)), RuntimeError,
+                  "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a "
+                  "shape of torch.Size([2]).", _("tensor([1., 2.]).backward(ones(3)) (no grad required, and "
+                                                 "a gradient of another shape: PyTorch checks the shape "
+                                                 "first)"))
+    expect_raises(lambda: m.tensor([1.0, 2.0]).backward(), RuntimeError,
+                  "element 0 of tensors does not require grad and does not have a grad_fn",
+                  _("tensor([1., 2.]).backward() (two elements, no grad required: PyTorch makes no starting "
+                    "gradient for a tensor that does not require grad, so it names that)"))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     (x * 2).backward(m.tensor([1.0, 1.0], dtype=m.float64))
     got = grad_of(x)

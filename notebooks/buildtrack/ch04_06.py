@@ -95,6 +95,45 @@ def check_retain_grad(m):
            "AccumulateGrad does, or changing v would change y.grad."))
     expect(grad_of(y) is None or not np.shares_memory(grad_of(y)._data, v._data), _("after y.retain_grad(); "
            "y.backward(v), y.grad shares its numbers with v: store a copy (Tensor(grad._data.copy()))."))
+    # A later backward adds into a new tensor: a retained .grad read before keeps its numbers.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    loss = (y * y).sum()
+    loss.backward(retain_graph=True)
+    first = grad_of(y)
+    first_numbers = values(first).copy() if first is not None else None
+    loss.backward()
+    if first is not None and not np.array_equal(values(first), first_numbers):
+        raise Wrong(_("y = x * 3; y.retain_grad(); loss = (y * y).sum(); loss.backward(retain_graph=True); "
+                      "g1 = y.grad; loss.backward(): g1 changed from {before} to {after}; PyTorch's g1 stays "
+                      "{before}. Unlike a leaf's, a retained gradient is not summed in place: make "
+                      "self._grad + grad, a new tensor.")
+                    .format(before=show(first_numbers), after=show(values(first)))) from None
+    # retain_grad on a leaf, after it was used: still nothing to do.
+    x = m.tensor(2.0, requires_grad=True)
+    y = x * 2
+    x.retain_grad()
+    y.backward()
+    expect_close(grad_of(x), 2.0, _("y = x * 2; x.retain_grad(); y.backward() gives x.grad {got}; PyTorch "
+                 "gives {want}: x is a leaf, whose AccumulateGrad fills .grad already, so retain_grad adds "
+                 "no hook, whether it is called before or after x is used (and x.retains_grad stays False)."))
+    expect(x.retains_grad is False, _("after x.retain_grad() on a leaf x that was used already, "
+           "x.retains_grad is True; PyTorch keeps it False."))
+    # The hook holds the tensor weakly: the graph does not keep it alive.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    alive = weakref.ref(y)
+    loss = (y + 1.0).sum()
+    del y
+    gc.collect()
+    expect(alive() is None, _("y = x * 3; y.retain_grad(); loss = (y + 1.0).sum(); del y: y is still alive, "
+           "kept by the graph through your hook (a closure over self). In PyTorch it is gone: the hook holds "
+           "the tensor only weakly (weakref.ref(self)), and does nothing once it is gone."))
+    loss.backward()
+    expect_close(grad_of(x), [3.0, 3.0], _("after y was let go of, loss.backward() gives x.grad {got}, "
+                 "expected {want}."))
     z = x * 2
     z.sum().backward()
     expect(grad_of(z) is None, _("z = x * 2 did not ask to retain its gradient, "
@@ -116,6 +155,13 @@ def check_accumulation(m):
         raise Wrong(_("x.grad is 4, expected 8 after two backward() calls: "
                       ".grad was overwritten instead of added to."))
     expect_close(got, 8.0, _("after two backward() calls x.grad is {got}, expected {want}: 4 + 4."))
+    z = m.tensor(1.0, requires_grad=True)
+    (z * -0.0).backward()
+    zero = grad_of(z)
+    expect(zero is not None and values(zero) == 0 and np.signbit(values(zero)), _("(x * -0.0).backward() "
+           "gives x.grad {got}; PyTorch gives -0.0: the first gradient is kept as it arrived (a copy of it), "
+           "not added to zeros (0.0 + -0.0 is 0.0).")
+           .format(got="None" if zero is None else float(values(zero))))
     expect(got is first, _("x.grad is a new tensor after the second backward: "
            "add into the existing one in place (variable._grad._data += grad._data), as PyTorch does."))
     x = m.tensor(2.0, requires_grad=True)
@@ -161,6 +207,15 @@ def check_zero_grad(m):
     expect(got is g, _("zero_grad(set_to_none=False) replaced x.grad by a new tensor: "
            "zero the existing one in place (p.grad._data[...] = 0)."))
     expect(grad_of(w) is None, _("w had no gradient; zero_grad must leave it None."))
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x * m.tensor([-1.0, -np.inf, np.nan])).sum().backward()         # x.grad: [-1, -inf, nan]
+    m.optim.zero_grad([x], set_to_none=False)
+    got = values(grad_of(x))
+    if got is None or got.shape != (3,) or np.any(got != 0) or np.any(np.signbit(got)):
+        raise Wrong(_("x.grad was [-1.0, -inf, nan]; after zero_grad([x], set_to_none=False) it is {got}; "
+                      "PyTorch's is [0.0, 0.0, 0.0]. Multiplying by 0, or subtracting the gradient from "
+                      "itself, keeps the sign of -1 (-0.0) and turns inf and nan into nan: write zeros into "
+                      "it, p.grad._data[...] = 0.").format(got="None" if got is None else got.tolist()))
     m.optim.zero_grad([x, w])
     expect(grad_of(x) is None,
            _("zero_grad(params) (set_to_none=True, PyTorch's default) must set x.grad to None."))
@@ -195,6 +250,22 @@ def check_no_grad(m):
     else:
         raise Wrong(_("an exception raised inside no_grad() disappeared: __exit__ must not return True."))
     expect(m.is_grad_enabled(), _("after an exception inside no_grad(), recording is still off."))
+    with m.no_grad() as entered:
+        pass
+    expect(entered is None, _("with no_grad() as g: g is {entered!r}; PyTorch's no_grad gives None there: "
+           "__enter__ returns nothing.").format(entered=entered))
+    m.set_grad_enabled(False)
+    try:
+        with m.no_grad():
+            off_inside = m.is_grad_enabled()
+        off_after = m.is_grad_enabled()
+    finally:
+        m.set_grad_enabled(True)
+    expect(off_inside is False, _("with recording already off, inside no_grad() is_grad_enabled() is True: "
+           "__enter__ must switch recording off (set it to False), whatever it was, not flip it."))
+    expect(off_after is False, _("with recording off before a no_grad() block, it is on after the block: "
+           "__exit__ must put back the value from before the block, not flip it or set True."))
+    _check_generators(m)
     _check_two_threads(m)
     (x * 2).sum().backward()
     expect_close(grad_of(x), [2.0, 2.0], _("after no_grad blocks, (x * 2).sum().backward() gives x.grad "
@@ -234,6 +305,20 @@ def check_detach(m):
         raise Wrong(_("tensor([1, 2]).requires_grad_(False) raised RuntimeError: {error}. Asking an integer "
                       "tensor not to require grad is fine (it never does): only True is refused.")
                       .format(error=error)) from None
+    x = m.tensor(2.0, requires_grad=True)
+    (x * 1.0).backward()
+    d = x.detach()
+    expect(grad_of(d) is None, _("x = tensor(2.0, requires_grad=True); (x * 1.0).backward(); d = x.detach(): "
+           "d.grad is {d_grad}; PyTorch's is None. detach() makes a new tensor with x's numbers and nothing "
+           "else of x: no .grad, no AccumulateGrad (copy.copy(self) would copy them).")
+           .format(d_grad=show(values(grad_of(d)))))
+    d.requires_grad_()
+    (d * 5.0).backward()
+    expect_close(grad_of(x), 1.0, _("after d = x.detach(); d.requires_grad_(); (d * 5.0).backward(), x.grad "
+                 "is {got}; PyTorch's stays {want}: d is a leaf of its own, with its own AccumulateGrad, and "
+                 "a gradient for d never reaches x."))
+    expect_close(grad_of(d), 5.0, _("after d = x.detach(); d.requires_grad_(); (d * 5.0).backward(), d.grad "
+                 "is {got}, expected {want}."))
     x = m.tensor([1.0, 2.0])
     d = x.detach()
     d.mul_(2.0)
@@ -244,6 +329,31 @@ def check_detach(m):
            .format(x_version=x._version, d_version=d._version))
     return (_("detach() shares the numbers and the version counter and drops the history; requires_grad_ "
               "changes leaves only."))
+
+
+def _check_generators(m):
+    """Blocks that end in another order than they began: two generators, each paused inside no_grad, closed
+    first-in first-out. Each block puts back the value it found, kept on its own no_grad object."""
+    def paused_inside_no_grad():
+        with m.no_grad():
+            yield
+
+    first, second = paused_inside_no_grad(), paused_inside_no_grad()
+    try:
+        next(first)                       # recording was on: first keeps True
+        next(second)                      # recording was off: second keeps False
+        first.close()
+        after_first = m.is_grad_enabled()
+        second.close()
+        after_second = m.is_grad_enabled()
+    finally:
+        m.set_grad_enabled(True)
+    expect((after_first, after_second) == (True, False), _("two generators, each paused inside a no_grad() "
+           "block, closed in the order they started: is_grad_enabled() is {after_first} after the first is "
+           "closed and {after_second} after the second; PyTorch gives True, then False. Each block puts back "
+           "the value it found when it began, kept on its own no_grad object (self), whatever order the "
+           "blocks end in: not on a stack the blocks share.").format(after_first=after_first,
+                                                                   after_second=after_second))
 
 
 def _check_two_threads(m):

@@ -1,8 +1,11 @@
 """Checks of chapters 07 (saved tensors, versions, freeing) and 08 (PyTorch's engine)."""
+import contextlib
+
 import numpy as np
 
 from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, recording_off,
-                       reference, walk_nodes)
+                       reference, show, walk_nodes)
+from .ch03 import _check_graph_from_another_thread, _check_shared_graph
 from .differential import label_shown, labels_shown, node_label
 from .framework import Wrong, step
 from .i18n import _
@@ -35,7 +38,8 @@ def check_versions(m):
                   _("w.add_(1.0) on a leaf that requires grad, recording on"))
     loss = (w * w).sum()
     _in_place_with_recording_off(m, lambda: w.sub_(0.1), _("w.sub_(0.1) for a leaf w that requires grad"))
-    expect(w._version == 1, _("w.sub_(0.1) under no_grad must bump w._version to 1."))
+    expect(w._version == 1, _("after w.sub_(0.1) under no_grad, w._version is {w_version}, expected 1: one "
+           "in-place change adds one, once.").format(w_version=w._version))
     expect_raises(loss.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; "
                   "expected version 0 instead.", _("loss.backward() after w changed in place"))
     y = m.tensor([1.0, 2.0], requires_grad=True).exp()
@@ -66,6 +70,27 @@ def check_versions(m):
     expect_raises(y.backward, RuntimeError, MODIFIED + ": [torch.FloatTensor [3]] is at version 1; expected "
                   "version 0 instead.", _("y.backward() for y = (x * w).sum() after w changed in place (w is "
                   "x * w's second input: check every saved tensor, not only the first)"))
+    # Each unpacking checks the versions again: a change between two backwards stops the second.
+    x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = m.tensor([4.0, 5.0, 6.0])
+    y = (x * w).sum()
+    y.backward(retain_graph=True)
+    _in_place_with_recording_off(m, lambda: w.add_(1.0), "w.add_(1.0)")
+    expect_raises(y.backward, RuntimeError, MODIFIED, _("y = (x * w).sum(); y.backward(retain_graph=True); "
+                  "w.add_(1.0) under no_grad; y.backward() (saved_tensors checks the versions each time it "
+                  "is read, not only the first time)"))
+    # None in a tensor's place: PyTorch takes it and gives it back.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    try:
+        _saves_none(m).apply(x).sum().backward()
+    except Exception as error:
+        raise Wrong(_("a Function whose forward calls ctx.save_for_backward(a, None) and whose backward "
+                      "reads a, nothing = ctx.saved_tensors: backward raised {error_type}: {error}. PyTorch "
+                      "takes None in the place of a tensor (an optional input) and gives None back: keep "
+                      "(None, None), and check the version of tensors only.")
+                    .format(error_type=type(error).__name__, error=error)) from None
+    expect_close(grad_of(x), [2.0, 2.0], _("with ctx.save_for_backward(a, None), x.grad is {got}, expected "
+                 "{want}."))
     # A write that keeps the values is a write too.
     w = m.tensor([1.0, 2.0])
     w.mul_(1.0)
@@ -91,7 +116,8 @@ def _in_place_with_recording_off(m, change, what):
 
 @step("07.2", "freeing saved tensors; retain_graph",
       "run_backward in engine.py and Tensor.backward in tensor.py",
-      uses={"engine.run_backward": "release_saved", "Tensor.backward": "retain_graph"})
+      uses={"engine.run_backward": "release_saved", "Tensor.backward": "retain_graph"},
+      begun={"engine.run_backward": "retain_graph"})
 def check_freeing(m):
     x = m.tensor([1.0, 2.0], requires_grad=True)
     y = (x * x).sum()
@@ -132,8 +158,83 @@ def check_freeing(m):
            "MulBackward0 (which had run already) still held its saved tensors: free what a node saved right "
            "after it has run, inside the loop, not all at the end. PyTorch frees them node by node, so the "
            "memory of a long graph goes down while backward runs."))
+    # A backward that raised halfway can be run again: a node that raised keeps what it saved.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    out = _fails_once(m).apply(x * x).sum()
+    with contextlib.suppress(ValueError):
+        out.backward()
+    try:
+        out.backward()
+    except RuntimeError as error:
+        raise Wrong(_("out = Fails.apply(x * x).sum(), where Fails' backward raises ValueError the first "
+                      "time and works the second: out.backward() raised, and the second out.backward() "
+                      "raised RuntimeError: {error}. PyTorch runs it: a node whose backward raised has not "
+                      "run, so it keeps what it saved. Free a node's saved tensors after it ran, not in a "
+                      "finally block.")
+                    .format(error=str(error)[:70] + "...")) from None
+    expect_close(grad_of(x), [2.0, 16.0], _("out = Fails.apply(x * x).sum(), run again after a backward that "
+                 "raised halfway, gives x.grad {got}; PyTorch gives {want}."))
     return _("Saved tensors are freed after backward unless retain_graph=True, and a second backward says "
              "so.")
+
+
+def _saves_none(m):
+    """A Function (yours) that saves None beside its input: 2a, whose backward checks it gets None back."""
+    class SavesNone(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a, None)
+            return m.Tensor(a._data * 2.0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            _a, nothing = ctx.saved_tensors
+            if nothing is not None:
+                raise TypeError(f"saved_tensors gave {nothing!r} back for None")
+            return grad * 2.0
+    return SavesNone
+
+
+def _fails_once(m):
+    """A Function (yours) that saves its input and whose backward raises ValueError the first time."""
+    calls = []
+
+    class Fails(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return m.Tensor(a._data * 1.0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, = ctx.saved_tensors
+            if not calls:
+                calls.append(True)
+                raise ValueError("the first time")
+            return grad * a
+    return Fails
+
+
+def _reentrant(m):
+    """A Function (yours) whose backward runs a backward of its own, as gradient checkpointing does."""
+    class Reentrant(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return m.Tensor(a._data * 1.0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, = ctx.saved_tensors
+            previous = m.is_grad_enabled()
+            m.set_grad_enabled(True)                      # (PyTorch: with torch.enable_grad())
+            try:
+                inner = m.tensor(a._data, requires_grad=True)
+                (inner.exp() * 2.0).sum().backward()
+            finally:
+                m.set_grad_enabled(previous)
+            return grad * m.Tensor(inner._grad._data)
+    return Reentrant
 
 
 def _diamond(torch):
@@ -318,6 +419,25 @@ def check_ready_queue(m):
            "afterwards. PyTorch runs such a node too, with no gradient, and frees what it saved right "
            "after, as after any node's turn: free after every node the queue pops (unless "
            "retain_graph), not only after node.apply."))
+    # A backward inside a backward (gradient checkpointing): the engine's state is its own call's.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    out = (_reentrant(m).apply(x * 3.0) * x).sum()
+    want = 6 * np.array([1.0, 2.0]) * np.exp([3.0, 6.0]) + 3 * np.array([1.0, 2.0])
+    try:
+        out.backward()
+    except Exception as error:
+        raise Wrong(_("out = (Reentrant.apply(x * 3.0) * x).sum(), where Reentrant's backward runs a "
+                      "backward of its own (as gradient checkpointing does): out.backward() raised "
+                      "{error_type}: {error}. PyTorch gives x.grad {want}. Keep the engine's state (counts, "
+                      "buffers, the queue) in run_backward's local variables, not in the module: a backward "
+                      "can start another one before it ends.")
+                    .format(error_type=type(error).__name__, error=error, want=show(want))) from None
+    expect_close(grad_of(x), want, _("out = (Reentrant.apply(x * 3.0) * x).sum(), where Reentrant's backward "
+                 "runs a backward of its own (as gradient checkpointing does), gives x.grad {got}; PyTorch "
+                 "gives {want}. Keep the engine's state in run_backward's local variables: a backward can "
+                 "start another one before it ends."))
+    _check_shared_graph(m, lambda m, h: h.backward(), "run_backward")
+    _check_graph_from_another_thread(m, lambda m, out: out.backward())
     h = x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     for _step in range(CHAIN):
         h = h * 1.00001

@@ -37,7 +37,7 @@ from .i18n import N_, _
 # ------------------------------------------------------------------ the programs
 # What each step adds to the programs; a step's programs use its own features and all earlier ones.
 FEATURES = {
-    "03.2": {"engine", "hooks", "functions", "integers"},
+    "03.2": {"engine", "hooks", "functions", "integers", "new_thread"},
     "03.3": {"backward"},
     "04.1": {"is_leaf", "leaf_reuse"},
     "04.2": {"retain_grad"},
@@ -51,7 +51,7 @@ FEATURES = {
     "10.3": {"sgd"},
 }
 # 0-d, vectors, matrices, broadcastable ones and empty ones (drawn less often: shapes repeat).
-SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1), (), (3,), (2, 3), (0,), (2, 0)]
+SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1), (), (3,), (2, 3), (0,), (2, 0), (1,), (1, 1)]
 # The steps whose check ends with random programs: each brings something the programs can use.
 STEPS = list(FEATURES)
 # Steps that bring nothing new to the programs run those of a later level, with the pieces of the
@@ -96,6 +96,22 @@ class Program:
         return starts
 
 
+# A thread of its own: it numbers the nodes it makes from 0 (sequence_nr) and starts with recording on.
+NEW_THREAD_HELPER = """import threading
+def in_new_thread(make):  # make() in a new thread: it starts with recording on
+    out = []
+    def run():
+        try:
+            out.append(make())
+        except Exception as error:
+            out.append(error)
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if isinstance(out[0], Exception):
+        raise out[0]
+    return out[0]"""
+
 # Two threads: each has its own recording switch (PyTorch's GradMode is thread-local). The same text
 # for both packages.
 THREAD_HELPERS = """import threading
@@ -115,23 +131,11 @@ def beside_no_grad(make):  # make() here while another thread is inside no_grad
         return make()
     finally:
         leave.set()
-        worker.join()
-def in_new_thread(make):  # make() in a new thread: it starts with recording on
-    out = []
-    def run():
-        try:
-            out.append(make())
-        except Exception as error:
-            out.append(error)
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    if isinstance(out[0], Exception):
-        raise out[0]
-    return out[0]"""
+        worker.join()"""
 
 # Helpers a program may use, for each package. The programs shown to you use myautograd's.
 HELPERS = {
+    "new_thread": {"myautograd": NEW_THREAD_HELPER, "mini_autograd": NEW_THREAD_HELPER},
     "threads": {"myautograd": THREAD_HELPERS, "mini_autograd": THREAD_HELPERS},
     # Until Tensor.backward exists (step 03.3) the programs call your engine directly.
     "backward": {
@@ -205,15 +209,20 @@ HELPERS = {
 }
 
 
-def _number(value):
+def _number(value, code=True):
+    if not np.isfinite(value):                  # inf, -inf and nan, as Python writes them (code) or says them
+        return f"float('{value}')" if code else f"{value}"
+    if value == 0 and np.signbit(value):
+        return "-0.0"
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return text if text not in ("-0", "") else "0.0"
 
 
-def _literal(values):
+def _literal(values, code=True):
+    """Numbers as a program writes them (``code``), or as a message shows them."""
     if np.ndim(values) == 0:
-        return _number(float(values))
-    return "[" + ", ".join(_literal(v) for v in values) + "]"
+        return _number(float(values), code)
+    return "[" + ", ".join(_literal(v, code) for v in values) + "]"
 
 
 def _broadcast(a, b):
@@ -344,8 +353,11 @@ def programs(step_id):
                 expression, shape, requires = f"{use(u)}.{kind}()", su, ru
             elif kind in ("sum", "mean") and su != ():    # (not of a 0-d tensor: see _scalar)
                 expression, shape, requires = f"{use(u)}.{kind}()", (), ru
-            elif kind == "sum_dim" and len(su) == 2:
-                dim, keep = draw(_integers(0, 1)), draw(_booleans())
+            elif kind == "sum_dim" and len(su) == 2 and su != (1, 1):
+                # (Not over a dimension of size 1: PyTorch's backward then hands a leaf a view of the gradient
+                # it got, which its AccumulateGrad keeps as .grad: a gradient passed in would change with it.)
+                dims = [k for k in (0, 1) if su[k] != 1]
+                dim, keep = dims[draw(_integers(0, len(dims) - 1))], draw(_booleans())
                 shape = tuple(1 if k == dim else n for k, n in enumerate(su)) if keep else \
                     tuple(n for k, n in enumerate(su) if k != dim)
                 expression, requires = f"{use(u)}.sum(dim={dim}, keepdim={keep})", ru
@@ -360,12 +372,19 @@ def programs(step_id):
                     expression = f"{_number(factor)} {symbol} {use(u)}"
                 shape, requires = su, ru
             statement = f"{target} = {expression}"
+            # (One new thread per program: two would number their nodes alike, and PyTorch's ready queue keeps
+            # no order among nodes with the same sequence_nr.)
+            new_thread_free = "new_thread" not in helpers
             if "threads" in features and draw(_integers(0, 9)) == 0:
-                helpers.append("threads")
-                if draw(_booleans()):        # recorded: the other thread's no_grad is not this one's
+                if draw(_booleans()) or not new_thread_free:     # recorded: other threads' no_grad isn't ours
+                    helpers.append("threads")
                     statement = f"{target} = beside_no_grad(lambda: {expression})"
                 else:                        # recorded: made in a thread of its own, which records
+                    helpers.append("new_thread")
                     statement = f"with torch.no_grad():\n    {target} = in_new_thread(lambda: {expression})"
+            elif "new_thread" in features and new_thread_free and draw(_integers(0, 7)) == 0:
+                helpers.append("new_thread")     # its nodes numbered from 0 again, after this thread's
+                statement = f"{target} = in_new_thread(lambda: {expression})"
             elif "no_grad" in features and draw(_integers(0, 5)) == 0:
                 nested = draw(_booleans())
                 inner = f"        {statement}" if nested else f"    {statement}"
@@ -377,6 +396,11 @@ def programs(step_id):
             statements.append(statement)
             if "retain_grad" in features and requires and draw(_integers(0, 3)) == 0:
                 statements.append(f"{target}.retain_grad()")
+            if "retain_grad" in features and draw(_integers(0, 7)) == 0:       # a leaf used already
+                used_leaves = [n for n in "abc" if n in consumed and tensors[n][1]]
+                if used_leaves:
+                    statements.append(f"{draw(_choice(tuple(used_leaves)))}.retain_grad()  # a leaf: nothing "
+                                      "changes")
             if "detach" in features and draw(_integers(0, 6)) == 0:
                 detached = f"d{j + 1}"
                 statements.append(f"{detached} = {target}.detach()")
@@ -407,12 +431,16 @@ def programs(step_id):
             seed_dtype = draw(_choice((dtype, dtype, dtype, "float32", "float64", "int64")))
             gradient = np.arange(int(np.prod(shape)), dtype=float).reshape(shape) - 1
             gradient = gradient if seed_dtype == "int64" else gradient / 2
+            if seed_dtype != "int64" and gradient.size and draw(_integers(0, 5)) == 0:
+                flat = gradient.reshape(-1)         # inf, nan and -0.0 arriving from upstream
+                flat[:3] = np.array([np.inf, np.nan, -0.0])[:flat.size][::draw(_choice((1, -1)))]
             statements.append(f"g = torch.tensor({_literal(gradient)}, dtype=torch.{seed_dtype})")
             seed = "g"
         else:                                  # every result nothing used since flows into the loss
             loss = "loss"
             sinks = [n for n in candidates if n not in consumed] or [last]
             statements.append("loss = " + " + ".join(_scalar(n, tensors[n][0]) for n in sinks))
+            extra_saves.update(n for n in sinks if int(np.prod(tensors[n][0])) == 1)   # (n * 1.0: see above)
             seed = None
         if "hooks" in features:
             for node_name in draw(st.lists(_choice(tuple(candidates)), max_size=2)):
@@ -439,15 +467,28 @@ def programs(step_id):
                 call = f"{loss}.backward({retain})"
             statements.append(call)
             if "accumulate" in features and not last_call and draw(_booleans()):
-                statements.append("first_grad = a.grad")
-                if draw(_booleans()):
+                keeping = ["a"] + [n for n in names if n not in "abc" and tensors[n][1] and
+                                   any(line == f"{n}.retain_grad()" for line in statements)]
+                kept = draw(_choice(tuple(keeping)))
+                statements.append(f"first_grad = {kept}.grad")
+                if kept == "a" and draw(_booleans()):
                     statements.append("first_numbers = a.grad.numpy()  # shares a.grad's memory")
+            if "in_place" in features and not last_call and not with_functions and may_change_in_place() \
+                    and draw(_integers(0, 3)) == 0:
+                statements.append(f"with torch.no_grad():\n    {draw(_choice(tuple(may_change_in_place())))}"
+                                  f".add_(1.0)  # between two backwards")
             if "zero_grad" in features and not last_call and draw(_integers(0, 2)) == 0:
                 none = draw(_booleans())
                 statements.append(f"torch.optim.SGD([{', '.join(n for n in 'abc' if n in tensors)}], lr=0.1)"
                                   f".zero_grad(set_to_none={none})")
-        if "free" in features and draw(_integers(0, 3)) == 0:
+        # (Not with Block or Pick: a node that only None reaches is skipped by your engine, where PyTorch runs
+        # it, and its first act, unpacking what it saved, raises once the graph was freed.)
+        if "free" in features and draw(_integers(0, 3)) == 0 and not with_functions:
             statements.append(f"{loss}.backward()  # once more, after the graph was freed")
+        if "detach" in features and "a" in tensors and tensors["a"][1] and draw(_integers(0, 5)) == 0:
+            statements += ["late = a.detach()  # after backward: no .grad, a leaf of its own",
+                           "late.requires_grad_()",
+                           "(late * 2.0).sum().backward()" if tensors["a"][0] else "(late * 2.0).backward()"]
         if "sgd" in features:
             params = ", ".join(n for n in "abc" if n in tensors and tensors[n][1])
             statements.append(f"torch.optim.SGD([{params}], lr=0.1).step()")
@@ -460,11 +501,14 @@ def programs(step_id):
 
 
 def _scalar(name, shape):
-    """``t.sum()``, or ``t * 1.0`` for a 0-d ``t``: PyTorch 2.13's SumBackward0 of a 0-d tensor hands on a
-    view of the gradient it got, and its AccumulateGrad keeps that view as .grad. Then ``a.sum() +
-    c.sum()`` of two 0-d leaves gives a.grad and c.grad one memory, and a second backward adds twice into
+    """``t.sum()``, or ``t * 1.0`` for a 0-d ``t`` (``(t * 1.0).sum()`` for one element in more dimensions):
+    PyTorch 2.13's SumBackward0 hands on a view of the gradient it got when that view has the input's layout
+    (a 0-d tensor, or one element), and its AccumulateGrad keeps that view as .grad. Then ``a.sum() +
+    c.sum()`` of two such leaves gives a.grad and c.grad one memory, and a second backward adds twice into
     it (a.grad 3 instead of 2). mini_autograd does not copy that slip, and the programs stay clear of it."""
-    return f"{name}.sum()" if shape != () else f"{name} * 1.0"
+    if shape == ():
+        return f"{name} * 1.0"
+    return f"({name} * 1.0).sum()" if int(np.prod(shape)) == 1 else f"{name}.sum()"
 
 
 def _integer_statements(draw, features):
@@ -691,15 +735,16 @@ def _show(value, key=""):
         return _("nothing (the line that makes it raised an error, or never ran)")
     if isinstance(value, tuple) and value[:1] == ("values",):
         if value[2] == "numbers":
-            return _literal(np.round(value[1], 4))
-        return f"{_literal(np.round(value[1], 4))} ({value[2].replace('torch.', '')})"
-    if key == "order" and isinstance(value, list):
+            return _literal(np.round(value[1], 4), code=False)
+        return f"{_literal(np.round(value[1], 4), code=False)} ({value[2].replace('torch.', '')})"
+    if key == "order" and isinstance(value, list) and all(isinstance(label, str) for label in value):
         return labels_shown(value)
-    if key == "sharing memory" and isinstance(value, list):
+    if key == "sharing memory" and isinstance(value, list) and all(
+            isinstance(pair, str) and " and " in pair for pair in value):
         pairs = [pair.split(" and ", 1) for pair in value]
         return "[" + ", ".join(repr(_("{first} and {second}").format(first=first, second=second))
                                for first, second in pairs) + "]"
-    if value in SAVED_STATES:
+    if isinstance(value, str) and value in SAVED_STATES:
         return repr(_(SAVED_STATES[value]))
     return repr(value)
 
@@ -822,7 +867,7 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
         return                                       # the usual case: no hypothesis run at all
     if not explain:
         error = Wrong(_("a random program gives a different result on your myautograd"))
-        error.differential, error.unexplained = True, True
+        error.differential, error.unexplained, error.first_failure = True, True, first_failure
         raise error
     failures, tried_since = [], []
 
@@ -951,7 +996,7 @@ def _helpers_needed(helpers, statements):
     """The helpers that ``statements`` still call."""
     calls = {"backward": re.compile(r"(?<![.\w])backward\("), "prehook": re.compile(r"\bprehook\("),
              "functions": re.compile(r"\b(Block|Pick)\.apply\("), "run_order": re.compile(r"\brun_order\("),
-             "threads": re.compile(r"\b(beside_no_grad|in_new_thread)\(")}
+             "threads": re.compile(r"\bbeside_no_grad\("), "new_thread": re.compile(r"\bin_new_thread\(")}
     text = "\n".join(statements)
     return tuple(h for h in helpers if calls[h].search(text))
 
@@ -973,6 +1018,8 @@ PROGRAM_COMMENTS = (
     N_("shares a.grad's memory"),
     N_("once more, after the graph was freed"),
     N_("after backward"),
+    N_("between two backwards"),
+    N_("after backward: no .grad, a leaf of its own"),
     N_("integers cannot require grad"),
 )
 

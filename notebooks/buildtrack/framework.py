@@ -59,6 +59,7 @@ class Step:
     rewrites: tuple = ()   # ("file.py", "Class.method"): pieces that ship working and this step rewrites
     uses: dict = None      # {"engine.run_backward": "release_saved"}: a rewrite of the learner's own code
     after: str = None      # waits only for the steps up to this one, and for its own chapter's: "06.2"
+    begun: dict = None     # {"engine.run_backward": "retain_graph"}: a word that shows the rewrite has begun
 
     @property
     def chapter(self):
@@ -81,7 +82,7 @@ class Step:
 STEPS = {}
 
 
-def step(step_id, title, pieces, rewrites=(), uses=None, after=None):
+def step(step_id, title, pieces, rewrites=(), uses=None, after=None, begun=None):
     """Register a check function as the check of one step.
 
     A step that asks the learner to rewrite code that already runs cannot see a
@@ -89,10 +90,11 @@ def step(step_id, title, pieces, rewrites=(), uses=None, after=None):
     pieces) are still exactly as shipped. For ``uses`` (``"engine.run_backward":
     "release_saved"``) the check decides: a rewrite that behaves right is done,
     whatever it calls; one that fails and does not mention the word yet is
-    "not done yet" (not started), otherwise wrong.
+    "not done yet" (not started), otherwise wrong; a function that uses its ``begun`` word
+    (``"engine.run_backward": "retain_graph"``) has been started, and is judged as it is.
     """
     def register(check):
-        STEPS[step_id] = Step(step_id, title, pieces, check, tuple(rewrites), uses or {}, after)
+        STEPS[step_id] = Step(step_id, title, pieces, check, tuple(rewrites), uses or {}, after, begun or {})
         return check
     return register
 
@@ -114,18 +116,24 @@ def _word_missing(the_step, package):
     """``(function, word)`` for the first ``uses`` word the learner's code does not mention yet, or None."""
     for qualified, word in the_step.uses.items():
         if not _mentions(package, qualified, word):
+            begun = the_step.begun.get(qualified)
+            if begun and _mentions(package, qualified, begun, body_only=True):
+                continue                 # the rewrite has begun, without the word: it is judged as it is
             return qualified.split(".", 1)[-1], word
     return None
 
 
-def _mentions(package, qualified, word):
-    """Does the code of ``package``'s function ``qualified`` (no docstring, no comments) use ``word``?"""
+def _mentions(package, qualified, word, body_only=False):
+    """Does the code of ``package``'s function ``qualified`` (no docstring, no comments; ``body_only``: nor
+    its signature) use ``word``?"""
     target = package
     for part in qualified.split("."):
         target = getattr(target, part)
     function = ast.parse(textwrap.dedent(inspect.getsource(getattr(target, "fget", target)))).body[0]
     if ast.get_docstring(function):
         function.body = function.body[1:]
+    if body_only:
+        return any(word in ast.unparse(statement) for statement in function.body)
     return word in ast.unparse(function)
 
 
@@ -198,6 +206,18 @@ def _learner_frame(tb, directory, file_only=False):
     return where
 
 
+def _check_line(tb):
+    """The line of a step's check (``ch*.py``) that called the code that raised: the case it was trying
+    (``leaf.backward()``), or None."""
+    import linecache
+    found = None
+    for frame in traceback.extract_tb(tb):
+        path = pathlib.Path(frame.filename)
+        if path.parent == pathlib.Path(__file__).parent and path.name.startswith("ch"):
+            found = linecache.getline(frame.filename, frame.lineno).strip() or None
+    return found
+
+
 def _stub_step(error):
     """``("02.2", "Function.apply")`` when ``error`` comes from a shipped stub, else None."""
     found = STUB_MESSAGE.match(str(error)) if isinstance(error, NotImplementedError) else None
@@ -255,9 +275,13 @@ def _run_one(the_step, directory, ran):
         return Verdict("todo", shipped)
     step_of = {(file, name): step for file, name, step in swap.answer_pieces()}
     stand_ins = {piece for piece in swap.unwritten(directory) if step_of[piece] != the_step.id}
+    later_stand_ins = {piece for piece in stand_ins if step_of[piece] > the_step.id}
+    written = {name for file, name, step in swap.answer_pieces(the_step.id) if (file, name) not in stand_ins}
+    calls_to_later = []           # (your piece, a later step's piece it calls, still a stub)
     try:
         with _time_limit(SECONDS_PER_STEP), warnings.catch_warnings(), \
-                swap.answer_key_for(package, stand_ins):
+                swap.answer_key_for(package, stand_ins), \
+                swap.calls_from_written_code(package, later_stand_ins, written, calls_to_later):
             warnings.simplefilter("ignore")
             try:
                 sentence = _checks(the_step, package, explain=False)
@@ -268,6 +292,7 @@ def _run_one(the_step, directory, ran):
                 if sentence is None:
                     if getattr(error, "unexplained", False):    # a random program differed: find the
                         _checks(the_step, package, explain=True)  # smallest, and the piece (it raises)
+                        raise _answered_two_ways(error) from None
                     if isinstance(error, Wrong) and not getattr(error, "differential", False):
                         error.culprit = _culprit_of_named(the_step, package, stand_ins)
                     raise
@@ -314,11 +339,36 @@ def _run_one(the_step, directory, ran):
             return Verdict("todo", _("not done yet: fill in {piece} in {file}.").format(
                 piece=piece, file=where))
         where = _learner_frame(error.__traceback__, directory)
+        case = _check_line(error.__traceback__)
+        if where and case:
+            return Verdict("wrong", _("{error_type}: {error} (raised in {where}, while the check ran "
+                                      "`{case}`)")
+                           .format(error_type=type(error).__name__, error=error, where=where, case=case))
         if where:
             return Verdict("wrong", _("{error_type}: {error} (raised in {where})").format(
                 error_type=type(error).__name__, error=error, where=where))
         return Verdict("wrong", f"{type(error).__name__}: {error}")
+    if calls_to_later:
+        caller, piece = calls_to_later[0]
+        return Verdict("wrong", _("your {caller} calls {piece} (step {step}), which you have not written "
+                                  "yet: run as it is, your {caller} raises NotImplementedError there (this "
+                                  "check ran the answer key's {piece} in its place). Write {caller} without "
+                                  "it, or write step {step} first.").format(caller=caller, piece=piece,
+                                                               step=step_of[(swap.file_of(piece), piece)]))
     return Verdict("done", sentence)
+
+
+def _answered_two_ways(error):
+    """The verdict when a random program differed once and the same checks, run again, all agreed: your code
+    gave two answers to one program (an order that depends on id() or on a set's order, say)."""
+    from .differential import message
+    program, found, _theirs = error.first_failure
+    wrong = Wrong(message(program, found, None) + "\n\n" + _(
+        "Run again, the same program agreed: your myautograd gives different results from one run to the "
+        "next. Does its order depend on something that changes from run to run, such as id() of objects or "
+        "the order of a set?"))
+    wrong.differential = True
+    return wrong
 
 
 def _checks(the_step, package, explain=True):

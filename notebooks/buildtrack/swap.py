@@ -3,9 +3,12 @@
 Two uses:
 
 - **Stand-ins.** A step's check runs your package with every piece you have not
-  written yet (still the stub it shipped as) replaced by the answer key's. A check
-  of step 05.2 that calls ``zero_()`` then works before step 07.1's ``_write``
-  exists, and no step waits for a later one.
+  written yet (still the stub it shipped as) replaced by the answer key's, so no
+  step waits for a later one: the random programs of step 05.2 can change a tensor
+  in place before step 07.1's ``_write`` exists. Your own code is another matter:
+  a piece of yours that calls a later step's stub (a ``zero_grad`` written with
+  ``zero_()`` before ``_write``) would raise NotImplementedError when you run it,
+  and ``calls_from_written_code`` notes it for the verdict.
 - **Culprits.** When a check fails, swapping your earlier pieces in one at a time
   shows which one the failure comes from (``differential.culprit``, ``framework``).
 """
@@ -131,3 +134,59 @@ def answer_key_for(package, pieces):
         for file, qualified in sorted(pieces):
             stack.enter_context(swapped(package, file, qualified))
         yield
+
+
+@contextlib.contextmanager
+def calls_from_written_code(package, pieces, written, found):
+    """Note in ``found`` each ``(caller, piece)`` where a function of ``written`` (your pieces, by qualified
+    name) calls, directly or through given code, one of ``pieces`` (``(file, qualified name)``, stand-ins of
+    later steps). A check runs such a piece as the answer key's; your code, run as it is, would raise
+    NotImplementedError there."""
+    directory = pathlib.Path(package.__file__).resolve().parent
+    restore = []
+
+    def caller():
+        """The nearest of your written pieces among the calls of your package just above (a check's own
+        code, a hook say, ends the search: what it calls is the check's doing)."""
+        frame = sys._getframe(2)
+        while frame is not None and pathlib.Path(frame.f_code.co_filename).parent == directory:
+            name = getattr(frame.f_code, "co_qualname", frame.f_code.co_name)
+            if name in written:
+                return name
+            frame = frame.f_back
+        return None
+
+    def noting(function, qualified):
+        def note_then_call(*args, **kwargs):
+            by = caller()
+            if by is not None and (by, qualified) not in found:
+                found.append((by, qualified))
+            return function(*args, **kwargs)
+        return note_then_call
+
+    for file, qualified in sorted(pieces):
+        module = sys.modules[f"{package.__name__}.{file.removesuffix('.py')}"]
+        if "." not in qualified:                      # a module's function, wherever it is imported
+            old = getattr(module, qualified)
+            modules = [m for name, m in sys.modules.items() if name.startswith(package.__name__ + ".")]
+            for other in modules + [package]:
+                if getattr(other, qualified, None) is old:
+                    setattr(other, qualified, noting(old, qualified))
+                    restore.append((other, qualified, old))
+            continue
+        owner = getattr(module, qualified.split(".")[0])
+        attribute = qualified.split(".")[1]
+        old = owner.__dict__[attribute]
+        if isinstance(old, property):
+            replacement = property(noting(old.fget, qualified), old.fset)
+        elif isinstance(old, (staticmethod, classmethod)):
+            replacement = type(old)(noting(old.__func__, qualified))
+        else:
+            replacement = noting(old, qualified)
+        setattr(owner, attribute, replacement)
+        restore.append((owner, attribute, old))
+    try:
+        yield
+    finally:
+        for owner, attribute, old in restore:
+            setattr(owner, attribute, old)

@@ -12,6 +12,9 @@ holes in the checks. Prints the survivors and the score:
 
     .venv/bin/python tools/mutants.py                 # every piece
     .venv/bin/python tools/mutants.py --step 03.2     # the pieces of one step
+
+tests/test_buildtrack_mutants.py holds the score: a survivor not listed, with its reason, in
+tests/buildtrack_mutant_survivors.py fails it.
 """
 import argparse
 import ast
@@ -47,6 +50,7 @@ def _solution_lines(source):
 def mutants(source):
     """``(step, piece, description, mutated source)`` for each one-change mutant of ``source``'s pieces."""
     tree = ast.parse(source)
+    lines = source.split("\n")
     for first, last, step, name in _solution_lines(source):
         inside = [node for node in ast.walk(tree) if first < getattr(node, "lineno", 0) < last]
         for index, node in enumerate(inside):
@@ -55,9 +59,12 @@ def mutants(source):
                 target = [n for n in ast.walk(mutated) if first < getattr(n, "lineno", 0) < last][index]
                 if change(target, mutated) is not False:
                     try:
-                        yield step, name, f"line {node.lineno}: {description}", ast.unparse(mutated)
+                        text = ast.unparse(mutated)
                     except Exception:               # an unparsable mutant (an emptied body): skip it
                         continue
+                    # described by the line it changes, not its number: the key stays when code moves
+                    where = f"`{lines[node.lineno - 1].strip()}`"
+                    yield step, name, f"{where}: {description}", text
 
 
 def _changes(node):
@@ -99,6 +106,27 @@ def killed(directory):
     return None
 
 
+def all_mutants(step=None):
+    """``[(file, step, piece, description, mutated source)]`` of the answer key (of one step's pieces)."""
+    return [(path.name, *mutant) for path in sorted(ANSWER_KEY.glob("*.py"))
+            for mutant in mutants(path.read_text()) if step is None or mutant[0] == step]
+
+
+def survivors(step=None, work=None):
+    """``[(step, piece, description)]`` of the mutants no step rejects (verdicts kept in memory only: set
+    ``BUILDTRACK_CACHE=0`` before, as main and the test do)."""
+    work = pathlib.Path(work or tempfile.mkdtemp())
+    found = []
+    for number, (file, mutant_step, piece, description, mutated) in enumerate(all_mutants(step)):
+        directory = work / f"m{number}" / "myautograd"
+        shutil.copytree(ANSWER_KEY, directory)
+        (directory / file).write_text(mutated)
+        if killed(directory) is None:
+            found.append((mutant_step, piece, description))
+        shutil.rmtree(directory.parent)
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--step", help="only the pieces of this step, e.g. 03.2")
@@ -106,24 +134,22 @@ def main():
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ["BUILDTRACK_CACHE"] = "0"    # verdicts in memory only: the learner's cache stays as it is
     work = pathlib.Path(tempfile.mkdtemp())
-    total, survivors = 0, []
-    for path in sorted(ANSWER_KEY.glob("*.py")):
-        for step, piece, description, mutated in mutants(path.read_text()):
-            if args.step and step != args.step:
-                continue
-            total += 1
-            directory = work / f"m{total}" / "myautograd"
-            shutil.copytree(ANSWER_KEY, directory)
-            (directory / path.name).write_text(mutated)
-            found = killed(directory)
-            mark = "killed by " + found[0] if found else "SURVIVES"
-            print(f"{step} {piece:32} {description:60} {mark}", flush=True)
-            if not found:
-                survivors.append((step, piece, description))
-            shutil.rmtree(directory.parent)
+    found = all_mutants(args.step)
+    survived = []
+    for number, (file, step, piece, description, mutated) in enumerate(found):
+        directory = work / f"m{number}" / "myautograd"
+        shutil.copytree(ANSWER_KEY, directory)
+        (directory / file).write_text(mutated)
+        rejected = killed(directory)
+        print(f"{step} {piece:32} {description[:70]:70} "
+              f"{'killed by ' + rejected[0] if rejected else 'SURVIVES'}", flush=True)
+        if not rejected:
+            survived.append((step, piece, description))
+        shutil.rmtree(directory.parent)
     shutil.rmtree(work)
-    print(f"\n{total - len(survivors)} of {total} mutants killed; {len(survivors)} survive:")
-    for step, piece, description in survivors:
+    print(f"\n{len(found) - len(survived)} of {len(found)} mutants killed; {len(survived)} survive "
+          "(tests/buildtrack_mutant_survivors.py lists the equivalent ones):")
+    for step, piece, description in survived:
         print(f"  {step} {piece}: {description}")
 
 

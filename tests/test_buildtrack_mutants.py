@@ -2,10 +2,11 @@
 step's check, or listed in buildtrack_mutant_survivors.py with the reason it changes nothing a program can
 observe.
 
-tools/mutants.py makes the mutants (an operator swapped, a condition negated, a constant changed, a statement
-deleted, in each piece of the answer key) and runs every step's check on each. A new survivor fails here: plant
-what kills it (a named case or a random program a step's check runs), or, if it is equivalent, list it with
-the reason. A listed survivor that some check now rejects fails too: take it off the list.
+tools/mutants.py makes the mutants (an operator swapped, a condition negated, a constant changed, a
+statement deleted, in each piece of the answer key) and runs every step's check on each. A new survivor
+fails here: plant what kills it (a named case or a random program a step's check runs), or, if it is
+equivalent, list it with the reason. A listed survivor that some check now rejects fails too: take it off
+the list.
 
 All 329 mutants take about 2 minutes of CPU (6 Dec 2026: `.venv/bin/python tools/mutants.py`, one process,
 which keeps the verdicts of the steps a mutant does not touch in memory).

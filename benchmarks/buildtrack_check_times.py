@@ -38,13 +38,14 @@ sys.path.insert(0, str(NOTEBOOKS))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from buildtrack import swap  # noqa: E402
-from buildtrack.framework import ANSWER_KEY, STEPS  # noqa: E402
+from buildtrack.package import ANSWER_KEY  # noqa: E402
+from buildtrack.steps import STEPS  # noqa: E402
 
 TIMED = """
 import json, sys, time
 sys.path.insert(0, {notebooks!r})
 import buildtrack
-from buildtrack.framework import verdict
+from buildtrack.cache import verdict
 wall, cpu = time.perf_counter(), time.process_time()
 result = verdict({step!r}, {directory!r})
 print(json.dumps([time.process_time() - cpu, time.perf_counter() - wall, result.status, result.differential]))
@@ -85,7 +86,7 @@ def timed_verdict(step_id, directory, cache_dir, cache=True):
 
 def timed_progress(directory, cache_dir, cache):
     code = (f"import sys; sys.path.insert(0, {str(NOTEBOOKS)!r})\nimport buildtrack\n"
-            "from buildtrack.framework import STEPS, verdict\n"
+            "from buildtrack.cache import verdict\nfrom buildtrack.steps import STEPS\n"
             f"[verdict(s, {str(directory)!r}) for s in STEPS]")
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, env=_environment(cache_dir, cache),

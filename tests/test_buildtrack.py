@@ -18,7 +18,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import buildtrack  # noqa: E402
 import make_stubs  # noqa: E402
-from buildtrack.framework import ANSWER_KEY, LEARNER_PACKAGE, STEPS, verdict  # noqa: E402
+from buildtrack.cache import verdict  # noqa: E402
+from buildtrack.package import ANSWER_KEY, LEARNER_PACKAGE  # noqa: E402
+from buildtrack.steps import STEPS  # noqa: E402
 from buildtrack_mistakes import HOOK_NONE_AS_GRADIENT, MISTAKES, NOT_STARTED, plant  # noqa: E402
 
 STEP_IDS = list(STEPS)
@@ -93,7 +95,7 @@ def test_a_syntax_error_is_a_message_not_a_traceback(planted):
 
 
 def test_an_endless_loop_is_stopped(planted, monkeypatch):
-    monkeypatch.setattr("buildtrack.framework.SECONDS_PER_STEP", 1)
+    monkeypatch.setattr("buildtrack.verdicts.SECONDS_PER_STEP", 1)
     directory = planted("engine.py", "        node, children_listed = stack.pop()\n",
                         "        node, children_listed = stack[-1]\n")
     result = verdict("03.2", directory)
@@ -130,7 +132,7 @@ def test_check_prints_one_verdict(capsys):
 def test_viz_draws_the_learners_graph_as_it_draws_mini_autograds():
     import mini_autograd
     from mini_autograd import viz
-    from buildtrack.framework import load
+    from buildtrack.package import load
 
     def seed(torch):
         x = torch.ones(2, 2, requires_grad=True)
@@ -159,7 +161,7 @@ def test_the_answer_key_runs_the_seed_snippets_printing_what_pytorch_prints():
     """The capstone: every seed snippet, run on the finished myautograd, prints what mini_autograd prints
     (tests/test_seeds.py holds mini_autograd's output equal to PyTorch's)."""
     import mini_autograd
-    from buildtrack.framework import load
+    from buildtrack.package import load
     sys.path.insert(0, str(ROOT / "tests"))
     from crosscheck import run_snippet
     from test_seeds import SNIPPETS
@@ -172,7 +174,7 @@ def test_the_answer_key_runs_the_seed_snippets_printing_what_pytorch_prints():
 
 def test_the_spiral_trains_on_the_answer_key():
     from buildtrack.ch10 import SPIRAL_LR, SPIRAL_STEPS, train_spiral
-    from buildtrack.framework import load
+    from buildtrack.package import load
 
     losses, accuracy, _ = train_spiral(load(ANSWER_KEY), SPIRAL_STEPS, SPIRAL_LR)
     assert accuracy >= 0.95 and losses[-1] < losses[0] / 5
@@ -183,7 +185,7 @@ def test_a_differential_check_catches_a_wrong_engine_and_shrinks_the_program(pla
     programs find it, shrink it to a few lines, and name the piece at fault."""
     directory = planted("engine.py", *HOOK_NONE_AS_GRADIENT)
     from buildtrack import differential
-    from buildtrack.framework import Wrong, load
+    from buildtrack.package import Wrong, load
     with pytest.raises(Wrong) as caught:
         differential.check(load(directory), "03.2")
     message = str(caught.value)
@@ -197,7 +199,7 @@ def test_a_differential_failure_is_the_same_every_time(planted):
     directory = planted("grad_mode.py", "        _state.grad_enabled = False\n",
                         "        _state.grad_enabled = not _state.grad_enabled\n")
     from buildtrack import differential
-    from buildtrack.framework import Wrong, load
+    from buildtrack.package import Wrong, load
     messages = set()
     for _ in range(2):
         with pytest.raises(Wrong) as caught:
@@ -209,7 +211,7 @@ def test_a_differential_failure_is_the_same_every_time(planted):
 @pytest.mark.parametrize("step_id", ["03.2", "05.1", "06.1", "07.1", "07.2", "08.2", "10.3"])
 def test_the_answer_key_agrees_with_mini_autograd_on_many_random_programs(step_id):
     from buildtrack import differential
-    from buildtrack.framework import load
+    from buildtrack.package import load
     differential.check(load(ANSWER_KEY), step_id, examples=300)
 
 
@@ -218,7 +220,7 @@ def _function_text(source, qualified):
     """The text of one function of ``source``, as it stands there (for planting it in a copy of the key)."""
     import ast
     from buildtrack import stubs
-    for name, function, _ in stubs._functions(ast.parse(source)):
+    for name, function, _ in stubs.functions_of(ast.parse(source)):
         if name == qualified:
             return ast.get_source_segment(source, function)
     raise KeyError(qualified)
@@ -259,12 +261,13 @@ def test_a_rewrite_is_judged_by_what_it_does_not_by_the_words_it_uses(planted, s
 
 def test_a_verdict_is_kept_until_code_it_ran_changes(planted, monkeypatch, tmp_path):
     """Editing custom.py (step 11.2) reruns no check of chapter 03; editing ops.py's Mul does."""
-    from buildtrack import framework
-    monkeypatch.setattr(framework, "CACHE", tmp_path / "cache")
-    monkeypatch.setattr(framework, "_memory", {})
+    from buildtrack import cache
+    monkeypatch.setattr(cache, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(cache, "_memory", {})
     runs = []
-    run_one = framework._run_one
-    monkeypatch.setattr(framework, "_run_one", lambda s, d, ran=None: runs.append(s.id) or run_one(s, d, ran))
+    run_one = cache.run_one
+    monkeypatch.setattr(cache, "run_one",
+                        lambda s, d, on_load=None: runs.append(s.id) or run_one(s, d, on_load))
     directory = planted("custom.py", "return grad * s * (1 - s)", "return grad * s * (1 - s)")
     assert verdict("03.2", directory).status == "done"
     assert runs == STEP_IDS[:STEP_IDS.index("03.2") + 1]
@@ -282,9 +285,9 @@ def test_a_verdict_is_kept_until_code_it_ran_changes(planted, monkeypatch, tmp_p
 def test_a_remembered_wrong_verdict_names_the_line_where_the_code_is_now(planted, monkeypatch, tmp_path):
     """A "wrong" message names a line of your code: add a line above the function, and the step runs
     again instead of showing the old line number."""
-    from buildtrack import framework
-    monkeypatch.setattr(framework, "CACHE", tmp_path / "cache")
-    monkeypatch.setattr(framework, "_memory", {})
+    from buildtrack import cache
+    monkeypatch.setattr(cache, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(cache, "_memory", {})
     directory = planted("ops.py", "return grad * b, grad * a", "return grad * b, grad * not_defined")
     first = verdict("03.2", directory)
     line = int(re.search(r"ops\.py, line (\d+)", first.message).group(1))
@@ -314,7 +317,7 @@ def test_a_mistake_in_a_later_piece_is_blamed_on_its_own_step(planted):
 
 
 def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
-    from buildtrack.framework import Verdict
+    from buildtrack.verdicts import Verdict
     real = buildtrack.verdict
 
     def blaming(step_id, directory):
@@ -327,3 +330,24 @@ def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
     rows = {line[2:6]: line for line in capsys.readouterr().out.splitlines() if line[:1] in "✅❌⏳"}
     assert rows["03.2"].startswith("❌") and "step 04.2's check found a mistake" in rows["03.2"]
     assert rows["03.1"].startswith("✅")
+
+
+# The modules of buildtrack, bottom first: each imports only modules before it in this list (package.py says so
+# too), and none imports inside a function.
+LAYERS = ["i18n", "stubs", "package", "swap", "steps", "_testing", "cases", "differential",
+          "ch01_02", "ch03", "ch04_06", "ch07_08", "ch10", "ch11", "verdicts", "cache", "notebook", "__init__",
+          "__main__"]
+
+
+@pytest.mark.parametrize("module", LAYERS)
+def test_the_checks_import_one_way_from_the_bottom(module):
+    import ast
+    path = ROOT / "notebooks" / "buildtrack" / f"{module}.py"
+    tree = ast.parse(path.read_text())
+    below = set(LAYERS[:LAYERS.index(module)])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module] if node.module else [alias.name for alias in node.names]
+            names = [name for name in names if name not in ("progress",)]      # (__main__: __init__'s)
+            assert set(names) <= below, (module, names)
+            assert node.col_offset == 0, f"{module} imports {names} inside a function"

@@ -13,7 +13,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "notebooks"))
 
-from buildtrack.framework import ANSWER_KEY, verdict  # noqa: E402
+from buildtrack.cache import verdict  # noqa: E402
+from buildtrack.package import ANSWER_KEY  # noqa: E402
 from buildtrack_mistakes import plant  # noqa: E402
 
 LINEAR_INIT = ("        bound = 1 / np.sqrt(in_features)\n        self.weight = "
@@ -226,7 +227,7 @@ def test_gradcheck_judges_random_functions_as_mini_autograds_gradcheck_does():
     """The answer key's gradcheck agrees with mini_autograd's on many more random Functions than the check
     runs (each kind of planted mistake, and right ones)."""
     from buildtrack import ch11
-    from buildtrack.framework import load
+    from buildtrack.package import load
     package = load(ANSWER_KEY)
     for kind in ch11.KINDS:
         failure = ch11.smallest_failure(ch11._gradcheck_cases(kind),

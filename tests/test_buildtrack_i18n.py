@@ -27,8 +27,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import buildtrack  # noqa: E402
 import coursetools  # noqa: E402
-from buildtrack import differential, framework, i18n  # noqa: E402
-from buildtrack.framework import ANSWER_KEY, LEARNER_PACKAGE, STEPS, verdict  # noqa: E402
+from buildtrack import cache, differential, i18n  # noqa: E402
+from buildtrack.cache import verdict  # noqa: E402
+from buildtrack.package import ANSWER_KEY, LEARNER_PACKAGE  # noqa: E402
+from buildtrack.steps import STEPS  # noqa: E402
 from buildtrack_mistakes import MISTAKES, NOT_STARTED, plant  # noqa: E402
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -139,7 +141,7 @@ def _shown_program(message):
 def test_a_random_program_is_shown_in_chinese_and_runs_as_shown(chinese, planted):
     """The program a message shows, with its comments in Chinese, runs on the learner's package as shown."""
     from buildtrack_mistakes import HOOK_NONE_AS_GRADIENT
-    from buildtrack.framework import Wrong, load
+    from buildtrack.package import Wrong, load
     directory = planted("engine.py", *HOOK_NONE_AS_GRADIENT)
     with pytest.raises(Wrong) as caught:
         differential.check(load(directory), "03.2")
@@ -156,7 +158,7 @@ def test_a_random_program_is_shown_in_chinese_and_runs_as_shown(chinese, planted
 
 def test_a_line_a_chinese_message_names_is_the_line_of_the_shown_program(chinese, planted):
     import mini_autograd
-    from buildtrack.framework import load
+    from buildtrack.package import load
     directory = planted("ops.py", "        result = Tensor(np.exp(a._data))\n",
                         "        raise ValueError(\"boom\")\n")
     program = differential.Program(["a = torch.tensor([1.0], requires_grad=True)", "t1 = a.exp()",
@@ -247,8 +249,8 @@ def test_make_progress_speaks_the_language_it_is_asked_for(environment, first_li
 def test_a_remembered_verdict_is_never_shown_in_the_other_language(planted, monkeypatch, tmp_path):
     """The verdict cache (memory and disk) keeps each verdict with its language: switching the language
     computes the verdict again, switching back finds the first one."""
-    monkeypatch.setattr(framework, "CACHE", tmp_path / "cache")
-    monkeypatch.setattr(framework, "_memory", {})
+    monkeypatch.setattr(cache, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(cache, "_memory", {})
     monkeypatch.delenv("BUILDTRACK_CACHE", raising=False)
     directory = planted("ops.py", "return grad * b, grad * a", "return b, a")
     monkeypatch.setenv("BUILDTRACK_LANG", "en")
@@ -257,7 +259,7 @@ def test_a_remembered_verdict_is_never_shown_in_the_other_language(planted, monk
     monkeypatch.setenv("BUILDTRACK_LANG", "zh")
     chinese = verdict("03.1", directory)
     assert "忽略了 grad" in chinese.message and chinese.status == english.status == "wrong"
-    monkeypatch.setattr(framework, "_memory", {})                # from the disk now
+    monkeypatch.setattr(cache, "_memory", {})                # from the disk now
     assert verdict("03.1", directory).message == chinese.message
     monkeypatch.setenv("BUILDTRACK_LANG", "en")
     assert verdict("03.1", directory).message == english.message

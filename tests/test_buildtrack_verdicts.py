@@ -18,7 +18,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "notebooks"))
 
 from buildtrack import differential  # noqa: E402
-from buildtrack.framework import ANSWER_KEY, Wrong, load, verdict  # noqa: E402
+from buildtrack.cache import verdict  # noqa: E402
+from buildtrack.package import ANSWER_KEY, Wrong, load  # noqa: E402
 from buildtrack_mistakes import ENGINE_03, HOOK_NONE_AS_GRADIENT  # noqa: E402
 from buildtrack_mistakes import plant as _plant  # noqa: E402
 
@@ -84,7 +85,7 @@ def test_a_verdict_is_the_same_cold_and_after_the_steps_before_it(copy_of_key, m
     process, or after every step before it (cached and not)."""
     _plant(copy_of_key, "ops.py", "        return grad * result\n", "        return grad * result * 1.5\n")
     code = ("import sys; sys.path.insert(0, {notebooks!r})\n"
-            "from buildtrack.framework import STEPS, verdict\n"
+            "from buildtrack.cache import verdict\nfrom buildtrack.steps import STEPS\n"
             "{before}"
             "print(verdict('03.2', {directory!r}).message)")
     messages = set()
@@ -140,7 +141,7 @@ def test_a_function_may_return_extra_none_gradients_as_in_pytorch():
 
 def test_the_time_limit_is_cpu_time_not_the_clocks(copy_of_key, monkeypatch):
     """A check that waits (a slow, busy machine) is not stopped; one that spins is."""
-    monkeypatch.setattr("buildtrack.framework.SECONDS_PER_STEP", 1)
+    monkeypatch.setattr("buildtrack.verdicts.SECONDS_PER_STEP", 1)
     _plant(copy_of_key, "engine.py", "    root, _ = gradient_edge(tensor)\n    dependencies",
            "    import time\n    time.sleep(0.3)\n    root, _ = gradient_edge(tensor)\n    dependencies")
     result = verdict("03.3", copy_of_key)
@@ -320,7 +321,7 @@ def test_a_program_that_differs_only_once_is_named_with_the_program():
     """An engine that answers one program two ways (ties broken by id(), say): the check that explains a
     difference finds none on its second run. The verdict still shows the program that differed, and says
     why."""
-    from buildtrack import framework
+    from buildtrack import verdicts
     m = load(ANSWER_KEY)
     original = m.engine.run_backward
 
@@ -335,6 +336,6 @@ def test_a_program_that_differs_only_once_is_named_with_the_program():
         m.engine.run_backward = original
     assert raised.value.unexplained and raised.value.first_failure
     differential.check(m, "03.3", explain=True)                    # agrees now: nothing raised
-    message = str(framework._answered_two_ways(raised.value))
+    message = str(verdicts.answered_two_ways(raised.value))
     assert "1  import myautograd as torch" in message
     assert "different results from one run to the next" in message

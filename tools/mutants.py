@@ -29,7 +29,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "notebooks"))
 
 from buildtrack import stubs  # noqa: E402
-from buildtrack.framework import ANSWER_KEY, STEPS, verdict  # noqa: E402
+from buildtrack.cache import verdict  # noqa: E402
+from buildtrack.package import ANSWER_KEY  # noqa: E402
+from buildtrack.steps import STEPS  # noqa: E402
 
 SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
          ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
@@ -41,7 +43,7 @@ def _solution_lines(source):
     """``[(first, last, step, name)]``: the line ranges of the solution blocks."""
     lines = source.split("\n")
     blocks = []
-    for begin, (step, name) in stubs._pieces(source).items():
+    for begin, (step, name) in stubs.solution_pieces(source).items():
         end = next(i for i in range(begin, len(lines) + 1) if lines[i - 1].strip() == stubs.END)
         blocks.append((begin, end, step, name))
     return blocks

@@ -9,9 +9,12 @@ edition you opened (English, or Chinese from ``notebooks/zh/``: see ``i18n.py``)
 import unicodedata
 
 from . import ch01_02, ch03, ch04_06, ch07_08, ch10, ch11  # noqa: F401  (registers the steps, in order)
-from .framework import STEPS, Verdict, package_dir, verdict
+from .cache import verdict
 from .i18n import _
 from .notebook import compare_graphs, mine
+from .package import package_dir
+from .steps import STEPS
+from .verdicts import Verdict
 
 __all__ = ["check", "progress", "mine", "compare_graphs", "STEPS"]
 

@@ -4,8 +4,8 @@ import contextlib
 import numpy as np
 
 import mini_autograd
-from .framework import Wrong
 from .i18n import _
+from .package import Wrong
 
 
 def values(t):
@@ -170,3 +170,52 @@ def in_new_thread(make):
     worker.start()
     worker.join()
     return out[0]
+
+
+# ------------------------------------------------ the engine's order, and the nodes named
+def record_order(out, prehook, label=None):
+    """Hooks on every node of ``out``'s graph; the list they fill with node names (or ``label(node)``)
+    as the engine runs them."""
+    names = []
+    for node in walk_nodes(out.grad_fn):
+        name = node.name() if label is None else label(node)
+        prehook(node, lambda *args, name=name: names.append(name))
+    return names
+
+
+def learner_prehook(node, record):
+    node.pre_hooks.append(lambda grad: record())
+
+
+def reference_prehook(node, record):
+    """mini_autograd's (and PyTorch's) hooks: a leaf's tensor hook stands for its AccumulateGrad's.
+
+    A node that only None reached is not recorded: PyTorch runs it with undefined gradients, your
+    engine passes None on without running it (step 08.2), and the order of the others is the same."""
+    if node.name().endswith("AccumulateGrad"):
+        node.variable.register_hook(lambda grad: None if grad is None else record())
+    else:
+        node.register_prehook(lambda grads: None if all(g is None for g in grads) else record())
+
+
+def label_shown(label):
+    """A node's label (``node_label``, which stays in English: the two packages' runs compare them) in the
+    learner's language: ``MulBackward0 of `t2 = a * b```."""
+    name, of, made = label.partition(" of ")
+    return _("{node} of {made}").format(node=name, made=made) if of else label
+
+
+def labels_shown(labels):
+    """A list of labels, printed as a list (``['SumBackward0', 'AccumulateGrad of x']``)."""
+    return "[" + ", ".join(repr(label_shown(label)) for label in labels) + "]"
+
+
+def node_label(node, namespace, made_by):
+    """``MulBackward0 of `t2 = a * b```, ``AccumulateGrad of a``, or the bare name of an unnamed node."""
+    name = node.name().rsplit("::", 1)[-1]
+    for variable, value in namespace.items():
+        if getattr(value, "grad_fn", None) is node and variable in made_by:
+            return f"{name} of `{made_by[variable]}`"
+        if value is getattr(node, "variable", None):
+            return f"{name} of {variable}"
+    return name

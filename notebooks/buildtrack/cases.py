@@ -8,8 +8,8 @@ import pathlib
 
 import numpy as np
 
-from .framework import Wrong
 from .i18n import _
+from .package import Wrong, learner_frame
 
 
 class _Stop(BaseException):
@@ -59,10 +59,9 @@ def smallest_failure(strategy, trial, examples):
     return failures[-1]() if callable(failures[-1]) else failures[-1]
 
 
-def _raised(m, error):
+def raised(m, error):
     """``raised TypeError: ... (myautograd/nn.py, line 40, in cross_entropy)``."""
-    from .framework import _learner_frame
-    where = _learner_frame(error.__traceback__, pathlib.Path(m.__file__).resolve().parent)
+    where = learner_frame(error.__traceback__, pathlib.Path(m.__file__).resolve().parent)
     words = str(error).splitlines()[0] if str(error) else ""
     if where:
         return _("raised {error_type}: {words} ({where})").format(
@@ -70,15 +69,15 @@ def _raised(m, error):
     return _("raised {error_type}: {words}").format(error_type=type(error).__name__, words=words)
 
 
-def _close(got, want, rtol=1e-4, atol=1e-5):
+def close(got, want, rtol=1e-4, atol=1e-5):
     got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
     return got.shape == want.shape and np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
 
 
-def _dtype_name(t):
+def dtype_name(t):
     return str(getattr(t, "dtype", "?")).replace("torch.", "")
 
 
-def _quarters(values_):
+def quarters(values_):
     """Numbers rounded to quarters: exact in float32 and float64, short in a message."""
     return np.round(np.asarray(values_, dtype=float) * 4) / 4

@@ -2,7 +2,8 @@
 import numpy as np
 
 from ._testing import expect, expect_raises, grad_of, node_names, recording_off, reference
-from .framework import Wrong, step
+from .package import Wrong
+from .steps import step
 from .i18n import _
 
 FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"

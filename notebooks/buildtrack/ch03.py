@@ -6,7 +6,8 @@ import numpy as np
 from ._testing import (TooManyWalks, blocking_function, count_edge_reads, doubling_graph, expect,
                        expect_close, expect_raises, grad_of, in_new_thread, numeric_vjp, recording_off,
                        reference, show, values)
-from .framework import Wrong, step
+from .package import Wrong
+from .steps import step
 from .i18n import N_, _
 
 RNG = np.random.default_rng(3)
@@ -286,9 +287,9 @@ def check_engine(m):
                  "returns None, x.grad is {got}; PyTorch gives {want}: the gradient that reaches a directly "
                  "still counts."))
 
-    _check_shared_graph(m, lambda m, h: m.engine.topological_order(h.grad_fn), "topological_order")
-    _check_shared_graph(m, _engine_backward, "run_backward")
-    _check_graph_from_another_thread(m, _engine_backward, m.engine.topological_order)
+    check_shared_graph(m, lambda m, h: m.engine.topological_order(h.grad_fn), "topological_order")
+    check_shared_graph(m, _engine_backward, "run_backward")
+    check_graph_from_another_thread(m, _engine_backward, m.engine.topological_order)
 
     # A chain of 10,000 operations: no recursion.
     x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
@@ -306,7 +307,7 @@ def check_engine(m):
 DOUBLINGS = 30         # h = h + h, 30 times: 33 nodes, but 2 ** 30 paths from the root to x
 
 
-def _check_shared_graph(m, backward, pieces):
+def check_shared_graph(m, backward, pieces):
     """Heavy sharing: each node once, not once per path. A walk without a set of the nodes seen still gets
     the right numbers, in exponential time (24 doublings took 8.7 s; PyTorch's engine, microseconds)."""
     x, h = doubling_graph(m, DOUBLINGS)
@@ -339,7 +340,7 @@ def _check_before(order):
                               .format(next_node_name=next_node.name(), node_name=node.name()))
 
 
-def _check_graph_from_another_thread(m, backward, topological_order=None):
+def check_graph_from_another_thread(m, backward, topological_order=None):
     """Part of the graph made in another thread, whose sequence numbers start again from 0: the order must
     come from the edges, not from when (or where) the nodes were made."""
     for _node in range(3):

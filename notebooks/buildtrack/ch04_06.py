@@ -6,7 +6,8 @@ import weakref
 import numpy as np
 
 from ._testing import expect, expect_close, expect_raises, grad_of, show, values
-from .framework import Wrong, step
+from .package import Wrong
+from .steps import step
 from .i18n import N_, _
 
 

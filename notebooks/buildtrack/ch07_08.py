@@ -3,11 +3,12 @@ import contextlib
 
 import numpy as np
 
-from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, recording_off,
-                       reference, show, walk_nodes)
-from .ch03 import _check_graph_from_another_thread, _check_shared_graph
-from .differential import label_shown, labels_shown, node_label
-from .framework import Wrong, step
+from ._testing import (blocking_function, expect, expect_close, expect_raises, grad_of, label_shown,
+                       labels_shown, learner_prehook, node_label, record_order, recording_off, reference,
+                       reference_prehook, show, walk_nodes)
+from .ch03 import check_graph_from_another_thread, check_shared_graph
+from .package import Wrong
+from .steps import step
 from .i18n import _
 
 SECOND_BACKWARD = "Trying to backward through the graph a second time"
@@ -309,31 +310,6 @@ def check_dependencies(m):
 CHAIN = 10_000     # operations: 10 times Python's limit on nested calls, so a recursive walk fails
 
 
-def record_order(out, prehook, label=None):
-    """Hooks on every node of ``out``'s graph; the list they fill with node names (or ``label(node)``)
-    as the engine runs them."""
-    names = []
-    for node in walk_nodes(out.grad_fn):
-        name = node.name() if label is None else label(node)
-        prehook(node, lambda *args, name=name: names.append(name))
-    return names
-
-
-def learner_prehook(node, record):
-    node.pre_hooks.append(lambda grad: record())
-
-
-def reference_prehook(node, record):
-    """mini_autograd's (and PyTorch's) hooks: a leaf's tensor hook stands for its AccumulateGrad's.
-
-    A node that only None reached is not recorded: PyTorch runs it with undefined gradients, your
-    engine passes None on without running it (step 08.2), and the order of the others is the same."""
-    if node.name().endswith("AccumulateGrad"):
-        node.variable.register_hook(lambda grad: None if grad is None else record())
-    else:
-        node.register_prehook(lambda grads: None if all(g is None for g in grads) else record())
-
-
 def _labels(lines):
     """``label(node)`` for record_order: a node named with the line of ``lines`` ({line: tensor}) that made it
     (two nodes can share a name: "MulBackward0 of `a = x * 2`"), as the random programs name them."""
@@ -436,8 +412,8 @@ def check_ready_queue(m):
                  "runs a backward of its own (as gradient checkpointing does), gives x.grad {got}; PyTorch "
                  "gives {want}. Keep the engine's state in run_backward's local variables: a backward can "
                  "start another one before it ends."))
-    _check_shared_graph(m, lambda m, h: h.backward(), "run_backward")
-    _check_graph_from_another_thread(m, lambda m, out: out.backward())
+    check_shared_graph(m, lambda m, h: h.backward(), "run_backward")
+    check_graph_from_another_thread(m, lambda m, out: out.backward())
     h = x = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     for _step in range(CHAIN):
         h = h * 1.00001

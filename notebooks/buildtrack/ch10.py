@@ -13,8 +13,9 @@ import traceback
 import numpy as np
 
 from ._testing import expect, expect_close, grad_of, reference, show, values
-from .cases import _close, _dtype_name, _quarters, _raised, smallest_failure
-from .framework import Wrong, step
+from .cases import close, dtype_name, quarters, raised, smallest_failure
+from .package import Wrong
+from .steps import step
 from .i18n import _
 
 
@@ -133,13 +134,13 @@ def _linear_trial(m, case):
         m.manual_seed(seed)
         layer = m.nn.Linear(i, o)
     except Exception as error:
-        return f"{made} {_raised(m, error)}."
+        return f"{made} {raised(m, error)}."
     problem = _drawn_like_pytorch(m, i, o, seed, layer)
     if problem:
         return problem
     rng = np.random.default_rng(seed)
-    x_values = _quarters(rng.uniform(-2, 2, (n, i))).astype(np.float32)
-    upstream = _quarters(rng.uniform(-2, 2, (n, o))) if case["upstream"] else np.ones((n, o))
+    x_values = quarters(rng.uniform(-2, 2, (n, i))).astype(np.float32)
+    upstream = quarters(rng.uniform(-2, 2, (n, o))) if case["upstream"] else np.ones((n, o))
     upstream = upstream.astype(np.float32)
     on = _("{made}, on x = {x_values} (float32, requires grad)").format(made=made, x_values=show(x_values))
     x = m.tensor(x_values, requires_grad=True)
@@ -147,23 +148,23 @@ def _linear_trial(m, case):
         y = layer(x)
         y.backward(m.tensor(upstream))
     except Exception as error:
-        return _("{on}: layer(x) then y.backward(g) {raised}.").format(on=on, raised=_raised(m, error))
+        return _("{on}: layer(x) then y.backward(g) {raised}.").format(on=on, raised=raised(m, error))
     weight, bias = (ref.tensor(values(p).astype(np.float32), requires_grad=True)
                     for p in (layer.weight, layer.bias))
     x_ref = ref.tensor(x_values, requires_grad=True)
     y_ref = ref.nn.functional.linear(x_ref, weight, bias)
     y_ref.backward(ref.tensor(upstream))
-    if not _close(values(y), values(y_ref)):
+    if not close(values(y), values(y_ref)):
         return (_("{on}: layer(x) is {y}; PyTorch's F.linear(x, weight, bias) with the same "
                   "weight and bias gives {y_ref}: x @ weightᵀ + bias, the bias added to every "
                   "row.").format(on=on, y=show(values(y)), y_ref=show(values(y_ref))))
-    if _dtype_name(y) != _dtype_name(y_ref):
+    if dtype_name(y) != dtype_name(y_ref):
         return (_("{on}: layer(x) is {y}; PyTorch's is {y_ref}, like x and the "
-                  "parameters.").format(on=on, y=_dtype_name(y), y_ref=_dtype_name(y_ref)))
+                  "parameters.").format(on=on, y=dtype_name(y), y_ref=dtype_name(y_ref)))
     seeded = _("{on}, backward from y.backward(g) with g = {upstream}").format(on=on, upstream=show(upstream))
     for name, mine, theirs in (("x", x, x_ref), ("weight", layer.weight, weight), ("bias", layer.bias, bias)):
         got = grad_of(mine)
-        if got is None or not _close(values(got), values(theirs.grad)):
+        if got is None or not close(values(got), values(theirs.grad)):
             return (_("{seeded}: {name}.grad is {value}; PyTorch's is "
                       "{theirs_grad}. Compute layer(x) with Tensor operations on the Parameters "
                       "themselves (x @ transpose(self.weight) + self.bias): the engine then finds every "
@@ -228,9 +229,9 @@ def _drawn_like_pytorch(m, i, o, seed, layer=None):
             return (_("{made}: its {name} has shape {got}; PyTorch's has shape {want}: the weight is "
                       "(out_features, in_features), the bias (out_features,).")
                     .format(made=made, name=name, got=list(got.shape), want=list(want[name].shape)))
-        if _dtype_name(parameter) != "float32":
+        if dtype_name(parameter) != "float32":
             return (_("{made}: its {name} is {dtype}; PyTorch's is float32, what creation.uniform gives.")
-                    .format(made=made, name=name, dtype=_dtype_name(parameter)))
+                    .format(made=made, name=name, dtype=dtype_name(parameter)))
         if np.array_equal(got, want[name]):
             continue
         if np.array_equal(got, bias_first[name]) and got.size:
@@ -243,7 +244,7 @@ def _drawn_like_pytorch(m, i, o, seed, layer=None):
             ratio = np.abs(got).max() / max(np.abs(want[name]).max(), 1e-30)
             why = (_("It is PyTorch's draws scaled by {ratio:.4g}: draw from [-k, k] with k = "
                      "1/sqrt(in_features) = 1/sqrt({i}), not from another interval.").format(ratio=ratio, i=i)
-                   if _close(got, want[name] * ratio, 1e-5, 0) and not np.isclose(ratio, 1) else
+                   if close(got, want[name] * ratio, 1e-5, 0) and not np.isclose(ratio, 1) else
                    _("Draw the weight first, then the bias, each with one creation.uniform(-k, k, shape) "
                      "call, k = 1/sqrt(in_features) = 1/sqrt({i}).").format(i=i))
         return (_("{made}: its {name} is {got}; the same seed gives PyTorch's draws "
@@ -350,7 +351,7 @@ def _line_of(m, error):
             where = (_("{package}/{file}, line {line}, in {function}").format(
                 package="myautograd", file="nn.py", line=frame.lineno, function=frame.name)
                 + f": {frame.line}")
-    return where or _raised(m, error)
+    return where or raised(m, error)
 
 
 def _check_upstream(m, logits, targets):
@@ -362,7 +363,7 @@ def _check_upstream(m, logits, targets):
     got, want = grad_of(mine), values(theirs.grad)
     shown = (_("with logits = {logits} and targets = {targets}")
              .format(logits=show(logits), targets=np.asarray(targets).tolist()))
-    if got is not None and _close(values(got) * 3, want):
+    if got is not None and close(values(got) * 3, want):
         raise Wrong(_("{shown}, after (cross_entropy(logits, targets) * 3).backward(), logits.grad is "
                       "{got}: the same as for the loss alone, where PyTorch's is 3 times that, "
                       "{want}. The gradient arriving from upstream (here 3) is dropped: a backward "
@@ -425,9 +426,9 @@ def _cross_entropy_trial(m, case):
         except IndexError as mine_error:
             if str(mine_error) == refused:
                 return None
-            said = _raised(m, mine_error)
+            said = raised(m, mine_error)
         except Exception as mine_error:
-            said = _raised(m, mine_error)
+            said = raised(m, mine_error)
         else:
             said = _("gives {loss}").format(loss=show(values(loss)))
         return (_("{case}: yours {said}; PyTorch raises IndexError: {refused} A target is a class number, "
@@ -443,14 +444,14 @@ def _cross_entropy_trial(m, case):
         (loss * scale if scale != 1 else loss).backward()
     except Exception as error:
         return (_("{shown}: cross_entropy then backward {raised}.")
-                .format(shown=shown, raised=_raised(m, error)))
+                .format(shown=shown, raised=raised(m, error)))
     if tuple(loss.shape) != ():
         return (_("{shown}: your loss has shape {shape}; PyTorch's is one number, of shape [] (0-d).")
                 .format(shown=shown, shape=list(loss.shape)))
     got = values(loss)
     # Right formulas differ in their last bits; in float32 with logits near 10⁴ a bit is 0.001.
     atol = 1e-5 + 8 * np.finfo(dtype).eps * np.abs(logits).max()
-    if not _close(got, values(want), atol=atol):
+    if not close(got, values(want), atol=atol):
         why = (_(" exp overflowed or underflowed somewhere: shift each row by its own largest logit "
                  "(logits.max(dim=1, keepdim=True)) and take log_softmax as shifted - "
                  "log(sum(exp(shifted))), "
@@ -458,14 +459,14 @@ def _cross_entropy_trial(m, case):
                if not np.all(np.isfinite(got)) else "")
         return (_("{shown}: your loss is {got}; PyTorch's is {want}.{why}")
                 .format(shown=shown, got=show(got), want=show(values(want)), why=why))
-    if _dtype_name(loss) != _dtype_name(want):
+    if dtype_name(loss) != dtype_name(want):
         return (_("{shown}: your loss is {loss}; PyTorch's is {want}, the logits' "
-                  "dtype.").format(shown=shown, loss=_dtype_name(loss), want=_dtype_name(want)))
+                  "dtype.").format(shown=shown, loss=dtype_name(loss), want=dtype_name(want)))
     gradient = grad_of(mine)
-    if gradient is None or not _close(values(gradient), values(theirs.grad), atol=atol):
+    if gradient is None or not close(values(gradient), values(theirs.grad), atol=atol):
         found = "None" if gradient is None else show(values(gradient))
         why = ""
-        if gradient is not None and scale != 1 and _close(values(gradient) * scale, values(theirs.grad),
+        if gradient is not None and scale != 1 and close(values(gradient) * scale, values(theirs.grad),
                                                           atol=atol):
             why = (_(" Yours is the gradient of the loss alone: the gradient arriving from upstream "
                      "({scale}) is dropped. A backward returns grad times the local derivative.")
@@ -474,9 +475,9 @@ def _cross_entropy_trial(m, case):
             why = _(" Shift each row by its own largest logit before exp.")
         return (_("{shown}: logits.grad is {found}; PyTorch's is {theirs_grad}.{why}")
                 .format(shown=shown, found=found, theirs_grad=show(values(theirs.grad)), why=why))
-    if _dtype_name(gradient) != _dtype_name(theirs.grad):
+    if dtype_name(gradient) != dtype_name(theirs.grad):
         return (_("{shown}: logits.grad is {gradient}; PyTorch's is {theirs_grad}.")
-                .format(shown=shown, gradient=_dtype_name(gradient), theirs_grad=_dtype_name(theirs.grad)))
+                .format(shown=shown, gradient=dtype_name(gradient), theirs_grad=dtype_name(theirs.grad)))
     return None
 
 
@@ -658,7 +659,7 @@ def _sgd_run(package, case, sgd):
         seen["raised"] = error
     package.set_grad_enabled(True)
     seen["values"] = [values(p) for p in params]
-    seen["dtype"] = [_dtype_name(p) for p in params]
+    seen["dtype"] = [dtype_name(p) for p in params]
     seen["version"] = [p._version for p in params]
     seen["requires_grad"] = [p.requires_grad for p in params]
     seen["leaf"] = [p.grad_fn is None for p in params]
@@ -698,7 +699,7 @@ def _sgd_trial(m, case):
     mine, theirs = _sgd_run(m, case, m.optim.SGD), _sgd_run(ref, case, ref.optim.SGD)
     shown = _sgd_shown(case)
     if (mine["raised"] is None) != (theirs["raised"] is None):
-        said = _raised(m, mine["raised"]) if mine["raised"] is not None else _("raised nothing")
+        said = raised(m, mine["raised"]) if mine["raised"] is not None else _("raised nothing")
         return (_("{shown}: yours {said}; PyTorch's {theirs}.")
                 .format(shown=shown, said=said, theirs=_("raises {error}").format(error=theirs["raised"])
                         if theirs["raised"] is not None else _("updates the parameters")))
@@ -753,7 +754,7 @@ def _sgd_trial(m, case):
                   "found: use `with no_grad():`.").format(shown=shown, got=mine["recording"]))
     if (mine["backward"] is None) != (theirs["backward"] is None):
         said = (_("runs, and gives a gradient from the numbers the step overwrote")
-                if mine["backward"] is None else _raised(m, mine["backward"]))
+                if mine["backward"] is None else raised(m, mine["backward"]))
         why = (_(" Do not skip the write when lr is 0: PyTorch writes (and bumps the version) all the same.")
                if case["lr"] == 0 else "")
         return (_("{shown}: loss.backward() after the step {said}; PyTorch's {theirs}.{why}")

@@ -11,8 +11,9 @@ import re
 import numpy as np
 
 from ._testing import expect, expect_close, grad_of, numeric_vjp, reference, show, values
-from .cases import _close, _dtype_name, _quarters, _raised, smallest_failure
-from .framework import Wrong, step
+from .cases import close, dtype_name, quarters, raised, smallest_failure
+from .package import Wrong
+from .steps import step
 from .i18n import _
 
 
@@ -100,7 +101,7 @@ def _run_gradcheck(m, function, inputs, **tolerances):
     except (NotImplementedError, RecursionError):
         raise
     except Exception as error:
-        return "crashed", _raised(m, error)
+        return "crashed", raised(m, error)
 
 
 def _said(outcome):
@@ -351,7 +352,7 @@ def _build_case(case):
     coefficients, true, planted = [], [], []
     for i, (x, scales) in enumerate(zip(case["xs"], case["scales"], strict=True)):
         n = x.size
-        terms = [np.zeros((size, n)) if unused[i] else _quarters(rng.uniform(-1, 1, (size, n))) * scale
+        terms = [np.zeros((size, n)) if unused[i] else quarters(rng.uniform(-1, 1, (size, n))) * scale
                  for scale in scales]
         flat = x.reshape(-1)
         coefficients.append(tuple(terms))
@@ -711,9 +712,9 @@ def _sigmoid_trial(m, case):
     try:
         a, s = _sigmoid_forward(m, m.custom.Sigmoid.apply, case)
     except Exception as error:
-        return f"{shown}: Sigmoid.apply(a) {_raised(m, error)}."
+        return f"{shown}: Sigmoid.apply(a) {raised(m, error)}."
     got_values, want_values = values(s), values(want)
-    if not _close(got_values, want_values, atol=1e-6):
+    if not close(got_values, want_values, atol=1e-6):
         why = (_(" exp overflows to inf beyond |a| ≈ 88 (float32) or 709 (float64), and inf / inf is nan: "
                  "write the sigmoid as 1 / (1 + exp(-a)), which at the other end is 1 / inf = 0, no nan.")
                if not np.all(np.isfinite(got_values)) else "")
@@ -727,10 +728,10 @@ def _sigmoid_trial(m, case):
                   "exp(-a)) in a's dtype, as it is: no clipping of the exponent, no detour through float64.")
                 .format(shown=shown, s="[" + ", ".join(f"{v:.3g}" for v in got_values[exact]) + "]",
                         want=want_values[exact].tolist()))
-    if _dtype_name(s) != _dtype_name(want):
+    if dtype_name(s) != dtype_name(want):
         return (_("{shown}: s is {s}; PyTorch's is {want}, a's dtype (numpy keeps "
                   "it when the formula mixes a's array with Python numbers only).")
-                  .format(shown=shown, s=_dtype_name(s), want=_dtype_name(want)))
+                  .format(shown=shown, s=dtype_name(s), want=dtype_name(want)))
     if s.requires_grad != want.requires_grad:
         return (_("{shown}: s.requires_grad is {got}; PyTorch's is {want}: whether the result requires "
                   "grad is "
@@ -748,11 +749,11 @@ def _sigmoid_trial(m, case):
     except RuntimeError as error:
         if case["inplace"] and "inplace" in str(error):
             return None                             # refused, as PyTorch refuses what it saved
-        return f"{shown}: s.backward(g) {_raised(m, error)}."
+        return f"{shown}: s.backward(g) {raised(m, error)}."
     except Exception as error:
-        return f"{shown}: s.backward(g) {_raised(m, error)}."
+        return f"{shown}: s.backward(g) {raised(m, error)}."
     got = grad_of(a)
-    if case["inplace"] and (got is None or not _close(values(got), values(theirs.grad), atol=1e-6)):
+    if case["inplace"] and (got is None or not close(values(got), values(theirs.grad), atol=1e-6)):
         return (_("{shown}: a.grad is {value}, computed from the changed {name}; the gradient at the values "
                   "forward saw is {theirs_grad}, and PyTorch's sigmoid, which saves its result, refuses: "
                   "RuntimeError: one of the variables needed for gradient computation has been modified "
@@ -761,7 +762,7 @@ def _sigmoid_trial(m, case):
                   "checked, not as an attribute of ctx (ctx.s = ...).")
                 .format(shown=shown, value="None" if got is None else show(values(got)), name=case["inplace"],
                         theirs_grad=show(values(theirs.grad))))
-    if got is None or not _close(values(got), values(theirs.grad), atol=1e-6):
+    if got is None or not close(values(got), values(theirs.grad), atol=1e-6):
         why = ""
         if got is not None and not np.all(np.isfinite(values(got))):
             why = (_(" At large |a| exp overflows: compute the derivative from s, s * (1 - s), which is 0 "
@@ -770,7 +771,7 @@ def _sigmoid_trial(m, case):
                   "{theirs_grad} (g * s * (1 - s)).{why}")
                   .format(shown=shown, value='None' if got is None else show(values(got)),
                           theirs_grad=show(values(theirs.grad)), why=why))
-    if _dtype_name(got) != _dtype_name(theirs.grad):
+    if dtype_name(got) != dtype_name(theirs.grad):
         return (_("{shown}: a.grad is {got}; PyTorch's is {theirs_grad}, a's dtype.")
-                .format(shown=shown, got=_dtype_name(got), theirs_grad=_dtype_name(theirs.grad)))
+                .format(shown=shown, got=dtype_name(got), theirs_grad=dtype_name(theirs.grad)))
     return None

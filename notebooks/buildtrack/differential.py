@@ -29,10 +29,12 @@ import warnings
 import numpy as np
 
 import mini_autograd
-from .swap import answer_key_for, answer_pieces, swapped
-from ._testing import array_of, grad_of, values
-from .framework import Wrong
+from ._testing import (array_of, grad_of, labels_shown, learner_prehook, node_label,
+                       record_order, reference_prehook, values)
 from .i18n import N_, _
+from .package import Wrong
+from .steps import STEPS as ALL_STEPS
+from .swap import answer_key_for, answer_pieces, swapped
 
 # ------------------------------------------------------------------ the programs
 # What each step adds to the programs; a step's programs use its own features and all earlier ones.
@@ -525,32 +527,8 @@ def _integer_statements(draw, features):
 def run_order_helper(torch, namespace, made_by):
     """``run_order(out)``: hooks that record the order the engine runs out's nodes in (chapter 08's check),
     each node named with the line that made it: two nodes can share a name."""
-    from .ch07_08 import learner_prehook, record_order, reference_prehook
     prehook = learner_prehook if hasattr(torch, "engine") and hasattr(torch, "custom") else reference_prehook
     return lambda out: record_order(out, prehook, label=lambda node: node_label(node, namespace, made_by))
-
-
-def label_shown(label):
-    """A node's label (``node_label``, which stays in English: the two packages' runs compare them) in the
-    learner's language: ``MulBackward0 of `t2 = a * b```."""
-    name, of, made = label.partition(" of ")
-    return _("{node} of {made}").format(node=name, made=made) if of else label
-
-
-def labels_shown(labels):
-    """A list of labels, printed as a list (``['SumBackward0', 'AccumulateGrad of x']``)."""
-    return "[" + ", ".join(repr(label_shown(label)) for label in labels) + "]"
-
-
-def node_label(node, namespace, made_by):
-    """``MulBackward0 of `t2 = a * b```, ``AccumulateGrad of a``, or the bare name of an unnamed node."""
-    name = node.name().rsplit("::", 1)[-1]
-    for variable, value in namespace.items():
-        if getattr(value, "grad_fn", None) is node and variable in made_by:
-            return f"{name} of `{made_by[variable]}`"
-        if value is getattr(node, "variable", None):
-            return f"{name} of {variable}"
-    return name
 
 
 IN_PLACE_REFUSAL = "myautograd records no in-place operations: use them under no_grad"
@@ -837,11 +815,10 @@ class _EnoughShrinking(BaseException):
 
 
 def check_step(package, the_step, explain=True):
-    """The random programs of ``the_step`` (a ``framework.Step``), if it has any."""
+    """The random programs of ``the_step`` (a ``steps.Step``), if it has any."""
     if the_step.id in STEPS:
         check(package, the_step.id, explain=explain)
     elif the_step.id in LATER_LEVEL:
-        from .framework import STEPS as ALL_STEPS
         level = LATER_LEVEL[the_step.id]
         between = [s for s in ALL_STEPS.values() if the_step.id < s.id <= level]
         pieces = {(file, name) for file, name, _ in answer_pieces(level, after_step=the_step.id)}

@@ -1,6 +1,8 @@
 """Helpers for the chapters: run your package beside mini_autograd once a step is done."""
-from .framework import STEPS, load, package_dir, verdict
+from .cache import verdict
 from .i18n import _
+from .package import load, package_dir
+from .steps import STEPS
 
 
 def mine(step_id, answers=False):

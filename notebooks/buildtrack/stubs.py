@@ -17,11 +17,11 @@ BEGIN, SHIPPED, END = "### BEGIN SOLUTION", "### SHIPPED", "### END SOLUTION"
 STEP = re.compile(r"Step (\d\d\.\d)")
 
 
-def _pieces(source):
+def solution_pieces(source):
     """``{line number of BEGIN: (step id, qualified name)}`` for every solution block."""
     lines = source.split("\n")
     found = {}
-    for name, function, class_doc in _functions(ast.parse(source)):
+    for name, function, class_doc in functions_of(ast.parse(source)):
         step = STEP.search(ast.get_docstring(function) or "") or STEP.search(class_doc)
         for number in range(function.lineno, function.end_lineno + 1):
             if lines[number - 1].strip() == BEGIN:
@@ -31,18 +31,18 @@ def _pieces(source):
     return found
 
 
-def _functions(tree, prefix="", class_doc=""):
+def functions_of(tree, prefix="", class_doc=""):
     """``(qualified name, function node, docstring of its class or "")`` for every function, methods too."""
     for child in ast.iter_child_nodes(tree):
         if isinstance(child, ast.ClassDef):
-            yield from _functions(child, prefix + child.name + ".", ast.get_docstring(child) or "")
+            yield from functions_of(child, prefix + child.name + ".", ast.get_docstring(child) or "")
         elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield prefix + child.name, child, class_doc
 
 
 def make_stub(source):
     """The stub version of one answer-key file."""
-    pieces = _pieces(source)
+    pieces = solution_pieces(source)
     out, state = [], "keep"
     for number, line in enumerate(source.split("\n"), start=1):
         marker = line.strip()
@@ -66,7 +66,7 @@ def make_stub(source):
 
 def shipped_functions(source):
     """``{qualified name: ast dump}`` of the functions whose stub ships working code (a SHIPPED part)."""
-    pieces, names, current = _pieces(source), set(), None
+    pieces, names, current = solution_pieces(source), set(), None
     for number, line in enumerate(source.split("\n"), start=1):
         if line.strip() == BEGIN:
             current = pieces[number][1]
@@ -79,7 +79,7 @@ def shipped_functions(source):
 def function_dumps(tree):
     """``{qualified name: ast.dump of its body}`` for every function in a module's AST (comments ignored)."""
     found = {}
-    for name, function, _ in _functions(tree):
+    for name, function, _ in functions_of(tree):
         body = function.body[1:] if ast.get_docstring(function) else function.body
         found[name] = ast.dump(ast.Module(body=body, type_ignores=[]))
     return found

@@ -10,7 +10,7 @@ Two uses:
   ``zero_()`` before ``_write``) would raise NotImplementedError when you run it,
   and ``calls_from_written_code`` notes it for the verdict.
 - **Culprits.** When a check fails, swapping your earlier pieces in one at a time
-  shows which one the failure comes from (``differential.culprit``, ``framework``).
+  shows which one the failure comes from (``differential.culprit``, ``verdicts``).
 """
 import ast
 import contextlib
@@ -20,7 +20,7 @@ import sys
 import textwrap
 
 from . import stubs
-from .framework import ANSWER_KEY, _fingerprint
+from .package import ANSWER_KEY, fingerprint
 
 
 @functools.cache
@@ -29,11 +29,11 @@ def _answer_source(file):
 
 
 @functools.cache
-def _answer_file(file):
+def answer_file(file):
     """The answer key's pieces in ``file`` as ``[(step, name)]``, its stubs' and shipped functions' dumps."""
     source = _answer_source(file)
-    return (list(stubs._pieces(source).values()), stubs.function_dumps(ast.parse(stubs.make_stub(source))),
-            stubs.shipped_functions(source))
+    return (list(stubs.solution_pieces(source).values()),
+            stubs.function_dumps(ast.parse(stubs.make_stub(source))), stubs.shipped_functions(source))
 
 
 @functools.cache
@@ -42,7 +42,7 @@ def answer_pieces(up_to_step="99.9", after_step="00.0"):
     ``after_step < step <= up_to_step``."""
     pieces = []
     for path in sorted(ANSWER_KEY.glob("*.py")):
-        for step, name in _answer_file(path.name)[0]:
+        for step, name in answer_file(path.name)[0]:
             if after_step < step <= up_to_step:
                 pieces.append((path.name, name, step))
     return tuple(pieces)
@@ -59,21 +59,21 @@ def file_of(qualified):
 @functools.cache
 def _answer_function(file, qualified):
     source = _answer_source(file)
-    for name, function, _ in stubs._functions(ast.parse(source)):
+    for name, function, _ in stubs.functions_of(ast.parse(source)):
         if name == qualified:
             return textwrap.dedent(ast.get_source_segment(source, function))
     raise KeyError(qualified)
 
 
-def unwritten(directory, fingerprint=None):
+def unwritten(directory, directory_fingerprint=None):
     """``{(file, qualified name)}`` of the pieces in ``directory`` that are still exactly their stub
-    (``fingerprint``: the directory's, when the caller has it already)."""
-    return set(_unwritten(str(directory), fingerprint or _fingerprint(directory)))
+    (``directory_fingerprint``: ``package.fingerprint(directory)``, when the caller has it already)."""
+    return set(_unwritten(str(directory), directory_fingerprint or fingerprint(directory)))
 
 
 @functools.lru_cache(maxsize=16)
-def _unwritten(directory, fingerprint):
-    """(``fingerprint``, of the directory's files, keys the cache: an edit makes a new entry.)"""
+def _unwritten(directory, directory_fingerprint):
+    """(``directory_fingerprint``, of the directory's files, keys the cache: an edit makes a new entry.)"""
     found = []
     for path in sorted(ANSWER_KEY.glob("*.py")):
         mine_path = pathlib.Path(directory) / path.name
@@ -83,7 +83,7 @@ def _unwritten(directory, fingerprint):
             mine = stubs.function_dumps(ast.parse(mine_path.read_text()))
         except SyntaxError:
             continue
-        pieces, stub, shipped = _answer_file(path.name)
+        pieces, stub, shipped = answer_file(path.name)
         for _, name in pieces:
             if name not in shipped and name in mine and mine[name] == stub.get(name):
                 found.append((path.name, name))

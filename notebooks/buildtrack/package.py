@@ -1,0 +1,81 @@
+"""The bottom of the build track's checks: where the two packages are, loading one afresh, and ``Wrong``.
+
+A step's check is a function that takes the freshly loaded ``myautograd`` package and either returns a
+sentence (done) or raises ``Wrong(message)`` (the piece runs but behaves wrongly; the message names the
+likely mistake), or ``NotImplementedError`` from a stub (the piece is not written yet).
+
+The modules of ``buildtrack`` import one way, each only from those below it:
+
+    i18n, stubs, package      the messages' language; the stubs; where the packages are, loading one
+    swap                      the answer key's pieces, swapped in for a while
+    steps                     the steps and their registry (@step)
+    _testing, cases           small tools the checks share; random cases of chapters 10 and 11
+    differential              random programs, run on both packages and compared
+    ch01_02 ... ch11          the checks, one function per step
+    verdicts                  one step's verdict: the checks run, a failure explained and put in words
+    cache                     verdicts kept while the code they ran is unchanged; verdict(), which checks
+                              the earlier steps first
+    notebook, __init__        what a chapter calls: check(), progress(), mine()
+"""
+import hashlib
+import importlib
+import os
+import pathlib
+import shutil
+import sys
+import traceback
+
+from .i18n import _
+
+NOTEBOOKS = pathlib.Path(__file__).resolve().parent.parent
+LEARNER_PACKAGE = NOTEBOOKS / "myautograd"
+ANSWER_KEY = NOTEBOOKS.parent / "answers" / "myautograd"
+PACKAGE_NAME = "myautograd"
+
+
+class Wrong(Exception):
+    """The piece runs, but its result is not what PyTorch (or mini_autograd) gives."""
+
+
+def package_dir(answers=False):
+    """The learner's package, or the answer key (also when BUILDTRACK_ANSWERS=1, as in CI's run of the
+    chapters)."""
+    return ANSWER_KEY if answers or os.environ.get("BUILDTRACK_ANSWERS") == "1" else LEARNER_PACKAGE
+
+
+def fingerprint(directory):
+    digest = hashlib.sha256()
+    for path in sorted(pathlib.Path(directory).glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def load(directory):
+    """Import the package in ``directory`` afresh as ``myautograd`` (edits since the last run count)."""
+    directory = pathlib.Path(directory).resolve()
+    for name in [n for n in sys.modules if n == PACKAGE_NAME or n.startswith(PACKAGE_NAME + ".")]:
+        del sys.modules[name]
+    # Always from the source: a cached .pyc can look current after an edit made within the same second.
+    shutil.rmtree(directory / "__pycache__", ignore_errors=True)
+    importlib.invalidate_caches()
+    sys.path.insert(0, str(directory.parent))
+    writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        return importlib.import_module(PACKAGE_NAME)
+    finally:
+        sys.dont_write_bytecode = writes_bytecode
+        sys.path.remove(str(directory.parent))
+
+
+def learner_frame(tb, directory, file_only=False):
+    """``myautograd/engine.py, line 57, in run_backward``: the last frame of the learner's package
+    (``file_only``: ``myautograd/engine.py``)."""
+    where = None
+    for frame in traceback.extract_tb(tb):
+        path = pathlib.Path(frame.filename)
+        if path.parent == directory:
+            where = (f"{PACKAGE_NAME}/{path.name}" if file_only else
+                     _("{package}/{file}, line {line}, in {function}").format(
+                         package=PACKAGE_NAME, file=path.name, line=frame.lineno, function=frame.name))
+    return where

@@ -496,11 +496,15 @@ show_source(torch.autograd.engine.sum_to)
 #
 # <details><summary>Hint 2</summary>
 #
-# Ones are only implied for a result with one element: the rule counts elements (`numel()`), not dimensions, so a
-# tensor of shape `[1]` is fine. With `gradient=` given, any shape can start. A tensor that does not require grad
-# (a constant, or a result made under `no_grad`) cannot start at all. A leaf can: your engine starts at
-# `gradient_edge(tensor)`, its `AccumulateGrad`. A `gradient` of another shape is refused with `_make_grads`'s
-# words (the docstring has them), and one of another dtype becomes one of the tensor's (`astype`).
+# Check in PyTorch's order: a tensor with more than one problem gets the error of the first one found. First a
+# `gradient` of another shape, refused with `_make_grads`'s words (the docstring has them):
+# `tensor([1., 2.]).backward(ones(3))` names the shape, although that tensor does not require grad either. Then a
+# tensor that does not require grad (a constant, or a result made under `no_grad`): it cannot start at all, with or
+# without a `gradient`. A leaf can: your engine starts at `gradient_edge(tensor)`, its `AccumulateGrad`. Then, with
+# no `gradient` given, the scalar-only rule: in section 6's `_make_grads` it sits inside `if out.requires_grad`, so
+# `tensor([1., 2.]).backward()` names the missing grad, not the scalar rule. Ones are only implied for a result with
+# one element: the rule counts elements (`numel()`), not dimensions, so a tensor of shape `[1]` is fine; with
+# `gradient=` given, any shape can start. Last, a `gradient` of another dtype becomes one of the tensor's (`astype`).
 #
 # </details>
 #
@@ -508,14 +512,14 @@ show_source(torch.autograd.engine.sum_to)
 #
 # ```python
 # from .creation import ones_like
+# if gradient is not None and ___:         # first: a gradient of another shape
+#     raise RuntimeError(___)              # "Mismatch in shape: ...", as in the docstring
 # if ___:
 #     raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
 # if gradient is None:
 #     if ___:
 #         raise RuntimeError("grad can be implicitly created only for scalar outputs")
 #     gradient = ___
-# if gradient.shape != self.shape:
-#     raise RuntimeError(___)              # "Mismatch in shape: ...", as in the docstring
 # if ___:                                  # another dtype than the tensor's
 #     gradient = Tensor(___)
 # engine.run_backward(self, gradient)
@@ -545,6 +549,15 @@ if mine:
         x, h = long_chain(mine, n, factor)
         h.backward()
         print(f"{n:,} operations: x.grad = {x.grad.item():.4f}, expected {factor ** n:.4f}")
+
+# %% [markdown]
+# None of these examples uses a leaf twice, and for now that matters. Your `gradient_edge` of step 02.1 makes a new
+# `AccumulateGrad` each time a leaf is used, and each one stores what reaches it (step 03.2). So a leaf used twice
+# in one expression gets the wrong gradient: with `x = tensor(2., requires_grad=True)`, `(x * x).backward()`
+# leaves `x.grad` at 2, where PyTorch gives 4. Each of the two nodes stores its own copy of 2, the second over the
+# first. A non-leaf used twice is fine, like the seed's `y` in `y * y`: both of its gradients reach one node, its
+# `grad_fn`, and your engine adds them there. Chapter 04's step 04.1 fixes the leaf's case: one `AccumulateGrad`
+# per leaf, where the engine adds the two gradients before they reach `.grad`.
 
 # %% [markdown]
 # ## 8. The real engine on long chains
@@ -815,6 +828,7 @@ _ = check_answer(answer, expected,
 # - `backward()` only computes gradients; `optimizer.step()` updates the parameters and
 #   `optimizer.zero_grad()` clears the old gradients.
 # - Your `myautograd` now runs backward: seven formulas, a topological-order engine that adds gradients where
-#   paths meet and undoes broadcasting, and `Tensor.backward` with PyTorch's rules (steps 03.1 to 03.3).
+#   paths meet and undoes broadcasting, and `Tensor.backward` with PyTorch's rules (steps 03.1 to 03.3). A leaf
+#   used twice in one expression still gets a wrong gradient (`x * x`); step 04.1 fixes that.
 #
 # [Next: 04 — Leaves](04_leaves.ipynb)

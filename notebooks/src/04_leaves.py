@@ -349,7 +349,10 @@ buildtrack.check("04.1")
 #
 # In PyTorch `retain_grad()` installs a hook on the tensor's `grad_fn`. The engine calls the functions in
 # `grad_fn.pre_hooks` with the gradient arriving at that node, which is exactly this tensor's gradient. The hook
-# keeps it in `self._grad`, the way `AccumulateGrad` keeps a leaf's.
+# puts it in the tensor's `_grad`, but not quite the way `AccumulateGrad` keeps a leaf's: PyTorch's hook differs
+# in two ways, and so does `mini_autograd`'s `RetainGradHook` of section 6. It reaches the tensor through a weak
+# reference, since the graph holds the hook and must not keep the tensor alive. And it never changes a gradient
+# already in `_grad`: it puts a new tensor in its place.
 #
 # </details>
 #
@@ -357,9 +360,15 @@ buildtrack.check("04.1")
 #
 # The corner cases: no `requires_grad` raises; a leaf needs nothing (no hook, and `retains_grad` stays False, as in
 # PyTorch: its `AccumulateGrad` fills `.grad` already, and a hook there would count the gradient twice); a second
-# call must not add a second hook (`retains_grad` is already True). The hook keeps the gradient like a leaf does:
-# the first time a copy of its own (the engine may share that tensor, and it may be the very `v` of
-# `y.backward(v)`), later the sum, so that two backwards with `retain_graph=True` give twice the gradient. And the hook returns None: anything else would replace the gradient that flows on.
+# call must not add a second hook (`retains_grad` is already True). Make `weakref.ref(self)` before the hook and
+# let the hook use only that: a hook that names `self` keeps `y` alive as long as the graph lives, in
+# `y = x * 3; y.retain_grad(); loss = (y + 1.0).sum(); del y` as long as `loss` does. Calling the reference gives the
+# tensor, or None once it is gone, and then the hook does nothing. The first time, the hook stores a copy of the
+# gradient (the engine may share that tensor, and it may be the very `v` of `y.backward(v)`); later it stores the
+# sum `_grad + grad`, a new tensor, so that two backwards with `retain_graph=True` give twice the gradient while
+# a `.grad` read after the first one keeps its numbers, as in PyTorch (a leaf's `.grad` is another matter:
+# PyTorch's `AccumulateGrad` adds into it in place, chapter 05). And the hook returns None: anything else would
+# replace the gradient that flows on.
 #
 # </details>
 #
@@ -371,13 +380,17 @@ buildtrack.check("04.1")
 # if ___:                                  # nothing to do: which two cases?
 #     return
 # self.retains_grad = True
+# tensor = weakref.ref(self)               # the hook holds self only weakly
 #
 # def keep(grad):
-#     if self._grad is None:
-#         self._grad = ___                 # a copy
+#     kept = ___                           # the tensor, or None once it is gone
+#     if kept is None:
+#         return                           # gone: nothing to keep
+#     if kept._grad is None:
+#         kept._grad = ___                 # a copy
 #     else:
-#         self._grad = ___                 # the sum
-#     # no return: the gradient flows on unchanged
+#         kept._grad = ___                 # the sum, a new tensor: never add into kept._grad's numbers
+#     # no return value (None): the gradient flows on unchanged
 #
 # self.grad_fn.pre_hooks.append(keep)
 # ```

@@ -322,8 +322,9 @@ def check_detach(m):
                  "is {got}, expected {want}."))
     x = m.tensor([1.0, 2.0])
     d = x.detach()
-    d.mul_(2.0)
-    expect(x._version == 1 and d._version == 1, _("after d = x.detach(); d.mul_(2.0), x._version is "
+    d._version += 1                                 # what an in-place change through d does (step 07.1)
+    expect(x._version == 1 and d._version == 1, _("after d = x.detach(); d._version += 1 (as an in-place "
+           "change through d does), x._version is "
            "{x_version} and d._version {d_version}; PyTorch's are 1 and 1: d shares x's numbers and its "
            "version counter (detached._version_counter = self._version_counter), so that a change made "
            "through d still stops a backward that saved x.")

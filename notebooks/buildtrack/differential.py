@@ -162,21 +162,14 @@ HELPERS = {
     },
     # Two Functions whose backward sends None: to its only input, or to its second one. (Where only
     # None arrives, your engine runs no backward; PyTorch would call it with zeros, unless told not to.)
-    "functions": {
+    "block": {
         "myautograd": "class Block(torch.Function):  # its backward sends no gradient back\n"
                       "    @staticmethod\n"
                       "    def forward(ctx, a):\n"
                       "        return torch.Tensor(a._data * 1.0)\n"
                       "    @staticmethod\n"
                       "    def backward(ctx, grad):\n"
-                      "        return None\n"
-                      "class Pick(torch.Function):  # a + b, whose backward sends no gradient to b\n"
-                      "    @staticmethod\n"
-                      "    def forward(ctx, a, b):\n"
-                      "        return torch.Tensor(a._data + b._data)\n"
-                      "    @staticmethod\n"
-                      "    def backward(ctx, grad):\n"
-                      "        return grad, None",
+                      "        return None",
         "mini_autograd": "class Block(torch.autograd.Function):\n"
                          "    @staticmethod\n"
                          "    def forward(ctx, a):\n"
@@ -184,8 +177,17 @@ HELPERS = {
                          "        return a * 1.0\n"
                          "    @staticmethod\n"
                          "    def backward(ctx, grad):\n"
-                         "        return None\n"
-                         "class Pick(torch.autograd.Function):\n"
+                         "        return None",
+    },
+    "pick": {
+        "myautograd": "class Pick(torch.Function):  # a + b, whose backward sends no gradient to b\n"
+                      "    @staticmethod\n"
+                      "    def forward(ctx, a, b):\n"
+                      "        return torch.Tensor(a._data + b._data)\n"
+                      "    @staticmethod\n"
+                      "    def backward(ctx, grad):\n"
+                      "        return grad, None",
+        "mini_autograd": "class Pick(torch.autograd.Function):\n"
                          "    @staticmethod\n"
                          "    def forward(ctx, a, b):\n"
                          "        ctx.set_materialize_grads(False)\n"
@@ -194,16 +196,20 @@ HELPERS = {
                          "    def backward(ctx, grad):\n"
                          "        return grad, None",
     },
-    # The order the engine runs the nodes in (chapter 08's check names each node with the line that
-    # made it; this shorter version names them with node.name()).
+    # The order the engine runs the nodes in (the check names each node with the line that made it; this
+    # shorter version with the name that holds its tensor, so that two nodes of one kind print apart).
     "run_order": {
         "myautograd": "def run_order(out):  # a hook on every node, noting the order they run in\n"
+                      "    def label(node):  # MulBackward0 of t2, AccumulateGrad of a\n"
+                      "        held = [name for name, value in globals().items() if value is getattr(node, "
+                      "'variable', None) or getattr(value, 'grad_fn', None) is node]\n"
+                      "        return node.name().split('::')[-1] + (' of ' + held[0] if held else '')\n"
                       "    names, stack, hooked = [], [out.grad_fn], set()\n"
                       "    while stack:\n"
                       "        node = stack.pop()\n"
                       "        if node is not None and node not in hooked:\n"
                       "            hooked.add(node)\n"
-                      "            node.pre_hooks.append(lambda g, name=node.name(): names.append(name))\n"
+                      "            node.pre_hooks.append(lambda g, name=label(node): names.append(name))\n"
                       "            stack += [next_node for next_node, _ in node.next_functions]\n"
                       "    return names",
         "mini_autograd": "",
@@ -337,10 +343,10 @@ def programs(step_id):
                 extra_saves.update(x for x, other in ((u, rv), (v, ru)) if not other)
             elif kind == "pick" and with_functions and u != v and _broadcast(su, sv) is not None:
                 expression, shape, requires = f"Pick.apply({use(u)}, {use(v)})", _broadcast(su, sv), ru or rv
-                helpers.append("functions")
+                helpers.append("pick")
             elif kind == "block" and with_functions:
                 expression, shape, requires = f"Block.apply({use(u)})", su, ru
-                helpers.append("functions")
+                helpers.append("block")
             elif kind == "reuse" and not tensors[u][2]:          # a node used three times
                 expression, shape, requires = f"{use(u)} * {u} + {u}", su, ru
             elif kind == "pow":
@@ -579,7 +585,7 @@ def run(program, torch, features=frozenset()):
         # stopped depends on the engine's order, PyTorch's only from step 08.2), or a node that only None
         # reached may have been skipped (PyTorch runs it, and frees it: step 08.2 asks for that).
         compare_saved = "free" in features and not any(key.startswith("line ") for key in seen) and (
-            "order" in features or "functions" not in program.helpers)
+            "order" in features or not {"block", "pick"} & set(program.helpers))
         # Which .grad a backward that raised halfway had written depends on the order it ran the nodes in:
         # PyTorch's only from step 08.2 on.
         partial = stopped_midway and "order" not in features
@@ -874,7 +880,7 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
     failures = failures or [first_failure]
     program, found, theirs = shrink(*min(failures, key=_size), package, features)
     piece = culprit(program, package, step_id, on_trial or step_id, theirs)
-    error = Wrong(message(program, found, piece))
+    error = Wrong(message(program, found, piece, later_steps_of=on_trial if on_trial != step_id else None))
     error.differential, error.culprit = True, piece
     raise error from None
 
@@ -972,7 +978,8 @@ def shrink(program, found, theirs, package, features):
 def _helpers_needed(helpers, statements):
     """The helpers that ``statements`` still call."""
     calls = {"backward": re.compile(r"(?<![.\w])backward\("), "prehook": re.compile(r"\bprehook\("),
-             "functions": re.compile(r"\b(Block|Pick)\.apply\("), "run_order": re.compile(r"\brun_order\("),
+             "block": re.compile(r"\bBlock\.apply\("), "pick": re.compile(r"\bPick\.apply\("),
+             "run_order": re.compile(r"\brun_order\("),
              "threads": re.compile(r"\bbeside_no_grad\("), "new_thread": re.compile(r"\bin_new_thread\(")}
     text = "\n".join(statements)
     return tuple(h for h in helpers if calls[h].search(text))
@@ -996,6 +1003,7 @@ PROGRAM_COMMENTS = (
     N_("once more, after the graph was freed"),
     N_("after backward"),
     N_("between two backwards"),
+    N_("MulBackward0 of t2, AccumulateGrad of a"),
     N_("after backward: no .grad, a leaf of its own"),
     N_("integers cannot require grad"),
 )
@@ -1009,11 +1017,24 @@ def _comments_shown(source):
     return "\n".join(line(text) for text in source.split("\n"))
 
 
-def message(program, found, piece):
+# What a shown program prints at its end, for a result that differs: a name, or a name's attribute.
+PRINTABLE = re.compile(r"[A-Za-z_]\w*(\.(grad|requires_grad|is_leaf|retains_grad|grad_fn|_version))?")
+
+
+def _printed(found):
+    """``print(...)`` lines that show, when the program is run, the results that differ."""
+    return [f"print({what!r}, {what})" for what, _yours, _theirs in found if PRINTABLE.fullmatch(what)]
+
+
+def message(program, found, piece, later_steps_of=None):
+    """The verdict's words: the smallest program (numbered, with prints of what differs at its end), the
+    results that differ, and the piece at fault. ``later_steps_of``: the step on trial, when the program
+    comes from a later step's level (it then runs pieces of steps after it)."""
     shown = found[:3]
+    source = "\n".join([program.source()] + _printed(shown))
     lines = [_("a random program gives a different result on your myautograd than on mini_autograd (which "
                "agrees with PyTorch 2.13 on this), and this is the smallest such program:"), "",
-             textwrap.indent(_numbered(_comments_shown(program.source())), "    "), ""]
+             textwrap.indent(_numbered(_comments_shown(source)), "    "), ""]
     for what, yours, reference in shown:
         if what == "error":
             lines.append(_("    running it, your myautograd raised {yours}: mini_autograd ran it to the end")
@@ -1030,6 +1051,10 @@ def message(program, found, piece):
         name, step = piece
         lines += ["", _("The piece at fault: {name} (step {step}): with the answer key's {name} "
                         "instead of yours, this program agrees.").format(name=name, step=step)]
+    if later_steps_of is not None:
+        lines += ["", _("(The program also runs pieces of steps after {step}, which the check took from the "
+                        "answer key: run as it is, it may stop where one of them is still a stub.)")
+                  .format(step=later_steps_of)]
     return "\n".join(lines)
 
 

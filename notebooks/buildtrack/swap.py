@@ -91,30 +91,27 @@ def _unwritten(directory, directory_fingerprint):
 
 
 @contextlib.contextmanager
-def swapped(package, file, qualified):
-    """``package`` with one piece replaced by the answer key's (put back afterwards)."""
+def replaced(package, file, qualified, make):
+    """``package`` with the piece ``qualified`` of ``file`` replaced by ``make(its function)`` wherever it is
+    bound (a method, property, staticmethod or classmethod of its class; a module's function in every module
+    of the package that imported it), put back afterwards."""
     module = sys.modules[f"{package.__name__}.{file.removesuffix('.py')}"]   # (package.gradcheck: a function)
-    new_functions = {}
-    # The module's own globals: the new function sees the module as it is now, other swaps included.
-    exec(_answer_function(file, qualified), vars(module), new_functions)
-    new = new_functions[qualified.rsplit(".", 1)[-1]]
     restore = []
     if "." in qualified:
         owner = getattr(module, qualified.split(".")[0])
         attribute = qualified.split(".")[1]
         old = owner.__dict__[attribute]
         if isinstance(old, property):
-            replacement = property(new, old.fset)
-        elif isinstance(old, staticmethod):
-            replacement = staticmethod(new)
-        elif isinstance(old, classmethod):
-            replacement = classmethod(new)
+            replacement = property(make(old.fget), old.fset)
+        elif isinstance(old, (staticmethod, classmethod)):
+            replacement = type(old)(make(old.__func__))
         else:
-            replacement = new
+            replacement = make(old)
         setattr(owner, attribute, replacement)
         restore.append((owner, attribute, old))
     else:
         old = getattr(module, qualified)
+        new = make(old)
         modules = [m for name, m in sys.modules.items() if name.startswith(package.__name__ + ".")]
         for other in modules + [package]:
             if getattr(other, qualified, None) is old:
@@ -125,6 +122,16 @@ def swapped(package, file, qualified):
     finally:
         for owner, attribute, old in restore:
             setattr(owner, attribute, old)
+
+
+def swapped(package, file, qualified):
+    """``package`` with one piece replaced by the answer key's (put back afterwards)."""
+    module = sys.modules[f"{package.__name__}.{file.removesuffix('.py')}"]
+    new_functions = {}
+    # The module's own globals: the new function sees the module as it is now, other swaps included.
+    exec(_answer_function(file, qualified), vars(module), new_functions)
+    new = new_functions[qualified.rsplit(".", 1)[-1]]
+    return replaced(package, file, qualified, lambda old: new)
 
 
 @contextlib.contextmanager
@@ -143,7 +150,6 @@ def calls_from_written_code(package, pieces, written, found):
     later steps). A check runs such a piece as the answer key's; your code, run as it is, would raise
     NotImplementedError there."""
     directory = pathlib.Path(package.__file__).resolve().parent
-    restore = []
 
     def caller():
         """The nearest of your written pieces among the calls of your package just above (a check's own
@@ -164,29 +170,8 @@ def calls_from_written_code(package, pieces, written, found):
             return function(*args, **kwargs)
         return note_then_call
 
-    for file, qualified in sorted(pieces):
-        module = sys.modules[f"{package.__name__}.{file.removesuffix('.py')}"]
-        if "." not in qualified:                      # a module's function, wherever it is imported
-            old = getattr(module, qualified)
-            modules = [m for name, m in sys.modules.items() if name.startswith(package.__name__ + ".")]
-            for other in modules + [package]:
-                if getattr(other, qualified, None) is old:
-                    setattr(other, qualified, noting(old, qualified))
-                    restore.append((other, qualified, old))
-            continue
-        owner = getattr(module, qualified.split(".")[0])
-        attribute = qualified.split(".")[1]
-        old = owner.__dict__[attribute]
-        if isinstance(old, property):
-            replacement = property(noting(old.fget, qualified), old.fset)
-        elif isinstance(old, (staticmethod, classmethod)):
-            replacement = type(old)(noting(old.__func__, qualified))
-        else:
-            replacement = noting(old, qualified)
-        setattr(owner, attribute, replacement)
-        restore.append((owner, attribute, old))
-    try:
+    with contextlib.ExitStack() as stack:
+        for file, qualified in sorted(pieces):
+            stack.enter_context(replaced(package, file, qualified,
+                                         lambda old, qualified=qualified: noting(old, qualified)))
         yield
-    finally:
-        for owner, attribute, old in restore:
-            setattr(owner, attribute, old)

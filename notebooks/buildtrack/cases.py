@@ -4,6 +4,7 @@
 gets the same verdict), shrinks a failing one, and returns the message of the smallest it found.
 hypothesis never speaks for itself: its own complaints (Flaky, a health check) are about the check.
 """
+import contextlib
 import pathlib
 
 import numpy as np
@@ -18,6 +19,18 @@ class _Stop(BaseException):
 
 SHRINK_TRIES = 100          # cases tried to make a failing case smaller, at most (a count, not a time:
                             # the same code gets the same message on any machine)
+_shrinking = [True]         # False while a verdict only asks whether a check passes (verdicts.py)
+
+
+@contextlib.contextmanager
+def without_shrinking():
+    """Inside, a failing case is not made smaller: the first one found ends the search. For the reruns that
+    only ask whether a check passes (with other pieces swapped in); the message comes from the first run."""
+    _shrinking.append(False)
+    try:
+        yield
+    finally:
+        _shrinking.pop()
 
 
 def smallest_failure(strategy, trial, examples):
@@ -37,7 +50,7 @@ def smallest_failure(strategy, trial, examples):
     def agrees(case):
         if failures:
             tried_since.append(case)
-            if len(tried_since) > SHRINK_TRIES:
+            if len(tried_since) > (SHRINK_TRIES if _shrinking[-1] else 0):
                 raise _Stop(None)                        # small enough: the last failure is the smallest yet
         try:
             problem = trial(case)

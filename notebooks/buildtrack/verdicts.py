@@ -14,7 +14,7 @@ import traceback
 import warnings
 from dataclasses import dataclass
 
-from . import differential, swap
+from . import cases, differential, swap
 from .i18n import _
 from .package import PACKAGE_NAME, Wrong, learner_frame, load
 from .steps import STEPS, rewritten_later, still_shipped, word_missing
@@ -227,9 +227,10 @@ def _passes_without_later_pieces(the_step, package, stand_ins, error):
 
 
 def _sentence_with(run, package, pieces):
-    """What ``run()`` returns with ``pieces`` from the answer key, or None if it raises."""
+    """What ``run()`` returns with ``pieces`` from the answer key, or None if it raises (a failing case is
+    not shrunk: only whether it passes counts here)."""
     try:
-        with swap.answer_key_for(package, pieces):
+        with swap.answer_key_for(package, pieces), cases.without_shrinking():
             return run()
     except Exception:
         return None

@@ -546,6 +546,41 @@ case("binary_cross_entropy_weights_checked_in_pytorchs_order", _ERRORS + """
         show(lambda: F.binary_cross_entropy_with_logits(x, x, **kw))
 """)
 
+# Issue 35 (found while holding the build track's Functions and gradcheck to PyTorch): what a custom
+# Function's apply gives back when it records no node, and gradcheck with no differentiable output.
+case("custom_function_outputs_without_a_node", """
+    class Same(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    class Two(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2, torch.ones(2, requires_grad=True)
+        @staticmethod
+        def backward(ctx, g, h):
+            return g * 2
+    a = torch.tensor([1., 2.])
+    out = Same.apply(a)
+    print(out is a, out.requires_grad, out.is_leaf)
+    b = torch.tensor([1., 2.], requires_grad=True)
+    with torch.no_grad():
+        out = Same.apply(b)
+    print(out is b, out.requires_grad, out.is_leaf, b.requires_grad)
+    both = Two.apply(a)
+    print(type(both).__name__, [t.requires_grad for t in both])
+""")
+
+case("gradcheck_without_a_differentiable_output", """
+    a = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)
+    print(torch.autograd.gradcheck(lambda x: x.detach() * 0 + 1, (a,)))
+    print(torch.autograd.gradcheck(lambda x: x.detach() * 2, (a,), raise_exception=False))
+    torch.autograd.gradcheck(lambda x: x.detach() * 2, (a,))
+""", error="GradcheckError")
+
 
 @pytest.mark.parametrize("code, error, message", CASES)
 def test_same_as_torch(code, error, message):

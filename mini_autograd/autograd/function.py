@@ -243,12 +243,18 @@ class Function:
         else:                                       # already off (in backward, under no_grad)
             outputs = cls.forward(ctx, *args)
 
-        if isinstance(outputs, Tensor):
-            return _record(ctx, args, (outputs,))[0] if record else outputs
-        for out in outputs:
-            if not isinstance(out, Tensor):
-                raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
-        return _record(ctx, args, outputs) if record else outputs
+        single = isinstance(outputs, Tensor)
+        if single:
+            outputs = (outputs,)
+        else:
+            for out in outputs:
+                if not isinstance(out, Tensor):
+                    raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
+        if record:
+            outputs = _record(ctx, args, outputs)
+        elif not cls._is_builtin:                   # a custom Function that recorded no node
+            outputs = tuple([_unrecorded(out, args) for out in outputs])
+        return outputs[0] if single else outputs
 
 
 def mark_builtin(*modules):
@@ -326,6 +332,18 @@ def _record(node, args, outputs):
                          for t in node._to_save])
     node._to_save = ()
     return tuple(wrapped)
+
+
+def _unrecorded(out, args):
+    """An output of a custom Function's apply that recorded no node, as python_function.cpp's _wrap_outputs
+    leaves it when there is no node: an input given back is a new alias of it, detached if it requires
+    grad; any other output that requires grad is detached in place. With no input that requires grad (or
+    grad mode off), no output does."""
+    if _is_one_of(out, args):
+        return _alias(out)
+    if out.requires_grad:
+        out.detach_()
+    return out
 
 
 def _is_one_of(tensor, tensors):

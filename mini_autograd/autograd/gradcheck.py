@@ -65,6 +65,16 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                           "or complex. This check will likely fail if all the inputs are not of double "
                           "precision floating point or complex. ", UserWarning, stacklevel=2)
     outputs = _as_tuple(func(*inputs))
+    if not any(out.requires_grad for out in outputs):
+        # No output to run backward from: every numerical Jacobian must then be zero
+        # (torch/autograd/gradcheck.py: _check_no_differentiable_outputs).
+        for o in range(len(outputs)):
+            for i in differentiable:
+                if np.any(numerical_jacobian(func, inputs, i, o, eps) != 0):
+                    if not raise_exception:
+                        return False
+                    raise GradcheckError("Numerical gradient for function expected to be zero")
+        return True
     for o, out in enumerate(outputs):
         if not out.requires_grad:
             continue

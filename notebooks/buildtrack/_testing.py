@@ -57,8 +57,7 @@ def expect_raises(make, error_type, words, what):
         raise
     except Exception as error:                       # another error, from deeper in the code
         raise Wrong(_("{what} raised {raised}: {error}, where PyTorch raises {error_type}: {words} (check "
-                      "for "
-                      "this case first, before going on).").format(
+                      "for this case first, before going on).").format(
                           what=what, raised=type(error).__name__, error=error, error_type=error_type.__name__,
                           words=words)) from None
     raise Wrong(_("{what} raised nothing; PyTorch raises {error_type}: {words}").format(

@@ -66,9 +66,8 @@ def check_recording_rule(m):
         try:
             return m.compute_requires_grad(*inputs)
         except AttributeError as error:
-            raise Wrong(_("compute_requires_grad{args} raised AttributeError ({error}): "
-                          "inputs can be plain numbers, which never require grad "
-                          "(check isinstance(t, Tensor) first).")
+            raise Wrong(_("compute_requires_grad{args} raised AttributeError ({error}): inputs can be plain "
+                          "numbers, which never require grad (check isinstance(t, Tensor) first).")
                           .format(args=_args(inputs), error=error)) from None
 
     answer = rule(x, c)

@@ -62,9 +62,8 @@ def _run_formula(m, name, make, inputs, upstream, dtype="float64"):
                       "is [k, m].").format(name=name, error=error)) from None
     if not np.array_equal(grad._data, given, equal_nan=True):
         raise Wrong(_("{name}.backward changed the gradient it was given, in place: the engine hands the "
-                      "same "
-                      "gradient tensor to several nodes (Add passes it to both inputs), so a backward must "
-                      "compute new tensors (grad * ...) and leave grad as it was.").format(name=name))
+                      "same gradient tensor to several nodes (Add passes it to both inputs), so a backward "
+                      "must compute new tensors (grad * ...) and leave grad as it was.").format(name=name))
     return grads
 
 
@@ -256,8 +255,7 @@ def check_engine(m):
         raise Wrong(_("for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is 6; PyTorch gives 3. The "
                       "gradient arriving at u's node was added in place into the one already there, and that "
                       "tensor was the same one Add handed to s's node, and then to v's: add into a new "
-                      "tensor, "
-                      "next_grad + buffers[next_node], never with +=."))
+                      "tensor, next_grad + buffers[next_node], never with +=."))
     expect_close(grad_of(q), 3.0, _("for u = p * 2; v = q * 3; s = u + v; out = s + u, q.grad is {got}; "
                  "PyTorch gives {want}."))
     expect_close(grad_of(p), 4.0, _("for u = p * 2; v = q * 3; s = u + v; out = s + u, p.grad is {got}; "
@@ -267,9 +265,8 @@ def check_engine(m):
     a = m.tensor(1.0, requires_grad=True)
     b = m.tensor(2.0, requires_grad=True)
     _engine_backward(m, a + b)
-    expect(grad_of(a) is not grad_of(b), _("a.grad and b.grad are the same tensor: "
-           "Add hands the same gradient to both inputs, so AccumulateGrad must store a copy "
-           "(Tensor(grad._data.copy()))."))
+    expect(grad_of(a) is not grad_of(b), _("a.grad and b.grad are the same tensor: Add hands the same "
+           "gradient to both inputs, so AccumulateGrad must store a copy (Tensor(grad._data.copy()))."))
 
     # A Function whose backward sends None: the node below it gets no gradient from it.
     block = blocking_function(m)
@@ -426,9 +423,8 @@ def check_tensor_backward(m):
     (x * 2).backward(m.tensor([1.0, 1.0], dtype=m.float64))
     got = grad_of(x)
     expect(got is not None and str(got._data.dtype) == "float32", _("y.backward(g) for a float32 y and a "
-           "float64 g leaves x.grad {value}; PyTorch's is float32: "
-           "the starting gradient is cast to the tensor's dtype "
-           "(Tensor(gradient._data.astype(self._data.dtype))).")
+           "float64 g leaves x.grad {value}; PyTorch's is float32: the starting gradient is cast to the "
+           "tensor's dtype (Tensor(gradient._data.astype(self._data.dtype))).")
            .format(value='None' if got is None else got._data.dtype))
     leaf = m.tensor(2.0, requires_grad=True)
     leaf.backward()

@@ -137,9 +137,8 @@ def check_retain_grad(m):
                  "expected {want}."))
     z = x * 2
     z.sum().backward()
-    expect(grad_of(z) is None, _("z = x * 2 did not ask to retain its gradient, "
-           "yet z.grad is {z_grad}: "
-           "only leaves (and tensors that called retain_grad) get a .grad.")
+    expect(grad_of(z) is None, _("z = x * 2 did not ask to retain its gradient, yet z.grad is {z_grad}: only "
+           "leaves (and tensors that called retain_grad) get a .grad.")
            .format(z_grad=show(values(grad_of(z)))))
     return _("Non-leaves keep their gradient only on request, through a hook on their grad_fn.")
 
@@ -240,8 +239,7 @@ def check_no_grad(m):
             pass
         after_inner = m.is_grad_enabled()
     expect(not after_inner, _("after an inner no_grad() block ends inside an outer one, recording is back "
-           "on: "
-           "__exit__ must restore the value from before __enter__, not True."))
+           "on: __exit__ must restore the value from before __enter__, not True."))
     expect(m.is_grad_enabled(), _("after nested no_grad() blocks, recording is still off."))
     try:
         with m.no_grad():
@@ -270,8 +268,7 @@ def check_no_grad(m):
     _check_two_threads(m)
     (x * 2).sum().backward()
     expect_close(grad_of(x), [2.0, 2.0], _("after no_grad blocks, (x * 2).sum().backward() gives x.grad "
-                 "{got}, "
-                 "expected {want}."))
+                 "{got}, expected {want}."))
     return _("Nothing is recorded inside; blocks nest and exceptions pass through.")
 
 
@@ -282,8 +279,7 @@ def check_detach(m):
     d = y.detach()
     expect(d is not y, _("y.detach() returned y itself: return a new tensor."))
     expect(d.grad_fn is None and d.requires_grad is False, _("y.detach() still has a grad_fn or requires "
-           "grad: "
-           "it is a new leaf, cut from the graph."))
+           "grad: it is a new leaf, cut from the graph."))
     expect(np.shares_memory(d._data, y._data), _("y.detach() copied the numbers: "
            "it shares them with y (no copy), as PyTorch's does."))
     c = m.tensor([1.0, 2.0])
@@ -324,10 +320,9 @@ def check_detach(m):
     d = x.detach()
     d._version += 1                                 # what an in-place change through d does (step 07.1)
     expect(x._version == 1 and d._version == 1, _("after d = x.detach(); d._version += 1 (as an in-place "
-           "change through d does), x._version is "
-           "{x_version} and d._version {d_version}; PyTorch's are 1 and 1: d shares x's numbers and its "
-           "version counter (detached._version_counter = self._version_counter), so that a change made "
-           "through d still stops a backward that saved x.")
+           "change through d does), x._version is {x_version} and d._version {d_version}; PyTorch's are 1 "
+           "and 1: d shares x's numbers and its version counter (detached._version_counter = "
+           "self._version_counter), so that a change made through d still stops a backward that saved x.")
            .format(x_version=x._version, d_version=d._version))
     return (_("detach() shares the numbers and the version counter and drops the history; requires_grad_ "
               "changes leaves only."))

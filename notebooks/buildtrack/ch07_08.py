@@ -109,9 +109,8 @@ def _in_place_with_recording_off(m, change, what):
             change()
     except RuntimeError as error:
         raise Wrong(_("{what} with recording off (inside no_grad) raised RuntimeError: {error}. Refuse an "
-                      "in-place change only while recording is on (is_grad_enabled()): with recording "
-                      "off, as "
-                      "in an optimizer's step, PyTorch allows it and bumps the version.")
+                      "in-place change only while recording is on (is_grad_enabled()): with recording off, "
+                      "as in an optimizer's step, PyTorch allows it and bumps the version.")
                       .format(what=what, error=error)) from None
 
 
@@ -279,8 +278,7 @@ def check_dependencies(m):
         if got != want[id(node)]:
             hint = (_(" It gets one gradient per edge pointing at it: count edges, not nodes.")
                     if want[id(node)] > 1 else "")
-            raise Wrong(_("compute_dependencies gives {label} the count {got}, "
-                          "expected {want}.{hint}")
+            raise Wrong(_("compute_dependencies gives {label} the count {got}, expected {want}.{hint}")
                           .format(label=label_shown(label(node)), got=got, want=want[id(node)], hint=hint))
     x = m.tensor([1.0, 2.0], requires_grad=True)
     a = x * 2                                        # a feeds two nodes: its node must be walked once
@@ -349,13 +347,11 @@ def check_ready_queue(m):
             hint = (_(" Some node ran more than once: a node joins the ready queue only when its dependency "
                       "count reaches 0."))
         elif [name.split(" of ")[0] for name in order] == fifo:
-            hint = (_(" That is first-in-first-out (or oldest-first) order: "
-                      "the ready queue must pop the newest node first, the highest sequence_nr "
-                      "(heapq with -sequence_nr)."))
+            hint = (_(" That is first-in-first-out (or oldest-first) order: the ready queue must pop the "
+                      "newest node first, the highest sequence_nr (heapq with -sequence_nr)."))
         elif sorted(order) == sorted(want):
-            hint = (_(" The same nodes in another order: of the ready nodes, "
-                      "the one with the highest sequence_nr (the newest) runs first; "
-                      "heapq pops the smallest, so push -sequence_nr."))
+            hint = (_(" The same nodes in another order: of the ready nodes, the one with the highest "
+                      "sequence_nr (the newest) runs first; heapq pops the smallest, so push -sequence_nr."))
         else:
             hint = ""
         raise Wrong(_("on the diamond graph your engine ran {order}; "
@@ -374,8 +370,7 @@ def check_ready_queue(m):
     y = x * x
     (y * y).backward()
     expect_close(grad_of(x), 4 * 2.0 ** 3, _("for (x*x)*(x*x) at x = 2, x.grad is {got}, expected {want}: "
-                 "the "
-                 "gradients of both uses must be added in the input buffer before the node runs."))
+                 "the gradients of both uses must be added in the input buffer before the node runs."))
     # A Function whose backward returns None: every edge counts, None or not.
     x = m.tensor(1.0, requires_grad=True)
     y = x * 3

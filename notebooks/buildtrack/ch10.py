@@ -165,10 +165,9 @@ def _linear_trial(m, case):
     for name, mine, theirs in (("x", x, x_ref), ("weight", layer.weight, weight), ("bias", layer.bias, bias)):
         got = grad_of(mine)
         if got is None or not close(values(got), values(theirs.grad)):
-            return (_("{seeded}: {name}.grad is {value}; PyTorch's is "
-                      "{theirs_grad}. Compute layer(x) with Tensor operations on the Parameters "
-                      "themselves (x @ transpose(self.weight) + self.bias): the engine then finds every "
-                      "gradient.")
+            return (_("{seeded}: {name}.grad is {value}; PyTorch's is {theirs_grad}. Compute layer(x) with "
+                      "Tensor operations on the Parameters themselves (x @ transpose(self.weight) + "
+                      "self.bias): the engine then finds every gradient.")
                       .format(seeded=seeded, name=name, value='None' if got is None else show(values(got)),
                               theirs_grad=show(values(theirs.grad))))
     return None
@@ -207,10 +206,8 @@ def _drawn_like_pytorch(m, i, o, seed, layer=None):
     if not np.array_equal(drawn, want["weight"]):
         return (_("after manual_seed({seed}), your creation.uniform(-k, k, ({o}, {i})) gives {drawn}, where "
                   "PyTorch's torch.empty({o}, {i}).uniform_(-k, k) gives {want} (k = 1/sqrt({i})): "
-                  "creation.py "
-                  "is given, and yours is not the course's. Take the course's current creation.py, which "
-                  "draws "
-                  "with PyTorch's generator.")
+                  "creation.py is given, and yours is not the course's. Take the course's current "
+                  "creation.py, which draws with PyTorch's generator.")
                 .format(seed=seed, o=o, i=i, drawn=_head(drawn), want=_head(want["weight"])))
     if layer is None:
         m.manual_seed(seed)
@@ -276,9 +273,8 @@ def check_cross_entropy(m):
                       "sum(dim=1, keepdim=True).").format(case=case, error=error, where=_line_of(m, error))
                     ) from None
     expect(isinstance(loss, m.Tensor) and tuple(loss.shape) == (),
-           _("{case} has shape {shape}; PyTorch's loss is one number, a tensor of shape [] (0-d): the "
-             "mean of the "
-             "rows' losses, so sum every entry (.sum() with no dim) before dividing by n.")
+           _("{case} has shape {shape}; PyTorch's loss is one number, a tensor of shape [] (0-d): the mean "
+             "of the rows' losses, so sum every entry (.sum() with no dim) before dividing by n.")
            .format(case=case, shape=list(getattr(loss, "shape", ["?"]))))
     theirs = ref.tensor(logits, requires_grad=True)
     want = ref.nn.functional.cross_entropy(theirs, ref.tensor(targets))
@@ -323,11 +319,9 @@ def check_cross_entropy(m):
                                CROSS_ENTROPY_EXAMPLES)
     if failure:
         raise Wrong(_("on random logits, yours and PyTorch's F.cross_entropy differ; the smallest case "
-                      "found: "
-                      "{failure}").format(failure=failure))
-    return (_("cross_entropy equals PyTorch's, value and gradient, in float32 and float64, on random "
-              "logits up "
-              "to 10⁴ with rows far apart, passes on the gradient arriving from upstream, and refuses "
+                      "found: {failure}").format(failure=failure))
+    return (_("cross_entropy equals PyTorch's, value and gradient, in float32 and float64, on random logits "
+              "up to 10⁴ with rows far apart, passes on the gradient arriving from upstream, and refuses "
               "targets out of bounds as PyTorch does."))
 
 
@@ -431,11 +425,10 @@ def _cross_entropy_trial(m, case):
             said = raised(m, mine_error)
         else:
             said = _("gives {loss}").format(loss=show(values(loss)))
-        return (_("{case}: yours {said}; PyTorch raises IndexError: {refused} A target is a class number, "
-                  "0 to classes - 1 = {last}: pick the class with the given one_hot(targets, classes), which "
+        return (_("{case}: yours {said}; PyTorch raises IndexError: {refused} A target is a class number, 0 "
+                  "to classes - 1 = {last}: pick the class with the given one_hot(targets, classes), which "
                   "raises that error, not with an index that wraps around (targets % classes, or a numpy "
-                  "index "
-                  "of -1, which counts from the end).")
+                  "index of -1, which counts from the end).")
                 .format(case=_called(logits, targets), said=said, refused=refused, last=logits.shape[1] - 1))
     (want * scale if scale != 1 else want).backward()
     mine = m.tensor(logits, dtype=getattr(m, dtype), requires_grad=True)
@@ -454,8 +447,7 @@ def _cross_entropy_trial(m, case):
     if not close(got, values(want), atol=atol):
         why = (_(" exp overflowed or underflowed somewhere: shift each row by its own largest logit "
                  "(logits.max(dim=1, keepdim=True)) and take log_softmax as shifted - "
-                 "log(sum(exp(shifted))), "
-                 "not log(softmax), whose log of a probability rounded to 0 is -inf.")
+                 "log(sum(exp(shifted))), not log(softmax), whose log of a probability rounded to 0 is -inf.")
                if not np.all(np.isfinite(got)) else "")
         return (_("{shown}: your loss is {got}; PyTorch's is {want}.{why}")
                 .format(shown=shown, got=show(got), want=show(values(want)), why=why))
@@ -559,8 +551,7 @@ def check_sgd(m):
     expect(np.allclose(got, [0.8, -1.6]), _("after one step with lr = 0.1 and grad [2, -4], w is {got}, "
            "expected [0.8, -1.6]: w - lr * w.grad.").format(got=show(got)))
     expect(w.grad_fn is None and w.is_leaf, _("after SGD.step, w has a grad_fn: update in place under "
-           "no_grad, "
-           "so w stays the same leaf."))
+           "no_grad, so w stays the same leaf."))
     expect(grad_of(w) is not None, _("after SGD.step, w.grad is None: the step reads the gradient and must "
            "leave it as backward left it. Clearing it is zero_grad's work, which the training loop calls "
            "before the next backward."))
@@ -577,8 +568,7 @@ def check_sgd(m):
         still_off = not m.is_grad_enabled()
     m.set_grad_enabled(True)
     expect(still_off, _("SGD.step called inside `with no_grad():` switched recording back on before the "
-           "block "
-           "ended: the step must put back the mode it found (recording was off), as `with no_grad():` "
+           "block ended: the step must put back the mode it found (recording was off), as `with no_grad():` "
            "inside the step does."))
     for case in SGD_SCENARIOS:
         problem = _sgd_trial(m, case)

@@ -154,11 +154,9 @@ def nudge_diagnosis(m, eps=1e-4):
                   "eps = 0.01.").format(eps=eps, step_size=step_size))
     if any(len({np.sign(delta) for delta in deltas}) < 2 for deltas in nudges.values()):
         return (_("Yours takes a one-sided difference, (f(x + eps) - f(x)) / eps, which is off by about "
-                  "f''(x) eps / 2 (1000 · eps = 0.001 for 1000 · x² at 0, far above atol = 1e-5). "
-                  "PyTorch's is "
-                  "central, (f(x + eps) - f(x - eps)) / (2 eps), exact for a quadratic: nudge each entry "
-                  "both "
-                  "ways."))
+                  "f''(x) eps / 2 (1000 · eps = 0.001 for 1000 · x² at 0, far above atol = 1e-5). PyTorch's "
+                  "is central, (f(x + eps) - f(x - eps)) / (2 eps), exact for a quadratic: nudge each entry "
+                  "both ways."))
     return None
 
 
@@ -187,13 +185,10 @@ def _check_named_gradcheck_cases(m):
     a, = _inputs(m, (3,))
     outcome = _run_gradcheck(m, lambda a: m.ones(3, dtype=m.float64), (a,))
     if outcome != ("returned", True):
-        raise Wrong(_("gradcheck(lambda a: ones(3, dtype=float64), (a,)) {outcome}; PyTorch's returns "
-                      "True. The "
-                      "output does not require grad (no input reaches it), so no backward can run: its "
-                      "analytical "
-                      "Jacobian is zeros, and so is its numerical one. Run backward only when the output "
-                      "requires "
-                      "grad.").format(outcome=_said(outcome)))
+        raise Wrong(_("gradcheck(lambda a: ones(3, dtype=float64), (a,)) {outcome}; PyTorch's returns True. "
+                      "The output does not require grad (no input reaches it), so no backward can run: its "
+                      "analytical Jacobian is zeros, and so is its numerical one. Run backward only when the "
+                      "output requires grad.").format(outcome=_said(outcome)))
     _check_grads_put_back(m)
     diagnosis = None
     for name, power in (("1000 * a * a", 2), ("1000 * a * a * a", 3)):
@@ -295,12 +290,9 @@ def _check_grads_put_back(m):
     left = [grad_of(a), grad_of(b)]
     if left[0] is not None or left[1] is not before or not np.array_equal(values(before), [7.0, 7.0]):
         raise Wrong(_("a.grad is None and b.grad is [7., 7.]; gradcheck(f, (a, b)), with f = a * b whose "
-                      "backward "
-                      "is wrong for b, raises GradcheckError, and then a.grad is {a_grad} and b.grad is "
-                      "{b_grad}. "
-                      "PyTorch's gradcheck leaves every .grad as it found it, also when it raises: put "
-                      "them back "
-                      "before raising too.").format(
+                      "backward is wrong for b, raises GradcheckError, and then a.grad is {a_grad} and "
+                      "b.grad is {b_grad}. PyTorch's gradcheck leaves every .grad as it found it, also when "
+                      "it raises: put them back before raising too.").format(
                           a_grad="None" if left[0] is None else show(values(left[0])),
                           b_grad="None" if left[1] is None else str(show(values(left[1]))) + (
                               "" if left[1] is before else _(" (another tensor)"))))
@@ -414,9 +406,8 @@ def _gradcheck_trial(m, case):
     if moved and outcome[0] != "crashed":
         now = grad_of(inputs[moved[0]])
         return (_("{show_case}\n    {name}.grad was {before} before the call; your gradcheck {outcome}, and "
-                  "left {name}.grad = {now}. PyTorch's gradcheck leaves every .grad as it found it, "
-                  "whether it "
-                  "returns or raises.").format(
+                  "left {name}.grad = {now}. PyTorch's gradcheck leaves every .grad as it found it, whether "
+                  "it returns or raises.").format(
                       show_case=_show_case(case, no_gradient), name="abc"[moved[0]], outcome=_said(outcome),
                       before="None" if grads[moved[0]] is None else _("a tensor of 7s"),
                       now="None" if now is None else show(values(now))))
@@ -431,8 +422,7 @@ def _gradcheck_trial(m, case):
         changed = [i for i, (t, x) in enumerate(zip(inputs, xs, strict=True))
                    if not np.array_equal(values(t), x)]
         if changed:
-            return (_("{show_case}\nyour gradcheck left input {changed} changed: put "
-                      "each nudged entry back.")
+            return (_("{show_case}\nyour gradcheck left input {changed} changed: put each nudged entry back.")
                       .format(show_case=_show_case(case, no_gradient), changed=changed[0]))
         return None
     shown = failing[0] if failing else (int(named.group(1)) if named and int(named.group(1)) < len(xs)
@@ -472,13 +462,11 @@ def _gradcheck_message(m, case, true, planted, numerical, no_gradient, shown, re
         off = abs(planted[where][entry] - true[where][entry])
         allowed = atol + rtol * abs(numerical[where][entry])
         line = (_("    backward is right but at one entry: d {output} / d {input} is {planted:.6g}, the true "
-                  "value {true:.6g}: off by {off:.3g}, within PyTorch's tolerance atol + rtol · "
-                  "|numerical| = "
-                  "{allowed:.3g}") if off <= allowed else
+                  "value {true:.6g}: off by {off:.3g}, within PyTorch's tolerance atol + rtol · |numerical| "
+                  "= {allowed:.3g}") if off <= allowed else
                 _("    backward is right but at one entry: d {output} / d {input} is {planted:.6g}, the true "
-                  "value {true:.6g}: off by {off:.3g}, beyond PyTorch's tolerance atol + rtol · "
-                  "|numerical| = "
-                  "{allowed:.3g}"))
+                  "value {true:.6g}: off by {off:.3g}, beyond PyTorch's tolerance atol + rtol · |numerical| "
+                  "= {allowed:.3g}"))
         lines.append(line.format(output=_entry("out", case["out_shape"], entry[0]),
                                  input=_entry(names[where], case["shapes"][where], entry[1]),
                                  planted=planted[where][entry], true=true[where][entry], off=off,
@@ -542,11 +530,10 @@ def check_gradcheck(m):
         try:
             result = gradcheck(function, inputs)
         except m.gradcheck.GradcheckError as error:
-            raise Wrong(_("your gradcheck rejects {name}, whose backward is right "
-                          "({first_line}). Things to check: clear the inputs' .grad before "
-                          "each backward; put each nudged entry back; nudge the input's own numbers "
-                          "(reshape(-1) is a view, flatten() a copy); divide by 2 eps; seed each backward "
-                          "with 1 at one output entry. {advice}")
+            raise Wrong(_("your gradcheck rejects {name}, whose backward is right ({first_line}). Things to "
+                          "check: clear the inputs' .grad before each backward; put each nudged entry back; "
+                          "nudge the input's own numbers (reshape(-1) is a view, flatten() a copy); divide "
+                          "by 2 eps; seed each backward with 1 at one output entry. {advice}")
                         .format(name=name, first_line=str(error).splitlines()[0],
                                 advice=nudge_diagnosis(m) or "")) from None
         expect(result is True,
@@ -557,10 +544,9 @@ def check_gradcheck(m):
                    "nudged entry back.").format(name=name))
             left = grad_of(t)
             expect(left is grad and (grad is None or np.all(values(grad) == 5.0)),
-                   _("after gradcheck on {name}, an input's .grad is "
-                     "{now}, where before the call it was "
-                     "{before}: PyTorch's gradcheck leaves .grad as it "
-                     "found it (keep each input's .grad before you start, and put it back at the end).")
+                   _("after gradcheck on {name}, an input's .grad is {now}, where before the call it was "
+                     "{before}: PyTorch's gradcheck leaves .grad as it found it (keep each input's .grad "
+                     "before you start, and put it back at the end).")
                    .format(name=name, now="None" if left is None else show(values(left)),
                            before="None" if grad is None else _("a tensor of 5s")))
     wrong = _wrong_exp(m)
@@ -568,13 +554,11 @@ def check_gradcheck(m):
         result = gradcheck(lambda a: wrong.apply(a), _inputs(m, (3,)))
     except m.gradcheck.GradcheckError as error:
         expect(str(error).startswith("Jacobian mismatch for output 0 with respect to input 0"),
-               _("the GradcheckError must start with PyTorch's words "
-                 "'Jacobian mismatch for output 0 with respect to input 0', "
-                 "not {error!r}.").format(error=str(error)[:60]))
+               _("the GradcheckError must start with PyTorch's words 'Jacobian mismatch for output 0 with "
+                 "respect to input 0', not {error!r}.").format(error=str(error)[:60]))
     except RuntimeError as error:
-        raise Wrong(_("your gradcheck raised a plain RuntimeError ({first_line}): "
-                      "raise GradcheckError (given in gradcheck.py), "
-                      "PyTorch's own kind of RuntimeError.")
+        raise Wrong(_("your gradcheck raised a plain RuntimeError ({first_line}): raise GradcheckError "
+                      "(given in gradcheck.py), PyTorch's own kind of RuntimeError.")
                       .format(first_line=str(error).splitlines()[0])) from None
     else:
         raise Wrong(_("your gradcheck returned {result!r} for an exp whose backward forgets the local "
@@ -650,8 +634,7 @@ def check_custom_function(m):
     return (_("Your Sigmoid runs forward and backward like a built-in op, named SigmoidBackward, and equals "
               "PyTorch's sigmoid, value and gradient, in float32 and float64, up to |a| = 1000; its result "
               "requires grad only when PyTorch's does, and an in-place change of what backward needs is "
-              "refused "
-              "or harmless, never a wrong gradient."))
+              "refused or harmless, never a wrong gradient."))
 
 
 SIGMOID_PLAIN = {"upstream": np.array([1.0, -0.5]), "dtype": "float64", "requires_grad": True,
@@ -733,9 +716,8 @@ def _sigmoid_trial(m, case):
                   "it when the formula mixes a's array with Python numbers only).")
                   .format(shown=shown, s=dtype_name(s), want=dtype_name(want)))
     if s.requires_grad != want.requires_grad:
-        return (_("{shown}: s.requires_grad is {got}; PyTorch's is {want}: whether the result requires "
-                  "grad is "
-                  "apply's decision (an input requires grad and recording is on), not forward's. Return "
+        return (_("{shown}: s.requires_grad is {got}; PyTorch's is {want}: whether the result requires grad "
+                  "is apply's decision (an input requires grad and recording is on), not forward's. Return "
                   "Tensor(array) from forward, without requires_grad=True.")
                 .format(shown=shown, got=s.requires_grad, want=want.requires_grad))
     if not want.requires_grad:
@@ -756,10 +738,9 @@ def _sigmoid_trial(m, case):
     if case["inplace"] and (got is None or not close(values(got), values(theirs.grad), atol=1e-6)):
         return (_("{shown}: a.grad is {value}, computed from the changed {name}; the gradient at the values "
                   "forward saw is {theirs_grad}, and PyTorch's sigmoid, which saves its result, refuses: "
-                  "RuntimeError: one of the variables needed for gradient computation has been modified "
-                  "by an "
-                  "inplace operation. Keep what backward needs with ctx.save_for_backward, whose version is "
-                  "checked, not as an attribute of ctx (ctx.s = ...).")
+                  "RuntimeError: one of the variables needed for gradient computation has been modified by "
+                  "an inplace operation. Keep what backward needs with ctx.save_for_backward, whose version "
+                  "is checked, not as an attribute of ctx (ctx.s = ...).")
                 .format(shown=shown, value="None" if got is None else show(values(got)), name=case["inplace"],
                         theirs_grad=show(values(theirs.grad))))
     if got is None or not close(values(got), values(theirs.grad), atol=1e-6):
@@ -767,8 +748,7 @@ def _sigmoid_trial(m, case):
         if got is not None and not np.all(np.isfinite(values(got))):
             why = (_(" At large |a| exp overflows: compute the derivative from s, s * (1 - s), which is 0 "
                      "there with no inf on the way."))
-        return (_("{shown}: a.grad is {value}; PyTorch's is "
-                  "{theirs_grad} (g * s * (1 - s)).{why}")
+        return (_("{shown}: a.grad is {value}; PyTorch's is {theirs_grad} (g * s * (1 - s)).{why}")
                   .format(shown=shown, value='None' if got is None else show(values(got)),
                           theirs_grad=show(values(theirs.grad)), why=why))
     if dtype_name(got) != dtype_name(theirs.grad):

@@ -659,6 +659,10 @@ MISTAKES += [  # issue 35: wrong code that got a ✅ in the fourth trial (chapte
      "                    if not retain_graph:\n                        node.release_saved()\n"
      "            if grad is None and not retain_graph:\n                node.release_saved()\n",
      "not in a finally block"),
+    # 03.3 (a raw exception): the engine starts at tensor.grad_fn, which a leaf does not have; the verdict
+    # names the check's line that ran into it
+    ("03.3", "engine.py", "    root, _ = gradient_edge(tensor)\n    dependencies",
+     "    root = tensor.grad_fn\n    dependencies", "while the check ran `leaf.backward()`"),
     # 08.2: the engine's state in module globals: a backward inside a backward breaks it
     ("08.2", "engine.py", "    root, _ = gradient_edge(tensor)\n    dependencies",
      "    global buffers, dependencies\n    root, _ = gradient_edge(tensor)\n    dependencies",

@@ -298,7 +298,8 @@ def test_every_kind_of_differing_result_makes_a_message(language, monkeypatch):
                     assert differential._what(key) in text or key == "error", (key, mine, theirs, text)
 
 
-def test_a_piece_that_calls_a_later_steps_stub_is_not_done(tmp_path):
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_piece_that_calls_a_later_steps_stub_is_not_done(tmp_path, monkeypatch, language):
     """zero_grad written with p.grad.zero_() while step 07.1's _write is still its stub: the check runs the
     answer key's _write in its place, but the learner's own code would raise NotImplementedError, so no ✅."""
     directory = tmp_path / "myautograd"
@@ -312,9 +313,12 @@ def test_a_piece_that_calls_a_later_steps_stub_is_not_done(tmp_path):
     (directory / "tensor.py").write_text(mine)
     assert verdict("05.2", directory).status == "done"            # the answer key's zero_grad writes zeros
     _plant(directory, "optim.py", "            p.grad._data[...] = 0\n", "            p.grad.zero_()\n")
+    monkeypatch.setenv("BUILDTRACK_LANG", language)
     result = verdict("05.2", directory)
     assert result.status == "wrong", result.message
-    assert "your zero_grad calls Tensor._write (step 07.1), which you have not written yet" in result.message
+    said = {"en": "your zero_grad calls Tensor._write (step 07.1), which you have not written yet",
+            "zh": "你的 zero_grad 调用了 Tensor._write（步骤 07.1），而它你还没有写"}[language]
+    assert said in result.message, result.message
 
 
 def test_a_program_that_differs_only_once_is_named_with_the_program():
@@ -339,3 +343,12 @@ def test_a_program_that_differs_only_once_is_named_with_the_program():
     message = str(verdicts.answered_two_ways(raised.value))
     assert "1  import myautograd as torch" in message
     assert "different results from one run to the next" in message
+
+
+def test_a_node_prints_as_pytorch_prints_it():
+    """<AccumulateGrad object at 0x...>, without PyTorch's C++ namespace that its name() keeps."""
+    m = load(ANSWER_KEY)
+    x = m.tensor(1.0, requires_grad=True)
+    node = (x * 2).grad_fn
+    assert repr(node).startswith("<MulBackward0 object at 0x")
+    assert repr(node.next_functions[0][0]).startswith("<AccumulateGrad object at 0x")

@@ -11,8 +11,7 @@
 # **What you will find here**
 #
 # - the summary of article 000, each statement backed by a line of running code
-# - the one-line summary: forward builds the graph, backward executes it, gradients
-#   accumulate, the optimizer updates
+# - the course in one line, in four clauses, each run by a line of code
 # - one picture before and one after `backward()`, with each part labelled by the chapter
 #   that explained it, and one of a head of self-attention, the heart of a GPT
 # - a cheat sheet: concept, API, what happens inside, where PyTorch does it
@@ -114,10 +113,11 @@ except RuntimeError as error:
 # %% [markdown]
 # ## 2. The one-line summary
 #
-# Article 000 sums up the whole mechanism in one line of four clauses:
+# Article 000 ends (§13, "总结") with a one-line summary of its own. Said in this course's words, the
+# whole mechanism is four clauses:
 #
-# > **Forward builds the graph, backward executes it, gradients accumulate, the optimizer
-# > updates.** (前向建图，反向执行，梯度累加，优化器更新)
+# > **The graph is recorded as you compute; `backward()` runs it from the loss down; the gradients
+# > add up in `.grad`; only the optimizer's step changes the parameters.**
 #
 # Four lines of code, one per clause:
 
@@ -125,10 +125,10 @@ except RuntimeError as error:
 w = torch.tensor([1.0, -2.0], requires_grad=True)
 optimizer = torch.optim.SGD([w], lr=0.1)
 
-loss = (w ** 2).sum()      # forward builds the graph
-loss.backward()            # backward executes it
-print("w.grad:", w.grad)   # gradients accumulate (into .grad)
-optimizer.step()           # the optimizer updates
+loss = (w ** 2).sum()      # the graph is recorded as you compute
+loss.backward()            # backward() runs it from the loss down
+print("w.grad:", w.grad)   # the gradients add up in .grad
+optimizer.step()           # only the step changes the parameters
 print("w:", w)
 
 # %% [markdown]
@@ -1268,8 +1268,8 @@ else:
 #   `grad_fn` is the entry of the backward graph, `backward()` walks back from the loss, leaves
 #   get `.grad`, intermediates do not (unless `retain_grad()`), some operations save forward
 #   values (freed after backward), Python is the entry and the engine does the work.
-# - In one line: forward builds the graph, backward executes it, gradients accumulate, the
-#   optimizer updates (前向建图，反向执行，梯度累加，优化器更新).
+# - In one line: the graph is recorded as you compute, `backward()` runs it from the loss down,
+#   the gradients add up in `.grad`, and only the optimizer's step changes the parameters.
 # - One picture holds most of the course: the root, the `grad_fn` nodes and their
 #   `next_functions`, `AccumulateGrad` and its leaf, a retained gradient, the saved tensors —
 #   and after `backward()`, `x.grad = 7`, `h.grad = 1` and every saved tensor freed.

@@ -114,19 +114,24 @@ def all_mutants(step=None):
             for mutant in mutants(path.read_text()) if step is None or mutant[0] == step]
 
 
-def survivors(step=None, work=None):
-    """``[(step, piece, description)]`` of the mutants no step rejects (verdicts kept in memory only: set
+def judged(step=None, work=None):
+    """``(step, piece, description, (rejecting step, verdict) or None)`` for each mutant, one at a time, each
+    in its own copy of the answer key under ``work`` (verdicts kept in memory only: set
     ``BUILDTRACK_CACHE=0`` before, as main and the test do)."""
-    work = pathlib.Path(work or tempfile.mkdtemp())
-    found = []
-    for number, (file, mutant_step, piece, description, mutated) in enumerate(all_mutants(step)):
-        directory = work / f"m{number}" / "myautograd"
-        shutil.copytree(ANSWER_KEY, directory)
-        (directory / file).write_text(mutated)
-        if killed(directory) is None:
-            found.append((mutant_step, piece, description))
-        shutil.rmtree(directory.parent)
-    return found
+    with tempfile.TemporaryDirectory(dir=work) as folder:
+        for number, (file, mutant_step, piece, description, mutated) in enumerate(all_mutants(step)):
+            directory = pathlib.Path(folder) / f"m{number}" / "myautograd"
+            shutil.copytree(ANSWER_KEY, directory)
+            (directory / file).write_text(mutated)
+            rejected = killed(directory)
+            shutil.rmtree(directory.parent)
+            yield mutant_step, piece, description, rejected
+
+
+def survivors(step=None, work=None):
+    """``[(step, piece, description)]`` of the mutants no step rejects."""
+    return [(found, piece, description) for found, piece, description, rejected in judged(step, work)
+            if rejected is None]
 
 
 def main():
@@ -135,21 +140,14 @@ def main():
     args = parser.parse_args()
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ["BUILDTRACK_CACHE"] = "0"    # verdicts in memory only: the learner's cache stays as it is
-    work = pathlib.Path(tempfile.mkdtemp())
-    found = all_mutants(args.step)
-    survived = []
-    for number, (file, step, piece, description, mutated) in enumerate(found):
-        directory = work / f"m{number}" / "myautograd"
-        shutil.copytree(ANSWER_KEY, directory)
-        (directory / file).write_text(mutated)
-        rejected = killed(directory)
+    total, survived = 0, []
+    for step, piece, description, rejected in judged(args.step):
+        total += 1
         print(f"{step} {piece:32} {description[:70]:70} "
               f"{'killed by ' + rejected[0] if rejected else 'SURVIVES'}", flush=True)
         if not rejected:
             survived.append((step, piece, description))
-        shutil.rmtree(directory.parent)
-    shutil.rmtree(work)
-    print(f"\n{len(found) - len(survived)} of {len(found)} mutants killed; {len(survived)} survive "
+    print(f"\n{total - len(survived)} of {total} mutants killed; {len(survived)} survive "
           "(tests/buildtrack_mutant_survivors.py lists the equivalent ones):")
     for step, piece, description in survived:
         print(f"  {step} {piece}: {description}")

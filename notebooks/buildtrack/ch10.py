@@ -8,13 +8,12 @@ gives.
 """
 
 import pathlib
-import traceback
 
 import numpy as np
 
 from ._testing import expect, expect_close, grad_of, reference, show, values
 from .cases import close, dtype_name, quarters, raised, smallest_failure
-from .package import Wrong
+from .package import Wrong, learner_frame
 from .steps import step
 from .i18n import _
 
@@ -339,13 +338,8 @@ def _called(logits, targets):
 def _line_of(m, error):
     """``myautograd/nn.py, line 97, in cross_entropy: shifted = logits - logits.max(dim=1)``: the line of
     the learner's cross_entropy where ``error`` was raised (inside the operations it called)."""
-    where = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.name == "cross_entropy" and pathlib.Path(frame.filename).name == "nn.py":
-            where = (_("{package}/{file}, line {line}, in {function}").format(
-                package="myautograd", file="nn.py", line=frame.lineno, function=frame.name)
-                + f": {frame.line}")
-    return where or raised(m, error)
+    directory = pathlib.Path(m.__file__).resolve().parent
+    return learner_frame(error.__traceback__, directory, function="cross_entropy") or raised(m, error)
 
 
 def _check_upstream(m, logits, targets):

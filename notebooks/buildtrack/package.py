@@ -68,14 +68,18 @@ def load(directory):
         sys.path.remove(str(directory.parent))
 
 
-def learner_frame(tb, directory, file_only=False):
+def learner_frame(tb, directory, file_only=False, function=None):
     """``myautograd/engine.py, line 57, in run_backward``: the last frame of the learner's package
-    (``file_only``: ``myautograd/engine.py``)."""
+    (``file_only``: ``myautograd/engine.py``; ``function``: the last frame of that function, with its
+    line of code: ``myautograd/nn.py, line 97, in cross_entropy: shifted = ...``)."""
     where = None
     for frame in traceback.extract_tb(tb):
         path = pathlib.Path(frame.filename)
-        if path.parent == directory:
-            where = (f"{PACKAGE_NAME}/{path.name}" if file_only else
-                     _("{package}/{file}, line {line}, in {function}").format(
-                         package=PACKAGE_NAME, file=path.name, line=frame.lineno, function=frame.name))
+        if path.parent != directory or function not in (None, frame.name):
+            continue
+        where = (f"{PACKAGE_NAME}/{path.name}" if file_only else
+                 _("{package}/{file}, line {line}, in {function}").format(
+                     package=PACKAGE_NAME, file=path.name, line=frame.lineno, function=frame.name))
+        if function is not None:
+            where += f": {frame.line}"
     return where

@@ -5,7 +5,6 @@ Anything the learner's code raises becomes a ❌ naming the exception and the li
 from. No verdict ever shows a traceback.
 """
 import contextlib
-import linecache
 import pathlib
 import re
 import signal
@@ -48,7 +47,7 @@ def check_line(tb):
     for frame in traceback.extract_tb(tb):
         path = pathlib.Path(frame.filename)
         if path.parent == pathlib.Path(__file__).parent and path.name.startswith("ch"):
-            found = linecache.getline(frame.filename, frame.lineno).strip() or None
+            found = frame.line or None
     return found
 
 

@@ -243,18 +243,16 @@ class Function:
         else:                                       # already off (in backward, under no_grad)
             outputs = cls.forward(ctx, *args)
 
-        single = isinstance(outputs, Tensor)
-        if single:
-            outputs = (outputs,)
-        else:
-            for out in outputs:
-                if not isinstance(out, Tensor):
-                    raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
+        if isinstance(outputs, Tensor):
+            if record:
+                return _record(ctx, args, (outputs,))[0]
+            return outputs if cls._is_builtin else _unrecorded(outputs, args)
+        for out in outputs:
+            if not isinstance(out, Tensor):
+                raise TypeError(f"{cls.__name__}.forward must return Tensors, not {type(out).__name__}")
         if record:
-            outputs = _record(ctx, args, outputs)
-        elif not cls._is_builtin:                   # a custom Function that recorded no node
-            outputs = tuple([_unrecorded(out, args) for out in outputs])
-        return outputs[0] if single else outputs
+            return _record(ctx, args, outputs)
+        return outputs if cls._is_builtin else tuple([_unrecorded(out, args) for out in outputs])
 
 
 def mark_builtin(*modules):

@@ -205,6 +205,35 @@ ENGINE_07 = ENGINE_03.replace(
     "            for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):\n")
 
 
+def as_right_at(directory, step_id):
+    """Rewrite ``directory`` (a copy of the answer key) into the code a learner who did each step right has
+    after ``step_id``: the pieces that later steps rewrite in their earlier forms.
+
+    - before 04.1, ``gradient_edge`` makes a new AccumulateGrad at each use (step 02.1);
+    - before 05.1, AccumulateGrad stores a copy of what arrives (step 03.2), adding nothing;
+    - before 07.2, the engine is step 03.2's, in topological order; before 08.2, it is that engine freeing
+      what each node saved (step 07.2).
+    """
+    source = (directory / "function.py").read_text()
+    if step_id < "04.1":
+        start = source.index("    accumulator_ref = getattr(tensor, \"_grad_accumulator\", None)\n")
+        end = source.index("    return (accumulator, 0)\n") + len("    return (accumulator, 0)\n")
+        source = source[:start] + "    return (AccumulateGrad(tensor), 0)\n" + source[end:]
+    if step_id < "05.1":
+        start = source.index("        if variable._grad is None:\n            variable._grad = Tensor(")
+        end = source.index("            variable._grad._data += grad._data\n") + len(
+            "            variable._grad._data += grad._data\n")
+        source = source[:start] + "        variable._grad = Tensor(grad._data.copy())\n" + source[end:]
+    (directory / "function.py").write_text(source)
+    if step_id < "08.2":
+        source = (directory / "engine.py").read_text()
+        start = source.index("    root, _ = gradient_edge(tensor)\n    dependencies")
+        end = source.index("    ### END SOLUTION", start)
+        engine = ENGINE_03 if step_id < "07.2" else ENGINE_07
+        (directory / "engine.py").write_text(source[:start] + engine + source[end:])
+    return directory
+
+
 def engine_08():
     """The answer key's run_backward body (step 08.2)."""
     import pathlib

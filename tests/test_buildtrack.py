@@ -334,7 +334,7 @@ def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
 
 # The modules of buildtrack, bottom first: each imports only modules before it in this list (package.py
 # says so too), and none imports inside a function.
-LAYERS = ["i18n", "stubs", "package", "swap", "steps", "_testing", "cases", "differential",
+LAYERS = ["i18n", "stubs", "package", "swap", "steps", "_testing", "cases", "differential", "corpus",
           "ch01_02", "ch03", "ch04_06", "ch07_08", "ch10", "ch11", "verdicts", "cache", "notebook",
           "__init__", "__main__"]
 

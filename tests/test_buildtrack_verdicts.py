@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "notebooks"))
 from buildtrack import differential  # noqa: E402
 from buildtrack.cache import verdict  # noqa: E402
 from buildtrack.package import ANSWER_KEY, Wrong, load  # noqa: E402
-from buildtrack_mistakes import ENGINE_03, HOOK_NONE_AS_GRADIENT  # noqa: E402
+from buildtrack_mistakes import HOOK_NONE_AS_GRADIENT, as_right_at  # noqa: E402
 from buildtrack_mistakes import plant as _plant  # noqa: E402
 
 
@@ -31,31 +31,9 @@ def copy_of_key(tmp_path):
     return directory
 
 
-GRADIENT_EDGE_02 = """    if tensor.grad_fn is not None:
-        return (tensor.grad_fn, 0)
-    if not tensor.requires_grad:
-        return (None, 0)
-    return (AccumulateGrad(tensor), 0)
-"""
-ACCUMULATE_03 = "        variable._grad = Tensor(grad._data.copy())\n"
-
-
 def _as_in_chapter_03(directory):
-    """The package as step 03.2 leaves it: a new AccumulateGrad per use (step 02.1), one that stores a copy
-    (step 03.2, before 05.1's accumulation), and the first engine, in topological order."""
-    source = (directory / "function.py").read_text()
-    start = source.index("    accumulator_ref = getattr(tensor, \"_grad_accumulator\", None)\n")
-    end = source.index("    return (accumulator, 0)\n") + len("    return (accumulator, 0)\n")
-    source = source[:start] + "    return (AccumulateGrad(tensor), 0)\n" + source[end:]
-    start = source.index("        if variable._grad is None:\n            variable._grad = Tensor(")
-    end = source.index("            variable._grad._data += grad._data\n") + len(
-        "            variable._grad._data += grad._data\n")
-    (directory / "function.py").write_text(source[:start] + ACCUMULATE_03 + source[end:])
-    source = (directory / "engine.py").read_text()
-    start = source.index("    root, _ = gradient_edge(tensor)\n    dependencies")
-    end = source.index("    ### END SOLUTION", start)
-    (directory / "engine.py").write_text(source[:start] + ENGINE_03 + source[end:])
-    return directory
+    """The package as step 03.2 leaves it (``buildtrack_mistakes.as_right_at``)."""
+    return as_right_at(directory, "03.3")
 
 
 def test_code_that_follows_chapter_03_is_done_at_chapter_03(copy_of_key):

@@ -11,6 +11,7 @@ The modules of ``buildtrack`` import one way, each only from those below it:
     steps                     the steps and their registry (@step)
     _testing, cases           small tools the checks share; random cases of chapters 10 and 11
     differential              random programs, run on both packages and compared
+    corpus                    the programs of the course's own tests, run on both packages and compared
     ch01_02 ... ch11          the checks, one function per step
     verdicts                  one step's verdict: the checks run, a failure explained and put in words
     cache                     verdicts kept while the code they ran is unchanged; verdict(), which checks

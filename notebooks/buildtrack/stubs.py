@@ -40,17 +40,24 @@ def functions_of(tree, prefix="", class_doc=""):
             yield prefix + child.name, child, class_doc
 
 
-def make_stub(source):
-    """The stub version of one answer-key file."""
+def make_stub(source, after=None):
+    """The stub version of one answer-key file. ``after`` (a step id): stub only the pieces of the steps
+    after it, and keep the others as they are, solution and all (the package of a learner at that step)."""
     pieces = solution_pieces(source)
     out, state = [], "keep"
     for number, line in enumerate(source.split("\n"), start=1):
         marker = line.strip()
-        if marker == BEGIN:
+        if marker == BEGIN and after is not None and pieces[number][0] <= after:
+            out.append(line)
+            state = "written"
+        elif marker == BEGIN:
             step, name = pieces[number]
             indent = line[: len(line) - len(line.lstrip())]
             out.append(f'{indent}raise NotImplementedError("Step {step}: {name}")')
             state = "solution"
+        elif state == "written":
+            out.append(line)
+            state = "keep" if marker == END else state
         elif marker == SHIPPED:
             out.pop()                                   # ships working: no NotImplementedError
             state = "shipped"

@@ -13,7 +13,7 @@ import traceback
 import warnings
 from dataclasses import dataclass
 
-from . import cases, differential, swap
+from . import cases, corpus, differential, swap
 from .i18n import _
 from .package import PACKAGE_NAME, Wrong, learner_frame, load
 from .steps import STEPS, rewritten_later, still_shipped, word_missing
@@ -205,11 +205,13 @@ def answered_two_ways(error):
 
 
 def _checks(the_step, package, explain=True):
-    """The step's named scenarios, then its random programs (``differential``). ``explain=False``: a
+    """The step's named scenarios, its random programs (``differential``), then the programs of the
+    course's own tests that it can run (``corpus``). ``explain=False``: a
     random program that differs raises at once, unexplained (no smallest program, no culprit): the
     costly part waits until the failure is known to be this step's."""
     sentence = the_step.check(package)
     differential.check_step(package, the_step, explain)
+    corpus.check_step(package, the_step)
     return sentence
 
 

@@ -55,10 +55,10 @@ print(y.grad)
 # %% [markdown]
 # ## Why gradients, and why a ledger
 #
-# Training a model comes down to one question, asked over and over: *in which direction should each
-# parameter move so that the loss goes down?* That direction is the **gradient** (梯度). For a model
-# with millions of parameters and dozens of layers, deriving it by hand is hopeless. PyTorch's answer:
-# you write only the forward computation, and the gradient is worked out for you.
+# Every training step has to know, for each parameter, *which way to nudge it to make the loss
+# smaller, and how strongly the loss reacts*. The **gradient** (梯度) holds exactly that. Working it
+# out on paper stops being practical long before a model has millions of parameters; with PyTorch you
+# write only how the loss is computed, and the gradient is derived from that code.
 #
 # The seed article's image for how this works is a **ledger** (an account book). During the forward computation, every step
 # writes an entry: which values took part, what came out, and how to pass a gradient back through
@@ -117,15 +117,16 @@ print(w)
 # %% [markdown]
 # ## `requires_grad`: the switch
 #
-# A tensor is, by default, just data. Nothing is recorded about it, and it has no gradient:
+# A tensor made the ordinary way carries its numbers and nothing more: autograd keeps no record of what is
+# done with it, and it has no gradient:
 
 # %%
 a = torch.tensor(2.0)
 print(a, a.requires_grad, a.grad)
 
 # %% [markdown]
-# To have autograd track the operations a tensor takes part in, switch on `requires_grad`. This is
-# seed article 000's example: $y = x \cdot x + 3x$ at $x = 2$.
+# Switch `requires_grad` on, and from then on autograd records every operation the tensor is used in. Here
+# it is on seed article 000's example, $y = x \cdot x + 3x$ at $x = 2$:
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)

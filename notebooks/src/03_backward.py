@@ -211,10 +211,12 @@ y.backward(torch.tensor([1.0, 0.5, 2.0]))
 print(x.grad)
 
 # %% [markdown]
-# As article 003 says, you will rarely need `gradient=` as a beginner: remember "for a
-# non-scalar, either pass a gradient or `sum()` it first". The idea behind it — every node
-# receives the gradient from upstream and hands on a vector-Jacobian product — is how the whole
-# engine works.
+# Article 003 lets beginners leave `gradient=` aside, and in everyday training that works: a loss
+# is one number, so its `backward()` needs no argument. When an output has more numbers than one,
+# there are two ways on: hand `backward()` a gradient shaped like the output, or reduce the output
+# to one number first. The idea behind the argument, though, is everywhere: each node is handed
+# the gradient of the final result with respect to its output, and passes a vector-Jacobian
+# product on. That is how the whole engine works.
 
 # %% [markdown]
 # ## 6. Open the hood: from `Tensor.backward` to the engine
@@ -577,9 +579,10 @@ del x, h
 # %% [markdown]
 # No recursion limit is involved, because the engine never calls itself: it keeps its own stack and queue in
 # ordinary Python lists, as yours does. PyTorch's C++ engine does the same for the same reason: a recursive walk
-# would overflow the C++ stack on deep graphs. As article 000 §7 says, autograd is not a simple recursion but an
-# execution engine, with task scheduling, dependency analysis, ready queues served by worker threads, and
-# gradient accumulation. Chapter 08 takes it apart.
+# would overflow the C++ stack on deep graphs. Article 000 §7 makes the same point about PyTorch: what runs
+# backward is not a function calling itself but a scheduler, which counts how many gradients each node still
+# waits for, keeps the nodes that may run in a queue, and adds gradients up where paths meet. Chapter 08 opens
+# it.
 #
 # <details><summary>In PyTorch: the explicit stack</summary>
 #
@@ -591,14 +594,15 @@ del x, h
 # %% [markdown]
 # ## 9. backward() in a training step
 #
-# Article 000 §6 places `backward()` inside the typical training fragment:
+# Article 000 §6 shows where `backward()` sits in a training step, in a fragment of five lines
+# (the comments are ours):
 #
 # ```python
-# optimizer.zero_grad()     # clear the gradients of the previous round
-# pred = model(x)           # forward: builds the graph
-# loss = loss_fn(pred, y)   # the loss: the root of the graph
-# loss.backward()           # backward: computes the gradients
-# optimizer.step()          # update: the optimizer changes the parameters
+# optimizer.zero_grad()     # empty every parameter's .grad
+# pred = model(x)           # run the model; each operation records its node
+# loss = loss_fn(pred, y)   # one number, at the top of the recorded graph
+# loss.backward()           # walk the graph back and fill .grad
+# optimizer.step()          # move each parameter against its .grad
 # ```
 #
 # The division of labour is strict: `backward()` **only computes** gradients; it changes no

@@ -14,7 +14,7 @@
 # - why only leaves get `.grad`: autograd computes every intermediate gradient, but keeps
 #   only the leaves' by default
 # - the warning you get when you read a non-leaf's `.grad`, and `retain_grad()` to keep it
-# - `requires_grad_()` works only on leaves, and only floating-point tensors can require grad
+# - `requires_grad_()` works only on leaves, and an integer tensor cannot require grad
 # - how each leaf is tied to its `AccumulateGrad` node, and how `retain_grad()` is built on
 #   a hook
 # - to give your `myautograd` one `AccumulateGrad` per leaf, `is_leaf` and `retain_grad`
@@ -185,8 +185,9 @@ b.requires_grad_(False)
 # (Switching it *on* for a non-leaf, `b.requires_grad_(True)`, is allowed and changes nothing:
 # `b` already requires grad.)
 #
-# And only floating-point tensors can require gradients. A gradient describes how the output
-# changes when the input moves a tiny bit, and an integer cannot move a tiny bit:
+# And an integer tensor cannot require gradients: only floating-point ones can (and, in PyTorch,
+# complex ones, as its message says; mini_autograd has no complex numbers). A gradient describes
+# how the output changes when the input moves a tiny bit, and an integer cannot move a tiny bit:
 
 # %%
 # NBVAL_RAISES_EXCEPTION
@@ -644,8 +645,8 @@ if can_check(w, hint, kind=torch.Tensor, what="a tensor"):
 # - `t.retain_grad()` (before `backward()`) keeps an intermediate gradient; `t.retains_grad`
 #   says whether it will. It is built on a hook the engine calls with the tensor's gradient
 #   (PyTorch does the same in C++).
-# - `requires_grad_()` changes only leaves (use `detach()` for a non-leaf), and only
-#   floating-point tensors can require grad.
+# - `requires_grad_()` changes only leaves (use `detach()` for a non-leaf), and integer tensors
+#   cannot require grad (floating-point ones can, and in PyTorch complex ones too).
 # - Each leaf that requires grad has one `AccumulateGrad` node (`node.variable is leaf`), the
 #   end of every path to that leaf; it writes `.grad`. The node, and its name, are PyTorch's.
 # - Your `myautograd` now gives a leaf one `AccumulateGrad`, held weakly, and keeps a non-leaf's gradient on

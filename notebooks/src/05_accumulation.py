@@ -628,8 +628,10 @@ if can_check(answer, hint, kind=(list, tuple, np.ndarray, torch.Tensor), what="a
 #
 # - `backward()` **adds** into `.grad`; it never overwrites. Twice `y = x * x; y.backward()` at
 #   $x = 2$ gives 4, then 8. This is design, not a bug.
-# - The adding happens in `AccumulateGrad.apply`: the first gradient is copied in, later ones
-#   are added in place (PyTorch's `AccumulateGrad` does the same, in C++).
+# - The adding happens in `AccumulateGrad.apply`: the first gradient is stored as a copy, later
+#   ones are added in place. PyTorch's `AccumulateGrad` adds in place too, but stores the first
+#   gradient without a copy when nothing else holds it (`functions/accumulate_grad.h`:
+#   `Case 1.1: Stealable dense new_grad`, section 2's box).
 # - Clear gradients before each update: `x.grad = None` (no gradient; what
 #   `optimizer.zero_grad()` does by default, `set_to_none=True`) or `x.grad.zero_()` (a zero
 #   gradient, which optimizers with momentum or weight decay still act on).

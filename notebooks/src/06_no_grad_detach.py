@@ -46,20 +46,23 @@ from coursetools import show_source, check_answer, check, can_check, run_check
 # %% [markdown]
 # ## 1. Four things that look alike
 #
-# Article 000 §9 lists four tools that all "have something to do with gradients" and do
-# completely different jobs:
+# Article 000 §9 puts four names side by side that learners mix up, since each sounds as if it
+# were about gradients. The quickest way to tell them apart is to ask what each one acts on:
 #
-# - `detach()` cuts the history of **one tensor**;
-# - `no_grad()` switches off graph recording for **a block of code**;
-# - `retain_graph=True` keeps the graph **after a backward** instead of freeing it;
-# - `zero_grad()` clears the gradients **accumulated** by earlier backward calls.
+# | tool | acts on | its effect |
+# |---|---|---|
+# | `detach()` | **one tensor** | a new tensor on the same numbers, with no history behind it |
+# | `no_grad()` | **a stretch of code** | while it is open, operations leave no nodes |
+# | `retain_graph=True` | **one backward call** | the graph and what it saved outlive the call |
+# | `zero_grad()` | **the parameters' `.grad`** | empties what earlier backward calls added up |
 #
-# Article 003 introduces the first two as the two switches that save memory: inside
-# `with torch.no_grad():` nothing is recorded, which saves memory and time; `detach()` returns
-# a tensor that shares the data but has left the graph. Recall the scratch paper of chapter 02:
-# autograd writes down every step it sees. `no_grad` puts the pencil down for a while;
-# `detach()` points at one result and says "from here on, take this number as given": the same
-# number, with none of the working that led to it.
+# Article 003 brings in the first two as ways to save memory. A forward pass run under
+# `with torch.no_grad():` builds no graph, so it keeps nothing for a backward that will never
+# come, and it runs faster. `detach()` gives you the same numbers in a tensor that autograd
+# treats as a fresh start. Recall the scratch paper of chapter 02: autograd writes down every
+# step it sees. `no_grad` puts the pencil down for a while; `detach()` points at one result and
+# says "from here on, take this number as given": the same number, with none of the working that
+# led to it.
 #
 # ## 2. `no_grad`: a block with recording off
 #
@@ -741,7 +744,9 @@ buildtrack.check("06.1")
 # `np.array` copy it), and give it the same `_version_counter` object: in PyTorch an in-place change made through
 # the detached tensor counts for both, so a saved tensor changed that way still stops backward (chapter 07). For
 # `requires_grad_`, the cases in order: a non-leaf asking for True changes nothing and asking for False raises; an
-# integer tensor asking for True raises (asking for False is fine); anything else sets the flag. Both return `self`.
+# integer tensor asking for True raises, with PyTorch's message for `requires_grad_` (which names floating point
+# only, although a complex tensor may require grad too; mini_autograd has no complex numbers), and asking for False
+# is fine; anything else sets the flag. Both return `self`.
 #
 # </details>
 #

@@ -30,7 +30,8 @@
 # **mini_autograd pieces introduced:** `SavedTensor` (`autograd/graph.py`),
 # `FunctionCtx.save_for_backward` and `BackwardFunction.saved_tensors` /
 # `release_variables` (`autograd/function.py`), the `_saved_*` attributes, the version counter
-# (`Tensor._version`), and the line of the engine that frees saved tensors (`call_function`).
+# (`Tensor._version`), and the line of the engine that frees saved tensors (in `evaluate_function`,
+# right after `call_function` has run the node).
 #
 # **Time:** about 45 minutes to read and run, and about 20 more for the two build steps.
 
@@ -190,9 +191,10 @@ show_source(torch.ops.pointwise.Exp)
 # risk of reference cycles", says the comment there), and otherwise stores only the tensor's data
 # without its `grad_fn`, plus the metadata to rebuild it; `SavedVariable::unpack` rebuilds the
 # tensor and raises the errors of sections 5 and 6. Which tensors each operation saves comes from
-# `tools/autograd/derivatives.yaml`: the entry `exp(Tensor self)` has the formula
-# `grad * result`, so the generated `ExpBackward0` (in `torch/csrc/autograd/generated/Functions.h`)
-# has a `SavedVariable result_` member. Custom functions go through `ctx.save_for_backward` in
+# its formula: `exp(Tensor self)` has `self: grad * result.conj()` in
+# `tools/autograd/derivatives.yaml`. For real numbers `conj()` changes nothing; what matters is
+# that the formula uses the result, so the generated `ExpBackward0` (in
+# `torch/csrc/autograd/generated/Functions.h`) has a `SavedVariable result_` member. Custom functions go through `ctx.save_for_backward` in
 # `torch/autograd/function.py`, as here.
 #
 # </details>
@@ -413,13 +415,13 @@ for name, mode in modes.items():
 # kilobytes of nodes — and about 0 under `no_grad` and `inference_mode`, where only the loss is
 # left.
 #
-# **Peak:** about 7 activations in training and about 5 in the other two modes, more than is
+# **Peak:** about 6 activations in training and about 4 in the other two modes, more than is
 # held in every mode: a layer needs working space while it computes. Here most of it is inside
 # `tanh`. mini_autograd computes tanh in float64 and rounds the result to float32 (so that it
-# prints PyTorch's digits), so for a moment it holds a float64 copy of its input and a float64
-# result, each the size of two activations; with the input itself, that is about 5 activations,
-# the peak of `no_grad`. In training the last tanh runs while the graph already keeps the two
-# earlier layers' activations: the peak is 2 more, about 7. (`inference_mode` saves no further
+# prints PyTorch's digits), so for a moment it holds the float32 input, the float64 result (the
+# size of two activations) and the float32 result it is rounded to: about 4 activations, the
+# peak of `no_grad`. In training the last tanh runs while the graph already keeps the two
+# earlier layers' activations: the peak is 2 more, about 6. (`inference_mode` saves no further
 # memory here; in PyTorch its gain is speed, chapter 06.)
 #
 # The same two measurements on the networks of 1 to 6 hidden layers:
@@ -441,9 +443,9 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# In training the peak grows by one activation per hidden layer, from about 5 with one layer to
-# about 10 with six: the graph keeps each layer's activation until backward. Under `no_grad` it
-# stays at about 5 however deep the network, since each activation is freed as soon as the next
+# In training the peak grows by one activation per hidden layer, from about 4 with one layer to
+# about 9 with six: the graph keeps each layer's activation until backward. Under `no_grad` it
+# stays at about 4 however deep the network, since each activation is freed as soon as the next
 # layer has used it: only one layer's working space is ever needed.
 
 # %% [markdown]
@@ -820,7 +822,8 @@ plt.show()
 # <details><summary>In PyTorch: torch.utils.checkpoint</summary>
 #
 # `torch/utils/checkpoint.py`. `CheckpointFunction` (used with
-# `checkpoint(fn, *args, use_reentrant=True)`) is the class above plus care for details: it saves
+# `checkpoint(fn, *args, use_reentrant=True)`, and in PyTorch 2.13 also when `use_reentrant` is
+# not given, after a warning) is the class above plus care for details: it saves
 # and restores the random-number state, so that dropout draws the same mask when the forward is
 # repeated, and the autocast state. Its `backward` re-runs the function under `enable_grad()` on
 # detached inputs and calls `torch.autograd.backward`, as ours does. The recommended
@@ -1213,9 +1216,10 @@ _ = check_answer(answer, by_hand,
 #   loss's) for a 3-layer network on a batch of 128 in training, one more for every further
 #   layer; none under `no_grad` or `inference_mode`, where activations are freed as soon as
 #   they are used.
-# - `backward()` releases each node's saved tensors once used (`call_function` →
-#   `release_variables`); a second backward raises "Trying to backward through the graph a
-#   second time" unless the first passed `retain_graph=True`.
+# - `backward()` releases each node's saved tensors once used: `evaluate_function` calls
+#   `release_variables` right after `call_function` has run the node. A second backward raises
+#   "Trying to backward through the graph a second time" unless the first passed
+#   `retain_graph=True`.
 # - Every tensor has a version counter; a saved tensor remembers its version, and backward
 #   refuses one changed in place since ("... is at version 1; expected version 0 instead").
 #   Fix: compute out of place, or change a `clone()`.

@@ -105,12 +105,12 @@ print("gradient_edge(w):", gradient_edge(w))
 # | 2 | `autograd.backward`, `_make_grads` | `torch/autograd/__init__.py: backward`, `_make_grads` |
 # | 3 | `engine.run_backward` | `torch/autograd/graph.py: _engine_run_backward` → **C++**: `python_engine.cpp: THPEngine_run_backward` |
 # | 4 | `engine.execute` | `engine.cpp: Engine::execute` (creates the `GraphTask`, counts dependencies, seeds the ready queue) |
-# | 5 | `evaluate_function`, once per node | `engine.cpp: Engine::evaluate_function`, called by worker threads (`Engine::thread_main`) |
+# | 5 | `evaluate_function`, once per node | `engine.cpp: Engine::evaluate_function`, called from the loop of `Engine::thread_main`, which for a CPU graph runs on the thread that called `backward()` |
 # | 6 | `AccumulateGrad.apply` at each leaf | `functions/accumulate_grad.h: AccumulateGrad` writes `.grad` |
 #
-# As the article puts it, autograd is not a simple recursion: it is an execution engine with
-# task scheduling, dependency analysis, ready queues and gradient accumulation. The rest of this
-# chapter takes steps 4 to 6 apart.
+# Steps 1 to 3 only hand the call on. The work is in steps 4 to 6: counting how many gradients
+# each node waits for, choosing which node runs next, and adding gradients up where paths meet.
+# The rest of this chapter takes them apart one at a time.
 
 # %% [markdown]
 # ## 2. The cast: six objects
@@ -425,7 +425,8 @@ print("x.grad = 2 * sum:", (2 * (via_exp + via_tanh)).round(4))
 # ## 9. One node's turn: `evaluate_function`, `call_function`, `validate_outputs`
 #
 # Each pop of the ready queue calls `evaluate_function` (PyTorch: `Engine::evaluate_function`,
-# run in PyTorch by a worker thread). It runs the node, frees what the node saved (unless
+# called from the loop of `thread_main`, which for a CPU graph runs on the thread that called
+# `backward()`; section 13's box says more). It runs the node, frees what the node saved (unless
 # `retain_graph=True`; chapter 07: this is why a second backward fails), then delivers each
 # gradient it produced along the node's edges: decrement the target's count, add the gradient into the target's
 # buffer (creating the buffer on first delivery), and push the target into the ready queue when
@@ -639,16 +640,25 @@ else:
 #
 # <details><summary>In PyTorch: what its engine does that mini_autograd's does not</summary>
 #
-# - **Threads and devices.** PyTorch keeps one ready queue per device and runs backward work on
-#   worker threads: the CPU part on the thread that called `backward()`, and one worker thread
-#   per GPU. A gradient produced on one device is pushed to the queue of the device its next node
-#   runs on. Here a single loop with a single queue does everything.
+# - **Threads and devices.** Each backward call's `GraphTask` has a ready queue of its own for
+#   CPU work (`cpu_ready_queue_` in `graph_task.h`), and the thread that called `backward()`
+#   works through it: `Engine::execute_with_graph_task` in `engine.cpp` has that thread run
+#   `thread_main` itself. Only accelerators such as GPUs have queues shared by every backward,
+#   one per device, each served by a worker thread of its own (`device_ready_queues_` in
+#   `engine.h`; `engine.cpp`'s `Engine::ready_queue` picks the queue). A gradient produced on
+#   one device is pushed to the queue of the device its next node runs on. Here a single loop
+#   with a single queue does everything.
 # - **Waiting for the end.** Because several threads work on one `GraphTask`, it counts its
 #   outstanding tasks (`outstanding_tasks_`) and signals completion through a future; errors
 #   raised on a worker thread are stored and re-raised in the caller.
-# - **Reentrant backward.** A backward formula may itself call `backward()` (gradient
-#   checkpointing used to). PyTorch handles this nesting (its priority also looks at the
-#   reentrant depth); mini_autograd does not need it.
+# - **Reentrant backward.** A backward formula may itself call `backward()`, and gradient
+#   checkpointing does so today: in PyTorch 2.13, `checkpoint()` called without `use_reentrant`
+#   warns and then takes `use_reentrant=True`, and `torch/utils/checkpoint.py`'s
+#   `CheckpointFunction.backward` calls `torch.autograd.backward`, as chapter 07's `Checkpoint`
+#   does. The inner call is a second `GraphTask`, which the same thread runs to its end while the
+#   outer one waits (past a maximum depth PyTorch hands it to a thread of a pool instead, and
+#   its queue's priority also looks at the depth). mini_autograd's engine simply runs the inner
+#   backward to its end inside the node, with no bookkeeping of the depth.
 # - **Streams.** On GPUs, `InputBuffer::add` also synchronises CUDA streams before summing.
 #
 # None of this changes the answer; it makes it faster on real hardware.
@@ -1043,7 +1053,7 @@ _ = check_answer(answer, (buffer_83[0], delivered),
 #   diamond in the same order.
 # - Where paths meet, the `InputBuffer` sums the gradients before the node runs: the
 #   multivariable chain rule.
-# - PyTorch adds threads per device, completion tracking, reentrant backward and stream
+# - PyTorch adds worker threads for accelerators, completion tracking, reentrant backward and stream
 #   synchronisation around the same steps.
 # - Your `myautograd`'s engine is now PyTorch's (steps 08.1 and 08.2): it counts dependencies, runs the
 #   newest ready node first from a `heapq`, sums arriving gradients in input buffers, and runs the

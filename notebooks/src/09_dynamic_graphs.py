@@ -314,8 +314,12 @@ plt.show()
 # reference to `loss.grad_fn` itself. That line works on mini_autograd only: PyTorch's nodes are
 # C++ objects whose Python type does not accept weak references, and there it raises
 # `TypeError: cannot create weak reference to 'MseLossBackward0' object`. In PyTorch, watch a
-# tensor that the graph saved for backward instead: a `weakref.ref` to an intermediate result
-# stays alive as long as a graph keeps it, and goes dead when the graph is freed.
+# tensor that the graph saved as the *input* of a later node instead (the `h` of
+# `loss = (h * h).sum()`): a `weakref.ref` to it stays alive as long as the graph keeps it, and
+# goes dead when the graph is freed. Not every intermediate is kept that way: a tensor saved only
+# as its own node's output, such as `e = w.exp()`, is kept as its data, not as the tensor
+# (chapter 07), so after `loss = e.sum(); del e` a weak reference to `e` is already dead, in
+# PyTorch as in mini_autograd.
 
 # %%
 loss = recorded_forward()

@@ -139,8 +139,9 @@ show_source(Exp)
 # - A custom Function's `apply` (`torch/autograd/function.py: Function.apply`) enters C++ at
 #   `torch/csrc/autograd/python_function.cpp: THPFunction_apply`, which records a `PyNode` whose
 #   `apply` calls your Python `backward`.
-# - Built-in operations are C++ nodes generated from `tools/autograd/derivatives.yaml`, where
-#   `exp` has the one-line entry `self: grad * result`; the generated code is
+# - Built-in operations are C++ nodes generated from their formulas: `exp`'s is the one line
+#   `self: grad * result.conj()` in `tools/autograd/derivatives.yaml`. For real numbers `conj()`
+#   changes nothing. The generated code is
 #   `ExpBackward0::apply` in `torch/csrc/autograd/generated/Functions.cpp`.
 # - Both are subclasses of `Node` (`torch/csrc/autograd/node.h`).
 #

@@ -52,11 +52,13 @@ from coursetools import can_check, check, is_module, module_table, not_answered,
 # %% [markdown]
 # ## 1. Article 000's summary, checked
 #
-# Article 000 closes with a list of statements about autograd. Each one is something you have
-# seen running; here they are once more, each with the line of code that shows it.
+# Article 000's last section (§13, "总结") sums autograd up in a short list of statements. You
+# have seen each of them at work; here they are once more, in this course's words, each next to
+# the line of code that shows it.
 #
-# **Autograd is the engine of PyTorch training**: it is what turns a forward computation into
-# the gradients the optimizer needs (chapter 10). The rest of the list says how:
+# The list starts from autograd's place in training: **without it there is no training step**,
+# since the optimizer needs gradients, and autograd is what derives them from the forward
+# computation (chapter 10). The rest says how:
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -78,19 +80,20 @@ print("the intermediate h keeps no gradient by default:", "is_leaf", h.is_leaf,
 # %% [markdown]
 # Line by line:
 #
-# - **`requires_grad` decides whether a computation is recorded.** The same multiplication
-#   leaves no node behind for a plain tensor and a `MulBackward0` for `x` (chapters 01, 02, 06).
-# - **`grad_fn` points to the entry of the backward graph.** From `loss.grad_fn` the edges lead
-#   to the two `MulBackward0` nodes (`x * x` and `3 * x`), and on to the leaf (chapter 02).
-# - **Some operations save forward intermediates for backward.** `x * x` kept both factors,
-#   since $\partial(ab)/\partial a = b$ (chapter 07).
-# - **`backward()` walks back from the loss** and **the leaves' `.grad` get filled**: $x.grad =
-#   2x + 3 = 7$ (chapters 03, 04, 08).
-# - **Intermediate gradients are not kept by default**: `h` is not a leaf and does not retain its
-#   gradient, unless you call `h.retain_grad()` (chapter 04).
-# - **The Python API is the entry point; the engine does the work.** `loss.backward()` is a
-#   thin Python layer that hands the graph to the engine: in PyTorch an engine written in C++
-#   (see the box), in mini_autograd `autograd/engine.py` (chapters 03, 08).
+# - **A tensor's `requires_grad` flag decides whether its operations leave nodes.** The same
+#   multiplication leaves nothing behind for a plain tensor and a `MulBackward0` for `x`
+#   (chapters 01, 02, 06).
+# - **Backward enters the graph at `loss.grad_fn`.** From there the edges lead to the two
+#   `MulBackward0` nodes (`x * x` and `3 * x`), and on to the leaf (chapter 02).
+# - **Some nodes hold on to values of the forward pass, because their formulas need them.**
+#   `x * x` kept both factors, since $\partial(ab)/\partial a = b$ (chapter 07).
+# - **`backward()` sets out from the loss and works its way back to the leaves**, and **what it
+#   finds for them lands in their `.grad`**: $x.grad = 2x + 3 = 7$ (chapters 03, 04, 08).
+# - **A tensor in the middle of the graph passes its gradient on and keeps none**: `h` is not a
+#   leaf and does not retain its gradient, unless you call `h.retain_grad()` (chapter 04).
+# - **The Python side only hands the work over; the engine does it.** `loss.backward()` is a
+#   thin Python layer that passes the graph on: in PyTorch to an engine written in C++ (see the
+#   box), in mini_autograd to `autograd/engine.py` (chapters 03, 08).
 #
 # <details><summary>In PyTorch: from Tensor.backward to the C++ engine</summary>
 #
@@ -677,7 +680,9 @@ buildtrack.progress()
 #   complex numbers, and sparse tensors — each with its own rules in the backward formulas.
 # - **Many more operations.** About two thousand ATen operations, each with a derivative in
 #   `tools/autograd/derivatives.yaml`; views that share storage (`as_strided`), and in-place
-#   operations on views, which the engine rewrites (`CopySlices`).
+#   operations on views: when one runs, in the forward pass, PyTorch rewires the base's history,
+#   whose `grad_fn` becomes a `CopySlices` node (`rebase_history` in
+#   `torch/csrc/autograd/VariableTypeUtils.h`).
 # - **The C++ engine.** The same loop you read in `autograd/engine.py`, in
 #   `torch/csrc/autograd/engine.cpp`, with threads, reentrant backward (for checkpointing), and
 #   anomaly detection (`torch.autograd.set_detect_anomaly(True)`) to find the operation that
@@ -1264,10 +1269,11 @@ else:
 # %% [markdown]
 # ## Recap
 #
-# - Article 000's summary holds, line by line: `requires_grad` decides what is recorded,
-#   `grad_fn` is the entry of the backward graph, `backward()` walks back from the loss, leaves
-#   get `.grad`, intermediates do not (unless `retain_grad()`), some operations save forward
-#   values (freed after backward), Python is the entry and the engine does the work.
+# - Each statement of article 000's summary was seen at work: the `requires_grad` flag decides
+#   which operations leave nodes; backward enters at `loss.grad_fn` and goes from the loss
+#   towards the leaves; the leaves' `.grad` is filled and an intermediate's is not (unless
+#   `retain_grad()`); some nodes keep values of the forward pass, freed once backward has used
+#   them; and the Python layer only hands the graph to the engine.
 # - In one line: the graph is recorded as you compute, `backward()` runs it from the loss down,
 #   the gradients add up in `.grad`, and only the optimizer's step changes the parameters.
 # - One picture holds most of the course: the root, the `grad_fn` nodes and their

@@ -4,12 +4,15 @@
 # make progress  the build track: one row per step of your myautograd
 #                (make progress ANSWERS=1: the same table for the answer key;
 #                 make progress LANG=zh, or a zh_* locale: in Chinese, 中文)
+# make grade SUBMISSIONS=dir OUT=dir   a class's build tracks graded (grades.csv, feedback pages)
 # make site      the course website, from the stored notebooks, into _site/_build/html
 # make clean     remove .venv, caches and the website
 # lab and progress create .venv on first use with what the course needs
 # (pip install -e '.[course]'); test adds the test extra on top
 # (pip install -e '.[course,test,site]': pytest, nbval, playwright, ...; site, for the
 # browser test of the website); site installs the site extra only (Jupyter Book).
+# Their set-up errors (no Graphviz `dot`, a Python older than 3.10) are in Chinese for LANG=zh or a
+# Chinese locale, as make progress is.
 
 PYTHON ?= python3
 VENV := .venv
@@ -27,7 +30,37 @@ XDIST ?= -n 2 --dist loadfile
 TEST_PATHS := $(wildcard tests notebooks)
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
-.PHONY: venv venv-test venv-site check-dot test lab progress site clean
+.PHONY: venv venv-test venv-site check-dot test lab progress grade site clean
+
+# The language of the set-up messages below (no Python yet, so no gettext): Chinese for `make ... LANG=zh`,
+# else for a Chinese locale, read as gettext reads it (the first one set of LANGUAGE, LC_ALL, LC_MESSAGES,
+# LANG; LANG=zh_CN.UTF-8, LANGUAGE=zh_CN:en), else English.
+ifeq ($(origin LANG),command line)
+MESSAGES_LOCALE := $(LANG)
+else
+MESSAGES_LOCALE := $(firstword $(subst :, ,$(LANGUAGE)) $(LC_ALL) $(LC_MESSAGES) $(LANG))
+endif
+ifneq ($(filter zh%,$(MESSAGES_LOCALE)),)
+OLD_PYTHON = "需要 Python 3.10 或更新的版本；'$(PYTHON)' 是 $$($(PYTHON) -V 2>&1)。" \
+  "换一个 Python 再运行，例如：make PYTHON=python3.11 $(MAKECMDGOALS)"
+NO_DOT = "在 PATH 中找不到 graphviz 的 'dot' 程序。" \
+  "课程用它画 autograd 的计算图。请安装 graphviz：" \
+  "  conda:          conda install -c conda-forge graphviz python-graphviz" \
+  "                  （或者使用 environment.yml，它已经包含 graphviz）" \
+  "  Debian/Ubuntu:  sudo apt-get install graphviz" \
+  "  macOS:          brew install graphviz" \
+  "然后重新运行 make。"
+else
+OLD_PYTHON = "Python 3.10 or newer is needed; '$(PYTHON)' is $$($(PYTHON) -V 2>&1)." \
+  "Run e.g.: make PYTHON=python3.11 $(MAKECMDGOALS)"
+NO_DOT = "The graphviz program 'dot' was not found on PATH." \
+  "The course draws autograd graphs with it. Install graphviz:" \
+  "  conda:          conda install -c conda-forge graphviz python-graphviz" \
+  "                  (or use environment.yml, which includes it)" \
+  "  Debian/Ubuntu:  sudo apt-get install graphviz" \
+  "  macOS:          brew install graphviz" \
+  "then run make again."
+endif
 
 venv: $(COURSE_STAMP)
 venv-test: $(TEST_STAMP)
@@ -35,8 +68,7 @@ venv-site: $(SITE_STAMP)
 
 $(VENV_PY):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { \
-	  echo "Python 3.10 or newer is needed; '$(PYTHON)' is $$($(PYTHON) -V 2>&1)." >&2; \
-	  echo "Run e.g.: make PYTHON=python3.11 $(MAKECMDGOALS)" >&2; exit 1; }
+	  printf '%s\n' $(OLD_PYTHON) >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
 # Re-install only when pyproject.toml changed since the last install, or once
@@ -62,17 +94,9 @@ $(SITE_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
 $(VENV)/.has-init: | $(VENV_PY)
 	@touch $@
 
-# Checked before the venv is made: without `dot`, stop at once with the fix.
+# Checked before the venv is made: without `dot`, stop at once with the fix (in the language above).
 check-dot:
-	@command -v dot >/dev/null 2>&1 || { \
-	  echo "The graphviz program 'dot' was not found on PATH." >&2; \
-	  echo "The course draws autograd graphs with it. Install graphviz:" >&2; \
-	  echo "  conda:          conda install -c conda-forge graphviz python-graphviz" >&2; \
-	  echo "                  (or use environment.yml, which includes it)" >&2; \
-	  echo "  Debian/Ubuntu:  sudo apt-get install graphviz" >&2; \
-	  echo "  macOS:          brew install graphviz" >&2; \
-	  echo "then run make again." >&2; \
-	  exit 1; }
+	@command -v dot >/dev/null 2>&1 || { printf '%s\n' $(NO_DOT) >&2; exit 1; }
 
 # The linter first (configured in pyproject.toml): any problem it finds fails the target.
 # One BLAS thread per process: two pytest workers share the two cores, and
@@ -111,6 +135,16 @@ lab: check-dot venv
 ANSWERS ?=
 progress: venv
 	cd notebooks && $(LAB_LOCALE)$(if $(filter zh,$(EDITION)),BUILDTRACK_LANG=zh )../$(VENV_PY) -m buildtrack $(if $(ANSWERS),--answers)
+
+# A class's grades (notebooks/buildtrack/grading.py): one folder or .zip per student in
+# SUBMISSIONS; grades.csv, a .json and a feedback page per student in OUT.
+# GRADE_ARGS: e.g. --lang zh --jobs 8 --seed 1234
+SUBMISSIONS ?=
+OUT ?= grades
+GRADE_ARGS ?=
+grade: venv
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder OUT=folder" >&2; exit 1; }
+	cd notebooks && ../$(VENV_PY) -m buildtrack grade "$(abspath $(SUBMISSIONS))" --out "$(abspath $(OUT))" $(GRADE_ARGS)
 
 # The course website (book/build.py): Jupyter Book renders the notebooks as stored, with
 # their tested outputs, without running them. Output: $(SITE_OUT)/_build/html.

@@ -22,11 +22,14 @@ re-renders what changed. Then `jupyter-book build` writes the website to
 OUT/_build/html (default `_site/_build/html`).
 
 The Chinese edition (notebooks/zh/, the chapters whose translation is complete)
-is a second book, staged in OUT/src-zh (book/zh/index.md, the glossary of its
-chapter 00, its chapters) and built with Sphinx's language zh_CN: its search
-indexes Chinese by overlapping pairs of characters (book/course_site.py). It is
-copied into OUT/_build/html/zh/. Every page of either edition has a link to the
-same page in the other one (to its home page where the other has no such page).
+is a second book, staged in OUT/src-zh and built with Sphinx's language zh_CN:
+book/zh/index.md (its list of chapters with their Chinese titles), the glossary of
+its chapter 00, its chapters, book/zh/run-it.md ("运行课程") and book/zh/buildtrack.md
+(the build track, the README's section and book/buildtrack-start.md in Chinese;
+tests/test_site_zh.py keeps it in step with the English page). Its search indexes
+Chinese by overlapping pairs of characters (book/course_site.py). It is copied into
+OUT/_build/html/zh/. Every page of either edition has a link to the same page in the
+other one (to its home page where the other has no such page).
 
     python book/build.py [--out DIR] [--repository OWNER/NAME] [--branch main] [--all]
 
@@ -152,20 +155,39 @@ def find_repository():
     return match.group(1) if match else None
 
 
-def run_it_page(repository, branch):
-    text = (BOOK / "run-it.md").read_text(encoding="utf-8")
+RUN_IT_WORDS = {
+    "en": dict(
+        launch="[Open the course on Binder]({binder}): JupyterLab starts on chapter 00, in a temporary "
+               "environment made from the repository's `environment.yml` (with Graphviz's `dot`, which "
+               "draws the graphs). Every chapter page of this site also has a launch button (the rocket at "
+               "the top of the page) that opens that chapter.",
+        no_launch="This copy of the site was built without the repository's address, so it has no Binder "
+                  "button; the website built by the GitHub Pages workflow has one on every chapter.",
+        clone="git clone <URL of the repository>\ncd <the folder git made>"),
+    "zh": dict(
+        launch="[在 Binder 上打开课程]({binder})：JupyterLab 会打开中文版的第 00 章，"
+               "运行在一个按仓库的 `environment.yml` 临时搭建的环境里"
+               "（其中有画图用的 Graphviz `dot` 程序）。本站每一章的页面顶部也有一个启动按钮"
+               "（火箭图标），点它就在 Binder 上打开那一章。",
+        no_launch="这份网站在构建时不知道仓库的地址，所以没有 Binder 按钮；"
+                  "由 GitHub Pages 工作流构建的网站，每一章都有这个按钮。",
+        clone="git clone <仓库的 URL>\ncd <git 创建的文件夹>"),
+}
+
+
+def run_it_page(repository, branch, edition="en"):
+    """The "Run it" page (book/run-it.md, or book/zh/run-it.md for the Chinese edition), its Binder link and
+    clone command filled in."""
+    words = RUN_IT_WORDS[edition]
+    folder = "notebooks/zh" if edition == "zh" else "notebooks"
+    text = (BOOK / ("zh/run-it.md" if edition == "zh" else "run-it.md")).read_text(encoding="utf-8")
     if repository:
         binder = (f"https://mybinder.org/v2/gh/{repository}/{branch}"
-                  f"?urlpath=lab/tree/notebooks/00_welcome.ipynb")
-        launch = (f"[Open the course on Binder]({binder}): JupyterLab starts on chapter 00, "
-                  "in a temporary environment made from the repository's `environment.yml` "
-                  "(with Graphviz's `dot`, which draws the graphs). Every chapter page of this site "
-                  "also has a launch button (the rocket at the top of the page) that opens that chapter.")
+                  f"?urlpath=lab/tree/{folder}/00_welcome.ipynb")
+        launch = words["launch"].format(binder=binder)
         clone = f"git clone https://github.com/{repository}.git\ncd {repository.split('/')[1]}"
     else:
-        launch = ("This copy of the site was built without the repository's address, so it has no "
-                  "Binder button; the website built by the GitHub Pages workflow has one on every chapter.")
-        clone = "git clone <URL of the repository>\ncd <the folder git made>"
+        launch, clone = words["no_launch"], words["clone"]
     return text.replace("{{ binder }}", launch).replace("{{ clone }}", clone)
 
 
@@ -187,12 +209,14 @@ def toc(chapters):
 
 
 def zh_toc(chapters):
+    # (The glossary follows the last chapter, as tests/browser/test_site.py expects of its "next" link.)
     return {
         "format": "jb-book",
         "root": "index",
         "parts": [
             {"caption": "课程", "numbered": False, "chapters": [{"file": path.stem} for path in chapters]},
-            {"caption": "章节之外", "chapters": [{"file": "glossary"}]},
+            {"caption": "章节之外",
+             "chapters": [{"file": "glossary"}, {"file": "buildtrack"}, {"file": "run-it"}]},
         ],
     }
 
@@ -208,6 +232,7 @@ def book_config(repository, branch, edition="en", other_pages=()):
     config["sphinx"]["config"]["course_other_pages"] = sorted(other_pages)
     if edition == "zh":
         config["title"] = "mini_autograd：PyTorch 的 autograd 是怎样工作的"
+        config["author"] = "mini_autograd 课程的作者们"        # the footer: "作者： ..."
         config["sphinx"]["config"]["language"] = "zh_CN"
         config["sphinx"]["config"]["html_extra_path"] = []    # (the README's pictures: English pages only)
     if repository:
@@ -243,18 +268,20 @@ def zh_chapters():
 
 
 def zh_home(chapters, english):
-    """book/zh/index.md, with the list of the chapters translated so far."""
-    done = {path.stem for path in chapters}
-    lines = [f"- [{english_title(path)}]({path.stem}.ipynb)" if path.stem in done
-             else f"- {english_title(path)}（[英文版](../{path.stem}.html)）" for path in english]
+    """book/zh/index.md, with the list of the chapters translated so far, by their Chinese titles."""
+    chinese = {path.stem: path for path in chapters}
+    lines = [f"- [{chapter_title(chinese[path.stem])}]({path.stem}.ipynb)" if path.stem in chinese
+             else f"- {chapter_title(path)}（[英文版](../{path.stem}.html)）" for path in english]
+    done = set(chinese)
     intro = (f"中文版目前有 {len(done)} 章（共 {len(english)} 章）；其余各章暂时只有英文版，链接指向英文版。"
              if len(done) < len(english) else f"全部 {len(english)} 章都有中文版：")
     return (BOOK / "zh" / "index.md").read_text(encoding="utf-8").replace(
         "{{ chapters }}", intro + "\n\n" + "\n".join(lines))
 
 
-def english_title(path):
-    """A chapter's title, from its first markdown cell (``# 01 — Your first gradient``)."""
+def chapter_title(path):
+    """A chapter's title, from its first markdown cell: ``# 01 — Your first gradient``, or in Chinese
+    ``# 01 — 你的第一个梯度``."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
     first = "".join(notebook["cells"][0]["source"]).splitlines()[0]
     return first.lstrip("# ").strip()
@@ -270,6 +297,8 @@ def stage_zh(src: Path, repository, branch):
 
     text("index.md", zh_home(chapters, english))
     text("glossary.md", glossary_page(chapters[0], ZH_GLOSSARY_HEADING, "摘自课程开始的[第 00 章]({name})。"))
+    text("run-it.md", run_it_page(repository, branch, "zh"))
+    text("buildtrack.md", (BOOK / "zh" / "buildtrack.md").read_text(encoding="utf-8"))
     text("_toc.yml", yaml.safe_dump(zh_toc(chapters), sort_keys=False, allow_unicode=True))
     config = book_config(repository, branch, "zh", ENGLISH_PAGES + tuple(p.stem for p in english))
     text("_config.yml", yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
@@ -299,7 +328,8 @@ def stage(src: Path, repository, branch):
     text("run-it.md", run_it_page(repository, branch))
     text("_toc.yml", yaml.safe_dump(toc(chapters), sort_keys=False, allow_unicode=True))
     chinese = zh_chapters()
-    zh_pages = ("index", "glossary", "search", "genindex") + tuple(p.stem for p in chinese) if chinese else ()
+    zh_pages = (("index", "run-it", "buildtrack", "glossary", "search", "genindex")
+                + tuple(p.stem for p in chinese)) if chinese else ()
     text("_config.yml", yaml.safe_dump(book_config(repository, branch, "en", zh_pages), sort_keys=False,
                                        allow_unicode=True))
     for path in chapters:

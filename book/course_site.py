@@ -31,6 +31,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 # Where each page's source lives in the repository (chapters and the glossary: notebooks/).
 PAGE_SOURCES = {"index": "README.md", "buildtrack": "README.md", "contributing": "CONTRIBUTING.md",
                 "run-it": "README.md"}
+# The Chinese edition's pages around the chapters are files of their own (book/zh/, see book/build.py).
+ZH_PAGE_SOURCES = {"index": "book/zh/index.md", "run-it": "book/zh/run-it.md",
+                   "buildtrack": "book/zh/buildtrack.md"}
 CHAPTER = re.compile(r"^\d\d_[\w-]+$")
 VERDICT = re.compile(r"^\s*(⏳|✅|❌)", re.M)
 
@@ -66,16 +69,17 @@ def source_of(docname, edition="en"):
         return f"{folder}/{docname}.ipynb"
     if docname == "glossary":
         return f"{folder}/00_welcome.ipynb"
-    if edition == "zh" and docname == "index":
-        return "book/zh/index.md"
+    if edition == "zh" and docname in ZH_PAGE_SOURCES:
+        return ZH_PAGE_SOURCES[docname]
     return PAGE_SOURCES.get(docname, docname + ".md")
 
 
 def page_of(repo_path, docnames, edition="en"):
-    """The page made from a repository file, or None."""
+    """The page made from a repository file, or None (a file several pages are made from is none of them:
+    README.md is the English index, not its build-track page)."""
+    shared = {"buildtrack", "run-it", "glossary"} if edition == "en" else {"glossary"}
     for docname in sorted(docnames):
-        if docname != "buildtrack" and docname != "run-it" and docname != "glossary" \
-                and source_of(docname, edition) == repo_path:
+        if docname not in shared and source_of(docname, edition) == repo_path:
             return docname
     return None
 
@@ -104,13 +108,9 @@ def add_check_notes(app, doctree):
             continue
         paragraph = nodes.paragraph()
         paragraph += nodes.Text(line + " ")
-        if chinese:      # the Chinese edition has no "Run it" page: the English one
-            link = nodes.reference("", "", refuri=f"../{RUN_IT}.html", internal=False)
-            link += nodes.inline("", "如何运行本课程（英文）")
-        else:
-            link = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget="/" + RUN_IT,
-                                         refexplicit=True, refdoc=docname)
-            link += nodes.inline("", "How to run the course")
+        link = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget="/" + RUN_IT,
+                                     refexplicit=True, refdoc=docname)
+        link += nodes.inline("", "如何运行本课程" if chinese else "How to run the course")
         paragraph += link
         cell += nodes.container("", paragraph, classes=["course-check-note"])
 

@@ -1,15 +1,20 @@
-"""Small helpers the course notebooks share: reading the engine's source, checking exercises.
+"""Small helpers the course notebooks share: reading the engine's source, checking exercises, plot words.
 
 They live beside the notebooks, not in ``mini_autograd``: they are about the
-course, not about autograd. The checks speak the language of the edition the
-chapter belongs to: English, or Chinese in ``notebooks/zh/`` (``buildtrack/i18n.py``
-says how it is chosen; the catalogues are ``coursetools.po``, for this file's words,
-and ``chapters.po``, for the hints and messages the chapters hand to the checks).
+course, not about autograd. The checks, ``show_source``'s headings and the module
+table speak the language of the edition the chapter belongs to: English, or Chinese
+in ``notebooks/zh/`` (``buildtrack/i18n.py`` says how it is chosen; the catalogues are
+``coursetools.po``, for this file's words, and ``chapters.po``, for the hints and
+messages the chapters hand to the checks). ``tr`` does the same for a chapter's own
+plot titles, axis labels and legends, and gives matplotlib a font with Chinese
+characters when it returns Chinese. The graph pictures (``mini_autograd.viz``) follow
+the same rule with their own catalogue (``mini_autograd/viz/i18n.py``).
 """
 import functools
 import importlib
 import inspect
 import pathlib
+import re
 
 import numpy as np
 
@@ -52,6 +57,50 @@ def _words(text):
     return own if own != text else _chapter(text)
 
 
+# ---------------------------------------------------------------- a chapter's plot words
+# Fonts with Chinese characters, tried in this order (macOS, Windows, Linux, conda-forge); matplotlib draws
+# each character in the first font of the list that has it, so Latin text keeps its usual font.
+CJK_FONTS = ("PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "SimHei", "Noto Sans CJK SC",
+             "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei",
+             "Droid Sans Fallback", "AR PL UMing CN")
+HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def tr(text):
+    """A chapter's own words for a plot (a title, an axis label, a legend entry), in the edition's language.
+
+    ``ax.set_title(tr("Training the spiral classifier"))``: in the English edition the text as written;
+    in the Chinese one its translation, found like the texts a chapter hands to the checks (``chapters.po``,
+    an f-string as its template, ``buildtrack/i18n.py``), and matplotlib is given a font with Chinese
+    characters first (``use_chinese_fonts``). A text with no translation yet is returned as written.
+    """
+    translated = _chapter(text)
+    if isinstance(translated, str) and HAN.search(translated):
+        use_chinese_fonts()
+    return translated
+
+
+@functools.cache
+def use_chinese_fonts():
+    """Put the installed fonts with Chinese characters after matplotlib's font families; return them.
+
+    matplotlib (3.6 and later) draws a character missing from the first family with the next one that has
+    it: Latin text and numbers keep their usual font. Without a Chinese font installed, Chinese shows as
+    empty boxes, with matplotlib's "Glyph missing" warning: install one, e.g. ``sudo apt-get install
+    fonts-wqy-microhei``, or conda-forge's ``font-ttf-noto-cjk``.
+    """
+    try:
+        import matplotlib
+        from matplotlib import font_manager
+    except ImportError:
+        return ()
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    found = tuple(name for name in CJK_FONTS if name in installed)
+    families = list(matplotlib.rcParams["font.family"])
+    matplotlib.rcParams["font.family"] = families + [name for name in found if name not in families]
+    return found
+
+
 def show_source(obj, only=None, stop_at=None):
     """Print the real source of a function or class of mini_autograd, with its file.
 
@@ -72,14 +121,16 @@ def show_source(obj, only=None, stop_at=None):
         while stop > 0 and lines[stop - 1].strip() in ("", "@staticmethod", "@classmethod", "@property"):
             stop -= 1
         indent = len(lines[stop]) - len(lines[stop].lstrip()) if lines[stop].strip() else 4
-        print(f"# {where}: {obj.__qualname__}, its first lines (... marks the rest, left out)")
+        print(_("# {where}: {name}, its first lines (... marks the rest, left out)").format(
+            where=where, name=obj.__qualname__))
         print("\n".join(lines[:stop] + ["", " " * indent + "..."]))
         return
     if only is None:
         print(f"# {where}: {obj.__qualname__}")
         print("\n".join(lines))
         return
-    print(f"# {where}: {obj.__qualname__}, some lines (... marks lines left out)")
+    print(_("# {where}: {name}, some lines (... marks lines left out)").format(
+        where=where, name=obj.__qualname__))
     first = next(i for i, line in enumerate(lines) if line.lstrip().startswith(("def ", "class ")))
     shown, skipping = lines[:first + 1], False      # decorators and the def line
     for line in lines[first + 1:]:
@@ -481,10 +532,11 @@ def module_table(module_map, mark_missing=False):
 
     ``mark_missing``: a module that does not import is shown as ``(missing!)`` instead of failing.
     """
-    rows = ["| file in `mini_autograd/` | what it holds | chapters | PyTorch counterpart |",
+    rows = [_("| file in `mini_autograd/` | what it holds | chapters | PyTorch counterpart |"),
             "|---|---|---|---|"]
     for modules, holds, chapters, counterpart in module_map:
-        shown = ", ".join(f"`{m}` (missing!)" if mark_missing and not is_module(m) else f"`{file_of(m)}`"
-                          for m in modules)
-        rows.append(f"| {shown} | {holds} | {chapters} | {counterpart} |")
+        shown = ", ".join(_("`{module}` (missing!)").format(module=m) if mark_missing and not is_module(m)
+                          else f"`{file_of(m)}`" for m in modules)
+        # (a chapter's words: in Chinese once chapters.po has them, as for the texts it hands to the checks)
+        rows.append(f"| {shown} | {_chapter(holds)} | {_chapter(chapters)} | {counterpart} |")
     return "\n".join(rows)

@@ -13,7 +13,9 @@ Both return objects that Jupyter shows as pictures and that print as text, with
 no memory addresses, so a notebook's stored outputs can be checked by nbval.
 The modules: ``walk.py`` (graph -> numbered description and words), ``dot.py``
 (description -> DOT), ``picture.py`` (display, saving, no-``dot`` fallback),
-``trace.py`` (the engine trace).
+``trace.py`` (the engine trace), ``i18n.py`` (their words in the edition's
+language: English, or Chinese in the course's Chinese edition, through gettext and
+the catalogue in ``locale/``; ``catalogue.py`` keeps it in step with the code).
 """
 from .dot import draw
 from .picture import DotNotFoundError, GraphPicture

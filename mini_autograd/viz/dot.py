@@ -11,15 +11,22 @@ outputs green, saved tensors orange, backward nodes grey. Two differences:
 
 DOT node names are the stable ids of the walk (``n3``, ``leaf_n4``, ...), so the
 same graph always gives byte-identical DOT source.
+
+The words (legend, states, "saved for backward") are in the edition's language
+(``i18n.py``); in Chinese the fonts asked for add CJK families after the Latin ones.
 """
 import html
 
 import graphviz
 
+from .i18n import N_, _, language, tidy
 from .picture import GraphPicture
 from .walk import describe, fit, walk
 
 FONT = "Helvetica,Arial,sans-serif"
+# Chinese words: the Latin fonts first (names and numbers look the same in both editions), then fonts
+# with Chinese characters on macOS, Windows and Linux; graphviz and the browser take the first with a glyph.
+CJK_FONT = "Helvetica,Arial,PingFang SC,Microsoft YaHei,Noto Sans CJK SC,WenQuanYi Micro Hei,sans-serif"
 MONO = "DejaVu Sans Mono,Menlo,Consolas,monospace"
 
 COLORS = {
@@ -32,10 +39,10 @@ COLORS = {
     "freed": "#ffe0b2",            # a saved tensor after backward freed it
 }
 LEGEND_NAMES = {
-    "output": "output", "function": "grad_fn node", "accumulate": "AccumulateGrad",
-    "leaf": "leaf tensor", "retained": "retains grad", "saved": "saved tensor",
+    "output": N_("output"), "function": N_("grad_fn node"), "accumulate": "AccumulateGrad",
+    "leaf": N_("leaf tensor"), "retained": N_("retains grad"), "saved": N_("saved tensor"),
 }
-ARROW_NOTE = "\u2192 arrows: the direction gradients flow in backward()"
+ARROW_NOTE = N_("\u2192 arrows: the direction gradients flow in backward()")
 
 # How each state of a node looks in a frame of the engine trace.
 FRAME_STYLES = {
@@ -44,17 +51,18 @@ FRAME_STYLES = {
     "waiting": dict(),
     "done": dict(color="#bdbdbd", fontcolor="#9e9e9e", fillcolor="#f5f5f5"),
 }
-STATE_KEYS = [("runs now", FRAME_STYLES["running"]), ("ready", dict(color="#1565c0")),
-              ("waiting", {}), ("done", FRAME_STYLES["done"])]
+STATE_KEYS = [(N_("runs now"), FRAME_STYLES["running"]), (N_("ready"), dict(color="#1565c0")),
+              (N_("waiting"), {}), (N_("done"), FRAME_STYLES["done"])]
 
 
 def new_digraph():
     """An empty graph with the course's look: top to bottom, small sans-serif text."""
+    font = CJK_FONT if language() == "zh" else FONT
     return graphviz.Digraph(
         "backward_graph",
-        graph_attr=dict(rankdir="TB", fontname=FONT, fontsize="10", nodesep="0.3",
+        graph_attr=dict(rankdir="TB", fontname=font, fontsize="10", nodesep="0.3",
                         ranksep="0.35", bgcolor="white", pad="0.15"),
-        node_attr=dict(shape="box", style="rounded,filled", fontname=FONT, fontsize="11",
+        node_attr=dict(shape="box", style="rounded,filled", fontname=font, fontsize="11",
                        height="0.3", margin="0.12,0.05", color="#555555", penwidth="1"),
         edge_attr=dict(color="#555555", arrowsize="0.7", penwidth="1.1"),
     )
@@ -76,7 +84,8 @@ def draw(outputs, params=None, show_saved=False, show_values=True, names=None, m
     Returns a ``GraphPicture``: Jupyter shows the picture, ``print`` the graph in words.
     """
     graph = fit(walk(outputs, params, names, show_saved, show_values), max_nodes)
-    return GraphPicture(to_dot(graph), describe(graph), f"backward graph of {graph.title}")
+    alt = tidy(_("backward graph of {title}").format(title=graph.title))
+    return GraphPicture(to_dot(graph), describe(graph), alt)
 
 
 # --------------------------------------------------------------- labels
@@ -108,7 +117,7 @@ def tensor_label(box, status=None):
     if box.value is not None:
         rows.append(_values_rows(box.value))
     if box.grad is not None:
-        rows.append(_small("grad"))
+        rows.append(_small(_("grad")))
         rows.append(_values_rows(box.grad))
     if status is not None:
         rows.append(_small(status))
@@ -117,10 +126,10 @@ def tensor_label(box, status=None):
 
 def saved_label(boxes):
     """One box listing what a node saved for backward, one slot after the other."""
-    rows = [_small("saved for backward", "#5d4037")]
+    rows = [_small(_("saved for backward"), "#5d4037")]
     for box in boxes:
         if box.freed:
-            rows.append(f"<B>{_text(box.label)}</B> {_small('freed')}")
+            rows.append(f"<B>{_text(box.label)}</B> {_small(_('freed'))}")
             continue
         rows.append(f"<B>{_text(box.label)}</B> {_small(box.shape)}")
         if box.value is not None:
@@ -143,13 +152,13 @@ def _swatch(text, fill, border="#777777", text_color="#222222"):
 
 def legend_label(kinds, notes, with_states=False):
     """A small key: which way arrows point, the colours used, and (in a trace) the node states."""
-    rows = [[_swatch(LEGEND_NAMES[kind], COLORS[kind]) for kind in kinds]]
+    rows = [[_swatch(_(LEGEND_NAMES[kind]), COLORS[kind]) for kind in kinds]]
     if with_states:
-        rows.append([_swatch(text, style.get("fillcolor", COLORS["function"]), style.get("color", "#555555"),
-                             style.get("fontcolor", "#222222"))
+        rows.append([_swatch(_(text), style.get("fillcolor", COLORS["function"]),
+                             style.get("color", "#555555"), style.get("fontcolor", "#222222"))
                      for text, style in STATE_KEYS])
     width = max(len(row) for row in rows)
-    lines = [ARROW_NOTE, *notes]
+    lines = [_(ARROW_NOTE), *notes]
     cells = [f'<TR><TD COLSPAN="{width}" ALIGN="LEFT">{_small(line, "#333333")}</TD></TR>' for line in lines]
     cells += [f"<TR>{''.join(row)}</TR>" for row in rows]
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">{"".join(cells)}</TABLE>>'
@@ -178,11 +187,11 @@ def to_dot(graph, frame=None):
         _add_node(dot, node, states.get(node.id), frame, kinds_used)
 
     if graph.hidden:
-        more = _small(f"\u2026 {graph.hidden} more nodes not drawn")
+        more = _small(_("\u2026 {count} more nodes not drawn").format(count=graph.hidden))
         dot.node("more", f"<{more}>", shape="plaintext", style="")
     notes = []
     if graph.collapsed:
-        notes.append("NAME \u00d7N: a chain of N nodes of the same operation, drawn as one box")
+        notes.append(_("NAME \u00d7N: a chain of N nodes of the same operation, drawn as one box"))
     legend_kinds = [kind for kind in LEGEND_NAMES if kind in kinds_used]
     dot.node("legend", legend_label(legend_kinds, notes, with_states=bool(frame)),
              shape="plaintext", style="", width="0")

@@ -10,7 +10,8 @@ Why these two parts, and not ``image/svg+xml``:
   graph is checked through the ``text/plain`` part, which is deterministic.
 
 Without graphviz's ``dot`` program nothing raises: a warning says how to install
-it (once per session) and the text description is shown instead.
+it (once per session) and the text description is shown instead. The warning, the
+caption and the text are in the edition's language (``i18n.py``).
 """
 import base64
 import html
@@ -21,12 +22,14 @@ from pathlib import Path
 
 import graphviz
 
-INSTALL_HINT = """\
+from .i18n import N_, _
+
+INSTALL_HINT = N_("""\
 The graphviz program 'dot' was not found on PATH, so graphs are shown as text.
 Install graphviz to see the pictures:
   conda:          conda install -c conda-forge graphviz python-graphviz
   Debian/Ubuntu:  sudo apt-get install graphviz
-  macOS:          brew install graphviz"""
+  macOS:          brew install graphviz""")
 
 _warned = False  # the install hint is given once per session
 
@@ -38,11 +41,11 @@ class DotNotFoundError(RuntimeError):
 def render(digraph, fmt):
     """Run ``dot`` on ``digraph`` and return the bytes of the picture in format ``fmt``."""
     if shutil.which("dot") is None:
-        raise DotNotFoundError(INSTALL_HINT)
+        raise DotNotFoundError(_(INSTALL_HINT))
     try:
         return digraph.pipe(format=fmt)
     except graphviz.ExecutableNotFound as error:
-        raise DotNotFoundError(INSTALL_HINT) from error
+        raise DotNotFoundError(_(INSTALL_HINT)) from error
 
 
 def warn_no_dot():
@@ -50,7 +53,7 @@ def warn_no_dot():
     global _warned
     if not _warned:
         _warned = True
-        warnings.warn(INSTALL_HINT, UserWarning, stacklevel=2)
+        warnings.warn(_(INSTALL_HINT), UserWarning, stacklevel=2)
 
 
 def clean_svg(svg):
@@ -120,7 +123,8 @@ class GraphPicture:
         except DotNotFoundError:
             warn_no_dot()
         except graphviz.CalledProcessError as error:
-            warnings.warn(f"graphviz could not draw the graph: {error}", UserWarning, stacklevel=2)
+            warnings.warn(_("graphviz could not draw the graph: {error}").format(error=error), UserWarning,
+                          stacklevel=2)
         return None
 
     def _repr_html_(self):

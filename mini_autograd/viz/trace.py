@@ -15,6 +15,9 @@ Each frame of the trace is one step: the node that ran, what it received and
 sent, the ``.grad`` it wrote, and then the state the engine is left in: the
 ready queue (next to run first), the dependency count of every node still
 waiting, and the gradients already waiting in their input buffers.
+
+The frames' words (states, table headings, the steps in words) are in the edition's
+language (``i18n.py``); a ``Frame`` itself holds only ids, names and values.
 """
 import html
 from dataclasses import dataclass, field
@@ -23,6 +26,7 @@ from .. import autograd
 from .._tensor import Tensor
 from ..autograd.engine import run_backward
 from .dot import to_dot
+from .i18n import _, pad, tidy
 from .picture import GraphPicture
 from .walk import one_line, summary_text, walk
 
@@ -30,10 +34,9 @@ MAX_WAITING_LINES = 12   # waiting nodes listed per step; a Frame keeps them all
 
 
 
-def ordinal(number):
-    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+def ordinal_suffix(number):
+    """The English ordinal's ending: 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
+    return "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
 
 
 def gradient_text(grad):
@@ -79,7 +82,7 @@ class Recorder:
 
     def on_outputs(self, node, outputs, graph_task):
         frame = self._current
-        for index, ((next_node, _), grad) in enumerate(zip(node.next_functions, outputs, strict=True)):
+        for index, ((next_node, _nr), grad) in enumerate(zip(node.next_functions, outputs, strict=True)):
             target = "None" if next_node is None else self.name(self.ids[next_node])
             frame.sent.append((target, gradient_text(grad)))
             if next_node is not None and grad is not None:
@@ -96,7 +99,7 @@ class Recorder:
             writes.append(_grad_write(box.leaf, node.variable._grad))
         hooks = sorted((node._retains_grad_hooks or {}).items())
         # strict=False: box.retained has no box for a retained tensor already freed when the graph was walked
-        for (_, hook), retained in zip(hooks, box.retained, strict=False):
+        for (_hook_id, hook), retained in zip(hooks, box.retained, strict=False):
             tensor = hook.tensor_ref()
             if tensor is not None:
                 writes.append(_grad_write(retained, tensor._grad))
@@ -119,7 +122,7 @@ class Recorder:
 
 
 def _grad_write(box, grad):
-    owner = f"{box.label}.grad" if box.named else f".grad of {box.label}"
+    owner = f"{box.label}.grad" if box.named else _(".grad of {label}").format(label=box.label)
     return f"{owner} = {gradient_text(grad)}"
 
 
@@ -136,7 +139,7 @@ def trace_backward(output, gradient=None, retain_graph=False, params=None, names
     for node in graph.nodes:          # the pictures show states; the tables show the numbers
         if node.leaf is not None:
             node.leaf.grad = None
-    for box, _ in graph.outputs:
+    for box, _root in graph.outputs:
         box.grad = None
     recorder = Recorder(graph)
     grads = autograd._make_grads((output,), (gradient,))
@@ -176,7 +179,7 @@ class BackwardTrace:
         """Step ``index`` (0 is the start) as a picture with its table."""
         frame = self.frames[index]
         return FramePicture(to_dot(self.graph, overlay(self.graph, frame)),
-                            frame_text(frame, self._names), f"step {frame.step}", frame,
+                            frame_text(frame, self._names), _("step {step}").format(step=frame.step), frame,
                             self._names)
 
     def _shown(self):
@@ -184,13 +187,14 @@ class BackwardTrace:
 
     def _more_note(self):
         hidden = len(self.frames) - self.max_frames
-        return f"... {hidden} more steps: see trace.frame(i)" if hidden > 0 else None
+        return _("... {count} more steps: see trace.frame(i)").format(count=hidden) if hidden > 0 else None
 
     @property
     def title(self):
         steps = len(self.frames) - 1
-        return (f"backward trace of {self.graph.title}: {steps} step{'s' if steps != 1 else ''}, "
-                "in the engine's order")
+        count = (_("{count} step") if steps == 1 else _("{count} steps")).format(count=steps)
+        return tidy(_("backward trace of {title}: {steps}, in the engine's order").format(
+            title=self.graph.title, steps=count))
 
     def __repr__(self):
         lines = [self.title]
@@ -260,47 +264,47 @@ class FramePicture(GraphPicture):
 # --------------------------------------------------------------- frame words
 def step_title(frame, names):
     if frame.node_id is None:
-        return "step 0: start (dependencies counted, the root is in the ready queue)"
-    return f"step {frame.step}: {names[frame.node_id]} runs"
+        return _("step 0: start (dependencies counted, the root is in the ready queue)")
+    return _("step {step}: {node} runs").format(step=frame.step, node=names[frame.node_id])
 
 
 def frame_rows(frame, names):
     """What happened in the step, and the state it left, as (heading, lines) pairs."""
     rows = []
     if frame.node_id is None:
-        rows.append(("seed gradient", frame.received))
+        rows.append((_("seed gradient"), frame.received))
     else:
-        rows.append(("received", frame.received))
-        rows.append(("sent", [_sent_line(target, grad) for target, grad in frame.sent] or ["nothing"]))
+        rows.append((_("received"), frame.received))
+        rows.append((_("sent"), [_sent_line(target, grad) for target, grad in frame.sent] or [_("nothing")]))
     if frame.writes:
-        rows.append(("wrote", frame.writes))
+        rows.append((_("wrote"), frame.writes))
     ready = [names[node_id] for node_id in frame.ready]
-    rows.append(("ready queue", ready or ["empty: backward is over"]))
+    rows.append((_("ready queue"), ready or [_("empty: backward is over")]))
     waiting = [_waiting_line(names, *item) for item in frame.waiting[:MAX_WAITING_LINES]]
     if len(frame.waiting) > MAX_WAITING_LINES:
-        waiting.append(f"... and {len(frame.waiting) - MAX_WAITING_LINES} more nodes")
-    rows.append(("waiting", waiting or ["nothing"]))
+        waiting.append(_("... and {count} more nodes").format(count=len(frame.waiting) - MAX_WAITING_LINES))
+    rows.append((_("waiting"), waiting or [_("nothing")]))
     return rows
 
 
 def _sent_line(target, grad):
     if target == "None":
-        return "-> None (this input needs no gradient)"
+        return _("-> None (this input needs no gradient)")
     return f"-> {target}: {grad}"
 
 
 def _waiting_line(names, node_id, count, grads):
-    line = f"{names[node_id]}: {count} more to come"
     arrived = [grad for grad in grads if grad != "None"]
     if arrived:
-        line += f"; buffer holds {', '.join(grads)}"
-    return line
+        return _("{node}: {count} more to come; buffer holds {gradients}").format(
+            node=names[node_id], count=count, gradients=", ".join(grads))
+    return _("{node}: {count} more to come").format(node=names[node_id], count=count)
 
 
 def frame_text(frame, names):
     lines = [step_title(frame, names)]
     for heading, items in frame_rows(frame, names):
-        lines.append(f"  {heading + ':':<15}{items[0]}")
+        lines.append(f"  {pad(_('{heading}:').format(heading=heading), 15)}{items[0]}")
         lines += [f"  {'':<15}{item}" for item in items[1:]]
     return "\n".join(lines)
 
@@ -323,15 +327,16 @@ def overlay(graph, frame):
     """Each node's state in this frame, for ``dot.to_dot``."""
     states = {}
     for node in graph.nodes:
-        states[node.id] = ("waiting", "not reached")
-    for node_id, count, _ in frame.waiting:
-        states[node_id] = ("waiting", f"waits for {count} more")
+        states[node.id] = ("waiting", _("not reached"))
+    for node_id, count, _grads in frame.waiting:
+        states[node_id] = ("waiting", _("waits for {count} more").format(count=count))
     for position, node_id in enumerate(frame.ready, start=1):
-        states[node_id] = ("ready", f"ready, {ordinal(position)} in queue")
+        states[node_id] = ("ready", _("ready, {number}{ordinal_suffix} in queue").format(
+            number=position, ordinal_suffix=ordinal_suffix(position)))
     for node_id in frame.done:
-        states[node_id] = ("done", "done")
+        states[node_id] = ("done", _("done"))
     if frame.node_id is not None:
-        states[frame.node_id] = ("running", "runs now")
-    leaf_states = {node.id: (".grad written" if node.id in frame.done else ".grad not written yet")
+        states[frame.node_id] = ("running", _("runs now"))
+    leaf_states = {node.id: (_(".grad written") if node.id in frame.done else _(".grad not written yet"))
                    for node in graph.nodes if node.leaf is not None}
     return {"states": states, "leaf_states": leaf_states, "edges": set(frame.edges)}

@@ -19,9 +19,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._printing import _tensor_str
+from .i18n import N_, _, tidy
 
 SMALL = 9  # tensors with at most this many elements show their values
-KIND_WORDS = {"output": "output", "leaf": "leaf", "retained": "retains grad", "saved": "saved"}
+# How a named tensor is introduced in the graph in words: "leaf x", "output loss".
+HEADINGS = {"output": N_("output {name}"), "leaf": N_("leaf {name}"), "retained": N_("retains grad {name}"),
+            "saved": N_("saved {name}")}
 
 
 @dataclass
@@ -39,12 +42,12 @@ class TensorBox:
     @property
     def heading(self):
         """``leaf x`` for a named leaf; ``leaf 0`` (its label) for an unnamed one."""
-        return f"{KIND_WORDS[self.kind]} {self.label}" if self.named else self.label
+        return _(HEADINGS[self.kind]).format(name=self.label) if self.named else self.label
 
     def describe(self):
         """One line, e.g. ``leaf x [2, 2] = [[1., 1.], [1., 1.]], grad = [[4.5000, ...]]``."""
         if self.freed:
-            return f"{self.heading} (freed)"
+            return _("{heading} (freed)").format(heading=self.heading)
         text = f"{self.heading} {self.shape}"
         if self.value is not None:
             text += f" = {one_line(self.value)}"
@@ -119,7 +122,7 @@ def is_tensor(value):
 # --------------------------------------------------------------------- values
 def shape_text(shape):
     """``[2, 2]`` for a matrix, ``scalar`` for a 0-d tensor."""
-    return "scalar" if len(shape) == 0 else str(list(shape))
+    return _("scalar") if len(shape) == 0 else str(list(shape))
 
 
 def values_text(array):
@@ -136,7 +139,8 @@ def one_line(text):
 
 def summary_text(array, show_values):
     """The values when small (and wanted), else ``tensor of shape [100, 3]``."""
-    return (show_values and values_text(array)) or f"tensor of shape {shape_text(array.shape)}"
+    return (show_values and values_text(array)) or _("tensor of shape {shape}").format(
+        shape=shape_text(array.shape))
 
 
 def tensor_box(kind, tensor, labels, default, show_values):
@@ -177,7 +181,7 @@ def number_nodes(roots):
     The recursion it replaces, which would stop at Python's recursion limit (1000 deep)::
 
         def visit(node):
-            for next_node, _ in node.next_functions:
+            for next_node, _input_nr in node.next_functions:
                 if next_node is not None and next_node not in ids:
                     ids[next_node] = f"n{len(ids)}"
                     visit(next_node)
@@ -193,7 +197,7 @@ def number_nodes(roots):
             queue.append(root)
     while queue:
         node = queue.popleft()
-        for next_node, _ in node.next_functions:
+        for next_node, _input_nr in node.next_functions:
             if next_node is not None and next_node not in ids:
                 ids[next_node] = f"n{len(ids)}"
                 queue.append(next_node)
@@ -226,7 +230,7 @@ def walk(outputs, params=None, names=None, show_saved=False, show_values=True):
 
     output_boxes = []
     for index, (output, root) in enumerate(zip(outputs, roots, strict=True)):
-        default = "output" if len(outputs) == 1 else f"output {index}"
+        default = _("output") if len(outputs) == 1 else _("output {index}").format(index=index)
         output_boxes.append((tensor_box("output", output, labels, default, show_values), ids.get(root)))
 
     leaf_number = 0
@@ -234,19 +238,20 @@ def walk(outputs, params=None, names=None, show_saved=False, show_values=True):
     for node, node_id in ids.items():
         box = NodeBox(node_id, node_name(node),
                       [None if next_node is None else ids[next_node]
-                       for next_node, _ in node.next_functions])
+                       for next_node, _input_nr in node.next_functions])
         if hasattr(node, "variable"):                       # an AccumulateGrad: its leaf
-            box.leaf = tensor_box("leaf", node.variable, labels, f"leaf {leaf_number}", show_values)
+            default = _("leaf {number}").format(number=leaf_number)
+            box.leaf = tensor_box("leaf", node.variable, labels, default, show_values)
             leaf_number += 1
-        for _, hook in sorted((getattr(node, "_retains_grad_hooks", None) or {}).items()):
+        for _hook_id, hook in sorted((getattr(node, "_retains_grad_hooks", None) or {}).items()):
             tensor = hook.tensor_ref()
             if tensor is not None:
-                box.retained.append(tensor_box("retained", tensor, labels, "retains grad", show_values))
+                box.retained.append(tensor_box("retained", tensor, labels, _("retains grad"), show_values))
         if show_saved:
             box.saved = saved_boxes(node, labels, show_values)
         nodes.append(box)
 
-    title = ", ".join(box.label for box, _ in output_boxes)
+    title = ", ".join(box.label for box, _root in output_boxes)
     return GraphDescription(title, output_boxes, nodes, total_nodes=len(nodes), ids=ids)
 
 
@@ -260,7 +265,7 @@ def collapse_chains(graph, min_length=3):
     """
     by_id = {node.id: node for node in graph.nodes}
     incoming = Counter(edge for node in graph.nodes for edge in node.edges if edge is not None)
-    entered = {target for _, target in graph.outputs}
+    entered = {target for _box, target in graph.outputs}
 
     def next_in_run(node):
         real = [edge for edge in node.edges if edge is not None]
@@ -316,17 +321,20 @@ def fit(graph, max_nodes):
 def describe(graph):
     """The graph in words, one line per node in id order: what nbval checks in the notebooks."""
     leaves = graph.leaf_count
-    header = (f"backward graph of {graph.title}: {graph.total_nodes} "
-              f"node{'s' if graph.total_nodes != 1 else ''}, {leaves} lea{'ves' if leaves != 1 else 'f'}")
-    lines = [header, "  (arrows point the way gradients flow in backward())"]
+    count = graph.total_nodes
+    nodes = (_("{count} node") if count == 1 else _("{count} nodes")).format(count=count)
+    leaf_words = (_("{count} leaf") if leaves == 1 else _("{count} leaves")).format(count=leaves)
+    header = tidy(_("backward graph of {title}: {nodes}, {leaves}").format(title=graph.title, nodes=nodes,
+                                                                            leaves=leaf_words))
+    lines = [header, "  " + _("(arrows point the way gradients flow in backward())")]
     names = {node.id: f"{node.id} {node.name}" for node in graph.nodes}
-    names["more"] = "more nodes"
+    names["more"] = _("more nodes")
 
     def target(edge):
         return "None" if edge is None else names[edge]
 
     for box, root in graph.outputs:
-        arrow = f" -> {target(root)}" if root is not None else " (no grad_fn: nothing to backward)"
+        arrow = f" -> {target(root)}" if root is not None else " " + _("(no grad_fn: nothing to backward)")
         lines.append(f"  {box.describe()}{arrow}")
     for node in graph.nodes:
         for box in node.retained:
@@ -335,12 +343,13 @@ def describe(graph):
         if node.leaf is not None:
             lines.append(f"  {node.id} {name} -> {node.leaf.describe()}")
         else:
-            edges = ", ".join(target(edge) for edge in node.edges) or "nothing"
+            edges = ", ".join(target(edge) for edge in node.edges) or _("nothing")
             lines.append(f"  {node.id} {name} -> {edges}")
         for box in node.saved:
             lines.append(f"      {box.describe()}")
     if graph.collapsed:
-        lines.append("  (chains of the same operation drawn as one box: NAME \u00d7count)")
+        lines.append("  " + _("(chains of the same operation drawn as one box: NAME \u00d7count)"))
     if graph.hidden:
-        lines.append(f"  ... {graph.hidden} more nodes not drawn (raise max_nodes to see them)")
+        lines.append("  " + _("... {count} more nodes not drawn (raise max_nodes to see them)").format(
+            count=graph.hidden))
     return "\n".join(lines)

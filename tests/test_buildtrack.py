@@ -317,15 +317,16 @@ def test_a_mistake_in_a_later_piece_is_blamed_on_its_own_step(planted):
 
 
 def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
+    from buildtrack import cache
     from buildtrack.verdicts import Verdict
-    real = buildtrack.verdict
+    real = cache.verdict
 
     def blaming(step_id, directory):
         if step_id == "04.2":
             return Verdict("wrong", "The piece at fault: run_backward (step 03.2)", culprit_step="03.2")
         return real(step_id, directory)
 
-    monkeypatch.setattr(buildtrack, "verdict", blaming)
+    monkeypatch.setattr(cache, "verdict", blaming)
     buildtrack.progress(answers=True)
     rows = {line[2:6]: line for line in capsys.readouterr().out.splitlines() if line[:1] in "✅❌⏳"}
     assert rows["03.2"].startswith("❌") and "step 04.2's check found a mistake" in rows["03.2"]
@@ -335,7 +336,7 @@ def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
 # The modules of buildtrack, bottom first: each imports only modules before it in this list (package.py
 # says so too), and none imports inside a function.
 LAYERS = ["i18n", "stubs", "package", "swap", "steps", "_testing", "cases", "differential", "corpus",
-          "ch01_02", "ch03", "ch04_06", "ch07_08", "ch10", "ch11", "verdicts", "cache", "notebook",
+          "ch01_02", "ch03", "ch04_06", "ch07_08", "ch10", "ch11", "verdicts", "cache", "notebook", "grading",
           "__init__", "__main__"]
 
 

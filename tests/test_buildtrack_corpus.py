@@ -1,4 +1,4 @@
-"""The build track runs the course's own cross-check programs on the learner's package (``buildtrack/corpus.py``).
+"""The build track runs the course's own cross-check programs on the learner's package (corpus.py).
 
 The programs are those of the tests that hold mini_autograd to PyTorch, each tagged with the step from which a
 learner who did every step right runs it as mini_autograd does (``tools/buildtrack_corpus.py``).
@@ -35,9 +35,10 @@ def test_the_corpus_holds_programs_for_the_steps_that_build_the_api():
 
 
 def test_each_program_is_run_right_from_its_step_on_and_not_before(tmp_path):
-    """The tags are current: a learner who did every step up to a program's tag right runs it as mini_autograd
-    does, at that step and every later one; one step earlier, the package does not (so the program checks
-    something of the step). (After a change to the answer key or mini_autograd: tools/buildtrack_corpus.py.)"""
+    """The tags are current: a learner who did every step up to a program's tag right runs it as
+    mini_autograd does, at that step and every later one; one step earlier, the package does not (so the
+    program checks something of the step). After a change to the answer key or mini_autograd, run
+    tools/buildtrack_corpus.py."""
     from buildtrack_corpus import package_at
 
     steps = sorted(STEPS)
@@ -56,7 +57,8 @@ def test_each_program_is_run_right_from_its_step_on_and_not_before(tmp_path):
                 assert not agrees, f"{entry['test']} (tagged {entry['step']}) already agrees at {step_id}"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the corpus is collected against PyTorch")
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                    reason="the corpus is collected against PyTorch")
 def test_the_corpus_file_holds_every_program_of_the_cross_check_tests():
     """A program added to a cross-check test reaches the learner once tools/buildtrack_corpus.py has run."""
     run = subprocess.run([sys.executable, str(ROOT / "tools" / "buildtrack_corpus.py"), "--check"],

@@ -9,12 +9,11 @@ edition you opened (English, or Chinese from ``notebooks/zh/``: see ``i18n.py``)
 import unicodedata
 
 from . import ch01_02, ch03, ch04_06, ch07_08, ch10, ch11  # noqa: F401  (registers the steps, in order)
-from .cache import verdict
+from .cache import every_verdict, verdict
 from .i18n import _
 from .notebook import compare_graphs, mine
 from .package import package_dir
 from .steps import STEPS
-from .verdicts import Verdict
 
 __all__ = ["check", "progress", "mine", "compare_graphs", "STEPS"]
 
@@ -33,13 +32,7 @@ def _width(text):
 
 def progress(answers=False, chapters=None):
     """One row per step: ✅ done, ⏳ not done yet, ❌ wrong (with the message)."""
-    verdicts = {s.id: verdict(s.id, package_dir(answers)) for s in STEPS.values()}
-    # A later check that found the mistake in an earlier step's piece marks that step too.
-    for step_id, result in list(verdicts.items()):
-        blamed = result.culprit_step
-        if blamed and blamed != step_id and verdicts.get(blamed) and verdicts[blamed].status == "done":
-            verdicts[blamed] = Verdict("wrong", _("step {step}'s check found a mistake in this step's "
-                                                  "code: see step {step}.").format(step=step_id))
+    verdicts = every_verdict(package_dir(answers))
     rows = [(s, verdicts[s.id]) for s in STEPS.values() if chapters is None or s.chapter in chapters]
     titles = {s.id: _(s.title) for s, _result in rows}
     width = max(_width(title) for title in titles.values())

@@ -1,5 +1,7 @@
 """``python -m buildtrack [--answers]``: the progress table (``make progress``).
 
+``python -m buildtrack grade SUBMISSIONS --out OUT``: a whole class's grades (``grading.py``).
+
 In Chinese with ``BUILDTRACK_LANG=zh``, from the Chinese edition's folder, or with a Chinese locale
 (``make progress LANG=zh``; see ``i18n.py``). ``--translations update|check`` keeps the Chinese catalogues
 of the messages in step with the code (``i18n.py``).
@@ -8,11 +10,13 @@ import argparse
 import os
 import sys
 
-from . import i18n, progress
+from . import grading, i18n, progress
 from .i18n import _
 
 if not os.environ.get("BUILDTRACK_LANG") and i18n.locale_is_chinese():
     os.environ["BUILDTRACK_LANG"] = "zh"          # a command line speaks the locale's language
+if sys.argv[1:2] == ["grade"]:                    # python -m buildtrack grade SUBMISSIONS --out OUT
+    sys.exit(grading.main(sys.argv[2:]))
 parser = argparse.ArgumentParser(prog="python -m buildtrack", description=_(
     "``python -m buildtrack [--answers]``: the progress table (``make progress``)."))
 parser.add_argument("--answers", action="store_true", help=_("check the answer key instead of your package"))

@@ -214,3 +214,26 @@ def verdict(step_id, directory):
             return Verdict("wrong", _("step {step} ({title}) fails its check now: {message}").format(
                 step=earlier_id, title=_(STEPS[earlier_id].title), message=result.message))
     return _cached(step_id, directory, directory_fingerprint)
+
+
+def every_verdict(directory, each=None):
+    """``{step: Verdict}`` for every step, in order, blamed (``with_blame``). ``each(step, verdict)`` is
+    called as each verdict is made (the grader streams them)."""
+    verdicts = {}
+    for step_id in STEPS:
+        verdicts[step_id] = verdict(step_id, directory)
+        if each is not None:
+            each(step_id, verdicts[step_id])
+    return with_blame(verdicts)
+
+
+def with_blame(verdicts):
+    """``verdicts`` where a later check that found the mistake in an earlier step's piece marks that step
+    wrong too (the progress table and the grader show the same)."""
+    verdicts = dict(verdicts)
+    for step_id, result in list(verdicts.items()):
+        blamed = result.culprit_step
+        if blamed and blamed != step_id and verdicts.get(blamed) and verdicts[blamed].status == "done":
+            verdicts[blamed] = Verdict("wrong", _("step {step}'s check found a mistake in this step's "
+                                                  "code: see step {step}.").format(step=step_id))
+    return verdicts

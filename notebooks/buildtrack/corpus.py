@@ -124,7 +124,7 @@ def _same_value(a, b):
     if isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1] == ("tensor",):
         return a[1:3] == b[1:3] and _same_value(a[3], b[3])
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, float) and isinstance(b, float) and not (math.isnan(a) or math.isnan(b)):
         return math.isclose(a, b, rel_tol=RTOL, abs_tol=ATOL) and math.copysign(1, a) == math.copysign(1, b)
     return type(a) is type(b) and (a == b or a != a and b != b)
@@ -135,7 +135,7 @@ def agree(mine, theirs):
     return (mine["stdout"] == theirs["stdout"] and mine["warnings"] == theirs["warnings"]
             and mine["error"] == theirs["error"] and len(mine["records"]) == len(theirs["records"])
             and all(la == lb and _same_value(a, b)
-                    for (la, a), (lb, b) in zip(mine["records"], theirs["records"])))
+                    for (la, a), (lb, b) in zip(mine["records"], theirs["records"], strict=True)))
 
 
 # ------------------------------------------------------------------ the check
@@ -227,7 +227,7 @@ def _first_difference(mine, theirs):
                 _("none") if theirs["error"] is None else "{}: {}".format(*theirs["error"]))
     if mine["warnings"] != theirs["warnings"]:
         return (_("the warnings"), repr(mine["warnings"]) or _("none"), repr(theirs["warnings"]) or _("none"))
-    for (label, yours), (_label, reference) in zip(mine["records"], theirs["records"]):
+    for (label, yours), (_label, reference) in zip(mine["records"], theirs["records"], strict=False):
         if not _same_value(yours, reference):
             return (_("the value recorded as {label!r}").format(label=label), repr(yours), repr(reference))
     return _("the values recorded"), repr(mine["records"]), repr(theirs["records"])

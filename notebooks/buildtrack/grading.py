@@ -1,0 +1,349 @@
+"""Grading a class: every student's build track with one command, ``python -m buildtrack grade``.
+
+The teacher's side of the checks (nbgrader's ``autograde`` and Gradescope's autograder play this part in other
+courses). ``SUBMISSIONS`` holds one entry per student: a folder holding that student's ``myautograd/`` (at any
+depth), or a ``.zip`` of one. For each, ``OUT`` receives:
+
+- a row of ``grades.csv``: ``student``, one column per step (1 done, 0 not), ``total`` and ``seconds``;
+- ``STUDENT.json``: every step's verdict and message, and the reasons for any step set to 0;
+- ``STUDENT.html``: the feedback page, in the class's language (``--lang zh``), with the ❌ messages;
+- ``grading.json``: the seed, the date and the limits, so that the grades can be made again.
+
+What makes the grades hard to game:
+
+- From a submission the grader takes only the ``myautograd/*.py`` files, into a folder of its own. The checks,
+  the answer key and mini_autograd are the grader's own copies.
+- Each submission is checked in a process of its own, with a CPU-time and a memory limit
+  (``--cpu-seconds``, ``--memory-mb``): an endless loop or a memory bomb costs that student, not the run.
+- The random programs are drawn afresh from the grader's seed (``--seed``; a new one each run, written into
+  ``grading.json``), not read from the shipped ``programs.json``.
+- The code is read before it runs (``screen``). Importing anything but numpy and a short list of the standard
+  library, importing mini_autograd beyond what the package ships with, or reaching for the interpreter's
+  insides (``__import__``, frames, ``__globals__``, ``exec``, ``open``, ...) sets to 0 the steps whose
+  pieces do it and every step that needs them, with the reason in the feedback; at the top level of a file,
+  every step.
+"""
+import argparse
+import ast
+import concurrent.futures
+import csv
+import datetime
+import html
+import json
+import os
+import pathlib
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+from . import differential, stubs
+from .cache import every_verdict, with_blame
+from .i18n import _, language
+from .package import ANSWER_KEY, PACKAGE_NAME
+from .steps import STEPS
+from .swap import answer_pieces
+from .verdicts import Verdict
+
+# What a submission's code may import: numpy and the standard library's pure-computation modules.
+ALLOWED_MODULES = {"numpy", "math", "cmath", "itertools", "functools", "heapq", "weakref", "threading",
+                   "warnings", "collections", "contextlib", "operator", "copy", "dataclasses", "typing",
+                   "numbers", "enum", "abc", "statistics", "queue", "bisect", "__future__"}
+# Names that reach the interpreter's insides, the file system or the checker: never needed to build autograd.
+FORBIDDEN_NAMES = {"__import__", "__builtins__", "builtins", "importlib", "__globals__", "__code__",
+                   "__closure__", "__subclasses__", "__loader__", "__spec__", "__path__", "__file__",
+                   "_getframe", "f_back", "f_globals", "f_locals", "f_code", "f_builtins", "currentframe",
+                   "tb_frame", "gi_frame", "exec", "eval", "compile", "open", "globals", "breakpoint",
+                   "setprofile", "settrace", "modules"}
+# numpy's ways to read or write files and to call C.
+FORBIDDEN_NUMPY = {"load", "loadtxt", "genfromtxt", "fromfile", "memmap", "save", "savez", "savetxt",
+                   "tofile", "ctypeslib", "lib", "DataSource", "fromregex"}
+SUBMISSION_LIMIT = 2_000_000          # bytes of Python a submission may hold (a zip is read no further)
+
+
+# ------------------------------------------------------------------ taking a submission
+def entries(folder):
+    """``[(student, path)]``: each folder and ``.zip`` in ``folder``, by name."""
+    found = []
+    for path in sorted(pathlib.Path(folder).iterdir()):
+        if path.is_dir() and not path.name.startswith("."):
+            found.append((path.name, path))
+        elif path.suffix.lower() == ".zip":
+            found.append((path.stem, path))
+    return found
+
+
+def _package_files(names):
+    """``{file name: member}``: the ``*.py`` files of the shallowest ``myautograd/`` folder among ``names``
+    (paths with ``/``), or of the top folder when the entry itself is the package (holds ``__init__.py``)."""
+    folders = {}
+    for name in names:
+        parts = pathlib.PurePosixPath(name).parts
+        if len(parts) >= 2 and parts[-2] == PACKAGE_NAME and parts[-1].endswith(".py"):
+            folders.setdefault(parts[:-1], {})[parts[-1]] = name
+        elif len(parts) == 1 and parts[0].endswith(".py"):
+            folders.setdefault((), {})[parts[0]] = name
+    candidates = [folder for folder in folders if folder and folder[-1] == PACKAGE_NAME]
+    if not candidates and "__init__.py" in folders.get((), {}):
+        candidates = [()]
+    if not candidates:
+        return {}
+    return folders[min(candidates, key=len)]
+
+
+def take(entry, target):
+    """Copy the submission's ``myautograd/*.py`` files, and nothing else, into ``target``/myautograd.
+    Returns that folder, or None when the entry holds no package."""
+    package = pathlib.Path(target) / PACKAGE_NAME
+    package.mkdir(parents=True)
+    entry = pathlib.Path(entry)
+    total = 0
+    if entry.is_dir():
+        names = [path.relative_to(entry).as_posix() for path in entry.rglob("*.py")
+                 if ".ipynb_checkpoints" not in path.parts and not path.is_symlink()]
+        files = _package_files(names)
+        for file, name in files.items():
+            data = (entry / name).read_bytes()
+            total += len(data)
+            if total > SUBMISSION_LIMIT:
+                break
+            (package / file).write_bytes(data)
+    else:
+        with zipfile.ZipFile(entry) as archive:
+            members = {info.filename: info for info in archive.infolist() if not info.is_dir()}
+            files = _package_files(list(members))
+            for file, name in files.items():
+                total += members[name].file_size
+                if total > SUBMISSION_LIMIT:
+                    break
+                (package / file).write_bytes(archive.read(name))
+    return package if files else None
+
+
+# ------------------------------------------------------------------ reading the code first
+def _shipped_imports(file):
+    """The imports the package ships with in ``file`` (mini_autograd's given parts), as ``_import_key``s."""
+    path = ANSWER_KEY / file
+    if not path.exists():
+        return set()
+    return {_import_key(node) for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.Import, ast.ImportFrom))}
+
+
+def _import_key(node):
+    if isinstance(node, ast.Import):
+        return ("import", tuple(alias.name for alias in node.names))
+    return (node.module or "", node.level, tuple(alias.name for alias in node.names))
+
+
+def _problem(node, shipped):
+    """Why ``node`` may not be in a submission, or None."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, ast.ImportFrom) and node.level > 0:
+            return None                                         # the package's own modules
+        modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module]
+        for module in modules:
+            if module.split(".")[0] not in ALLOWED_MODULES and _import_key(node) not in shipped:
+                return _("imports {module}").format(module=module)
+        return None
+    if isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
+        return _("uses {name}").format(name=node.id)
+    if isinstance(node, ast.Attribute):
+        if node.attr in FORBIDDEN_NAMES:
+            return _("uses .{name}").format(name=node.attr)
+        if (node.attr in FORBIDDEN_NUMPY and isinstance(node.value, ast.Name)
+                and node.value.id in ("np", "numpy")):
+            return _("uses {module}.{name}").format(module=node.value.id, name=node.attr)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in FORBIDDEN_NAMES:
+        return _("names {text!r}").format(text=node.value)             # getattr(x, "__globals__")
+    return None
+
+
+def _problems(path):
+    """``[(line, piece or None, problem)]`` for the code of one file, each problem once per piece."""
+    try:
+        tree = ast.parse(path.read_text())
+    except (SyntaxError, ValueError, UnicodeDecodeError):
+        return []                                       # the verdicts say so
+    shipped = _shipped_imports(path.name)
+    pieces = {id(function): name for name, function, _class_doc in stubs.functions_of(tree)}
+    found, stack = [], [(tree, None)]
+    while stack:
+        node, piece = stack.pop()
+        piece = pieces.get(id(node), piece)
+        problem = _problem(node, shipped)
+        if problem is not None and all((problem, piece) != (p, q) for _line, q, p in found):
+            found.append((getattr(node, "lineno", 0), piece, problem))
+        stack.extend((child, piece) for child in ast.iter_child_nodes(node))
+    return sorted(found, key=lambda item: item[0])
+
+
+def screen(package):
+    """``{step: [reason, ...]}``: the steps a submission's code sets to 0, and why. A problem in a piece of
+    step S costs S and every step that needs S; anywhere else (the top level of a file, a function of your
+    own), every step."""
+    step_of = {(file, name): step for file, name, step in answer_pieces()}
+    found = {}
+    for path in sorted(pathlib.Path(package).glob("*.py")):
+        where = f"{PACKAGE_NAME}/{path.name}"
+        for line, piece, problem in _problems(path):
+            step = step_of.get((path.name, piece))
+            if step is None:
+                users = list(STEPS)
+                reason = _("{where}, line {line}: {problem}").format(where=where, line=line, problem=problem)
+            else:
+                users = [s for s in STEPS if s == step or step in STEPS[s].needs()]
+                reason = _("{where}, line {line}, in {piece} (step {step}): {problem}").format(
+                    where=where, line=line, piece=piece, step=step, problem=problem)
+            for step_id in users:
+                found.setdefault(step_id, []).append(reason)
+    return found
+
+
+# ------------------------------------------------------------------ one submission, in a process of its own
+def worker(package, seed):
+    """Print one JSON line per step's verdict (in the process ``grade_one`` starts)."""
+    differential.draw_afresh(seed)
+
+    def each(step_id, result):
+        print(json.dumps({"step": step_id, "status": result.status, "message": result.message,
+                          "culprit_step": result.culprit_step}), flush=True)
+    every_verdict(package, each)
+
+
+def _limits(cpu_seconds, memory_mb):
+    def apply():
+        import resource
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+        resource.setrlimit(resource.RLIMIT_AS, (memory_mb * 2**20, memory_mb * 2**20))
+    return apply
+
+
+def grade_one(student, entry, workspace, seed, cpu_seconds, memory_mb):
+    """``(student, {step: Verdict}, {step: [reason]}, seconds)`` for one submission."""
+    started = time.monotonic()
+    package = take(entry, pathlib.Path(workspace) / "submissions" / student)
+    if package is None:
+        missing = Verdict("wrong", _("no myautograd/ folder with Python files in this submission."))
+        return student, {step_id: missing for step_id in STEPS}, {}, 0.0
+    reasons = screen(package)
+    verdicts = {}
+    if len(reasons) < len(STEPS):                      # (code rejected everywhere is not run at all)
+        environment = dict(os.environ, BUILDTRACK_LANG=language(), OPENBLAS_NUM_THREADS="1",
+                           BUILDTRACK_CACHE_DIR=str(pathlib.Path(workspace) / "caches" / student),
+                           PYTHONDONTWRITEBYTECODE="1")
+        environment.pop("BUILDTRACK_ANSWERS", None)
+        command = [sys.executable, "-m", "buildtrack.grading", "--worker", str(package), "--seed", str(seed)]
+        try:
+            run = subprocess.run(command, capture_output=True, text=True, env=environment,
+                                 cwd=pathlib.Path(__file__).resolve().parent.parent,
+                                 preexec_fn=_limits(cpu_seconds, memory_mb), timeout=cpu_seconds * 3 + 60)
+            output, problem = run.stdout, run.returncode != 0
+        except subprocess.TimeoutExpired as stopped:
+            output, problem = (stopped.stdout or b"").decode(errors="replace"), True
+        for line in output.splitlines():
+            try:
+                found = json.loads(line)
+            except ValueError:
+                continue
+            verdicts[found["step"]] = Verdict(found["status"], found["message"],
+                                              culprit_step=found.get("culprit_step"))
+        if problem:
+            stopped = Verdict("wrong", _("not graded: the checks of this submission stopped here (more than "
+                                         "{seconds} s of CPU or {memory} MB of memory in all?).").format(
+                                             seconds=cpu_seconds, memory=memory_mb))
+            verdicts.update({step_id: stopped for step_id in STEPS if step_id not in verdicts})
+        verdicts = with_blame(verdicts)
+    for step_id, why in reasons.items():
+        verdicts[step_id] = Verdict("wrong", _("set to 0 by the grader: {reasons}. The grader takes your "
+                                               "package's own code only.").format(reasons="; ".join(why)))
+    return student, {step_id: verdicts[step_id] for step_id in STEPS}, reasons, time.monotonic() - started
+
+
+# ------------------------------------------------------------------ the outputs
+def _page(student, verdicts):
+    """The student's feedback page."""
+    done = sum(v.status == "done" for v in verdicts.values())
+    rows = []
+    for step_id, result in verdicts.items():
+        message = "" if result.status == "done" else f"<pre>{html.escape(result.message)}</pre>"
+        rows.append(f"<tr class='{result.status}'><td>{result.mark}</td><td>{step_id}</td>"
+                    f"<td>{html.escape(_(STEPS[step_id].title))}</td><td>{message}</td></tr>")
+    title = html.escape(_("Build track: {student}").format(student=student))
+    summary = html.escape(_("{done} of {total} steps done.").format(done=done, total=len(verdicts)))
+    lang = "zh-CN" if language() == "zh" else "en"
+    return (f"<!DOCTYPE html>\n<html lang='{lang}'><head><meta charset='utf-8'>"
+            f"<title>{title}</title>"
+            f"<style>body{{font-family:sans-serif;margin:2em}}"
+            f"td{{vertical-align:top;padding:.2em .6em}}pre{{white-space:pre-wrap;margin:0}}"
+            f"tr.wrong{{background:#fff0f0}}</style></head><body><h1>{title}</h1><p>{summary}</p>"
+            f"<table>{''.join(rows)}</table></body></html>\n")
+
+
+def write(out, results, seed, limits):
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "grades.csv", "w", newline="") as table:
+        writer = csv.writer(table)
+        writer.writerow(["student", *STEPS, "total", "seconds"])
+        for student, verdicts, _reasons, seconds in results:
+            marks = [int(verdicts[s].status == "done") for s in STEPS]
+            writer.writerow([student, *marks, sum(marks), f"{seconds:.1f}"])
+    for student, verdicts, reasons, seconds in results:
+        (out / f"{student}.json").write_text(json.dumps({
+            "student": student, "seconds": round(seconds, 1),
+            "steps": {s: {"status": v.status, "done": int(v.status == "done"), "message": v.message}
+                      for s, v in verdicts.items()},
+            "set_to_zero": reasons}, indent=1, ensure_ascii=False) + "\n")
+        (out / f"{student}.html").write_text(_page(student, verdicts))
+    (out / "grading.json").write_text(json.dumps({
+        "seed": seed, "language": language(), "students": len(results),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **limits},
+        indent=1) + "\n")
+
+
+def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=3000):
+    """Grade every entry of ``submissions`` into ``out``; returns the results."""
+    seed = random.randrange(2**31) if seed is None else seed
+    jobs = jobs or os.cpu_count() or 1
+    found = entries(submissions)
+    with tempfile.TemporaryDirectory() as workspace, \
+            concurrent.futures.ThreadPoolExecutor(jobs) as pool:     # (threads that wait on processes)
+        results = list(pool.map(lambda entry: grade_one(*entry, workspace, seed, cpu_seconds, memory_mb),
+                                found))
+    write(out, results, seed, {"cpu_seconds": cpu_seconds, "memory_mb": memory_mb, "jobs": jobs})
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m buildtrack grade", description=_(
+        "Grade every student's build track: one folder or .zip per student in SUBMISSIONS; grades.csv, one "
+        ".json and one .html page per student, and grading.json in OUT."))
+    parser.add_argument("submissions")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--jobs", type=int, default=None, help=_("submissions checked at once (default: "
+                                                                  "the machine's cores)"))
+    parser.add_argument("--seed", type=int, default=None, help=_("the random programs' seed (default: a "
+                                                                  "new one, written into grading.json)"))
+    parser.add_argument("--lang", choices=["en", "zh"], default=None, help=_("the feedback's language"))
+    parser.add_argument("--cpu-seconds", type=int, default=600, help=_("CPU time per submission"))
+    parser.add_argument("--memory-mb", type=int, default=3000, help=_("memory per submission"))
+    arguments = parser.parse_args(argv)
+    if arguments.lang:
+        os.environ["BUILDTRACK_LANG"] = arguments.lang
+    results = grade(arguments.submissions, arguments.out, arguments.jobs, arguments.seed,
+                    arguments.cpu_seconds, arguments.memory_mb)
+    for student, verdicts, _reasons, seconds in results:
+        done = sum(v.status == "done" for v in verdicts.values())
+        print(f"{student}: {done}/{len(verdicts)} ({seconds:.0f} s)")
+    print(_("Grades written to {out}").format(out=arguments.out))
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:
+        worker(sys.argv[2], int(sys.argv[4]))
+    else:
+        sys.exit(main())

@@ -1,0 +1,127 @@
+"""A teacher grades a whole class's build track with one command: ``python -m buildtrack grade``."""
+import csv
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+sys.path.insert(0, str(NOTEBOOKS))
+
+from buildtrack import STEPS, grading  # noqa: E402
+from buildtrack.package import ANSWER_KEY  # noqa: E402
+from buildtrack_mistakes import plant  # noqa: E402
+
+LATER_THAN_10_3 = [s for s in STEPS if s == "10.3" or "10.3" in STEPS[s].needs()]
+
+
+def _copy_key(folder):
+    target = folder / "myautograd"
+    shutil.copytree(ANSWER_KEY, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """A class of six, graded in two processes at once."""
+    submissions = tmp_path_factory.mktemp("submissions")
+    _copy_key(submissions / "ada" / "course" / "notebooks")               # the package, deep in a folder
+    with zipfile.ZipFile(submissions / "ben.zip", "w") as archive:         # the stubs, zipped
+        for path in sorted((NOTEBOOKS / "myautograd").glob("*.py")):
+            archive.write(path, f"myautograd/{path.name}")
+        archive.writestr("../../outside.py", "print('written outside')")
+    cleo = _copy_key(submissions / "cleo")                                 # re-exports mini_autograd
+    with open(cleo / "__init__.py", "a") as init:
+        init.write("\nimport mini_autograd as _reference\nTensor = _reference.Tensor\n")
+    dan = _copy_key(submissions / "dan")                                   # reads a file in step 10.3's piece
+    plant(dan, "optim.py", "        ### BEGIN SOLUTION\n        with no_grad():",
+          "        ### BEGIN SOLUTION\n        open('/etc/hostname').read()\n        with no_grad():")
+    eve = _copy_key(submissions / "eve")                                   # a memory bomb in step 11.2
+    plant(eve, "custom.py", "        ### BEGIN SOLUTION\n        result",
+          "        ### BEGIN SOLUTION\n        import numpy\n        numpy.ones(10**11)\n        result")
+    (submissions / "fay").mkdir()                                          # no package at all
+    (submissions / "fay" / "notes.txt").write_text("I could not do it")
+    out = tmp_path_factory.mktemp("grades")
+    run = subprocess.run([sys.executable, "-m", "buildtrack", "grade", str(submissions), "--out", str(out),
+                          "--jobs", "2", "--seed", "1", "--memory-mb", "1500"],
+                         capture_output=True, text=True, cwd=NOTEBOOKS, timeout=1500,
+                         env={"PATH": "/usr/bin:/bin", "BUILDTRACK_LANG": "en"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    with open(out / "grades.csv") as table:
+        rows = {row["student"]: row for row in csv.DictReader(table)}
+    return out, rows, submissions
+
+
+def test_the_answer_key_gets_full_marks_and_the_stubs_none(graded):
+    out, rows, _ = graded
+    assert list(rows["ada"])[:len(STEPS) + 1] == ["student", *STEPS]
+    assert rows["ada"]["total"] == str(len(STEPS)) and rows["ben"]["total"] == "0"
+    assert not (out.parent / "outside.py").exists() and not (out / "outside.py").exists()
+
+
+def test_code_that_reaches_outside_its_package_costs_the_steps_that_use_it(graded):
+    out, rows, _ = graded
+    assert rows["cleo"]["total"] == "0"
+    cleo = json.loads((out / "cleo.json").read_text())
+    assert "myautograd/__init__.py, line" in cleo["steps"]["01.1"]["message"]
+    assert "imports mini_autograd" in cleo["steps"]["01.1"]["message"]
+    dan = rows["dan"]
+    assert [s for s in STEPS if dan[s] == "0"] == LATER_THAN_10_3
+    message = json.loads((out / "dan.json").read_text())["steps"]["10.3"]["message"]
+    assert "in SGD.step (step 10.3): uses open" in message
+
+
+def test_a_memory_bomb_costs_its_step_only(graded):
+    out, rows, _ = graded
+    assert [s for s in STEPS if rows["eve"][s] == "0"] == ["11.2"]
+    assert "MemoryError" in json.loads((out / "eve.json").read_text())["steps"]["11.2"]["message"]
+
+
+def test_every_student_has_a_feedback_page_and_the_run_its_seed(graded):
+    out, rows, _ = graded
+    assert set(rows) == {"ada", "ben", "cleo", "dan", "eve", "fay"}
+    assert "no myautograd/ folder" in json.loads((out / "fay.json").read_text())["steps"]["01.1"]["message"]
+    page = (out / "dan.html").read_text()
+    assert "❌" in page and "uses open" in page and "<script" not in page
+    assert json.loads((out / "grading.json").read_text())["seed"] == 1
+
+
+@pytest.mark.parametrize("code, reason", [
+    ("x = __import__('mini_autograd')", "uses __import__"),
+    ("import importlib", "imports importlib"),
+    ("import sys\nf = sys._getframe(1)", "imports sys"),
+    ("g = run_backward.__globals__", "uses .__globals__"),
+    ("g = getattr(run_backward, '__globals__')", "names '__globals__'"),
+    ("import numpy as np\nw = np.load('w.npy')", "uses np.load"),
+    ("from mini_autograd import ops as reference_ops", "imports mini_autograd"),
+    ("exec('x = 1')", "uses exec"),
+    ("import os", "imports os"),
+])
+def test_the_grader_reads_the_code_first(tmp_path, code, reason):
+    package = _copy_key(tmp_path)
+    with open(package / "engine.py", "a") as engine:
+        engine.write("\n" + code + "\n")
+    found = grading.screen(package)
+    assert set(found) == set(STEPS)
+    assert any(reason in why for why in found["01.1"]), found["01.1"]
+
+
+def test_the_package_as_shipped_and_the_answer_key_read_clean():
+    assert grading.screen(ANSWER_KEY) == {}
+    assert grading.screen(NOTEBOOKS / "myautograd") == {}
+
+
+def test_only_the_myautograd_files_are_taken(tmp_path):
+    archive_path = tmp_path / "sub.zip"
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr("work/myautograd/tensor.py", "x = 1\n")
+        archive.writestr("work/myautograd/data/big.py", "y = 2\n")
+        archive.writestr("work/other/myautograd/engine.py", "z = 3\n")
+        archive.writestr("work/myautograd/notes.md", "hello\n")
+    package = grading.take(archive_path, tmp_path / "taken")
+    assert sorted(p.name for p in package.iterdir()) == ["tensor.py"]

@@ -28,7 +28,7 @@ def _copy_key(folder):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """A class of six, graded in two processes at once."""
+    """A class of eight, graded in two processes at once."""
     submissions = tmp_path_factory.mktemp("submissions")
     _copy_key(submissions / "ada" / "course" / "notebooks")               # the package, deep in a folder
     with zipfile.ZipFile(submissions / "ben.zip", "w") as archive:         # the stubs, zipped
@@ -44,6 +44,15 @@ def graded(tmp_path_factory):
     eve = _copy_key(submissions / "eve")                                   # a memory bomb in step 11.2
     plant(eve, "custom.py", "        ### BEGIN SOLUTION\n        result",
           "        ### BEGIN SOLUTION\n        import numpy\n        numpy.ones(10**11)\n        result")
+    gus = _copy_key(submissions / "gus")                                   # open, by a name made at run time
+    plant(gus, "optim.py", "        ### BEGIN SOLUTION\n        with no_grad():",
+          "        ### BEGIN SOLUTION\n        name = 'op' + 'en'\n"
+          "        getattr(print.__self__, name)('/etc/hostname').read()\n        with no_grad():")
+    hal = _copy_key(submissions / "hal")                                   # prints a fake verdict
+    with open(hal / "__init__.py", "a") as init:
+        init.write("\nprint('{\"step\": \"01.1\", \"status\": \"done\", \"message\": \"\"}')\n")
+    plant(hal, "tensor.py", "        self._grad = None\n        self.grad_fn = None",
+          "        self._grad = 0\n        self.grad_fn = None")
     (submissions / "fay").mkdir()                                          # no package at all
     (submissions / "fay" / "notes.txt").write_text("I could not do it")
     out = tmp_path_factory.mktemp("grades")
@@ -76,6 +85,14 @@ def test_code_that_reaches_outside_its_package_costs_the_steps_that_use_it(grade
     assert "in SGD.step (step 10.3): uses open" in message
 
 
+def test_what_code_does_at_run_time_counts_too(graded):
+    out, rows, _ = graded
+    assert rows["gus"]["10.3"] == "0" and rows["gus"]["10.2"] == "1"
+    assert "open at run time (myautograd/optim.py, line" in json.loads(
+        (out / "gus.json").read_text())["steps"]["10.3"]["message"]
+    assert rows["hal"]["01.1"] == "0" and rows["hal"]["total"] == "0"     # its print is not a verdict
+
+
 def test_a_memory_bomb_costs_its_step_only(graded):
     out, rows, _ = graded
     assert [s for s in STEPS if rows["eve"][s] == "0"] == ["11.2"]
@@ -84,7 +101,7 @@ def test_a_memory_bomb_costs_its_step_only(graded):
 
 def test_every_student_has_a_feedback_page_and_the_run_its_seed(graded):
     out, rows, _ = graded
-    assert set(rows) == {"ada", "ben", "cleo", "dan", "eve", "fay"}
+    assert set(rows) == {"ada", "ben", "cleo", "dan", "eve", "fay", "gus", "hal"}
     assert "no myautograd/ folder" in json.loads((out / "fay.json").read_text())["steps"]["01.1"]["message"]
     page = (out / "dan.html").read_text()
     assert "❌" in page and "uses open" in page and "<script" not in page
@@ -100,6 +117,8 @@ def test_every_student_has_a_feedback_page_and_the_run_its_seed(graded):
     ("import numpy as np\nw = np.load('w.npy')", "uses np.load"),
     ("from mini_autograd import ops as reference_ops", "imports mini_autograd"),
     ("exec('x = 1')", "uses exec"),
+    ("import warnings\nm = warnings.sys", "uses .sys"),
+    ("import numpy as np\nf = getattr(np, 'lo' + 'ad')", "uses getattr with a name put together at run time"),
     ("import os", "imports os"),
 ])
 def test_the_grader_reads_the_code_first(tmp_path, code, reason):

@@ -22,6 +22,10 @@ What makes the grades hard to game:
   insides (``__import__``, frames, ``__globals__``, ``exec``, ``open``, ...) sets to 0 the steps whose
   pieces do it and every step that needs them, with the reason in the feedback; at the top level of a file,
   every step.
+- While it runs, an audit hook (``sys.addaudithook``) notes what the code does that reading it could miss
+  (a file opened, a frame taken, text run as code, by names put together at run time): the step being
+  checked then gets 0 too. The verdicts travel to the grader in a file of its own, not through the
+  output a submission can print to.
 """
 import argparse
 import ast
@@ -56,7 +60,10 @@ FORBIDDEN_NAMES = {"__import__", "__builtins__", "builtins", "importlib", "__glo
                    "__closure__", "__subclasses__", "__loader__", "__spec__", "__path__", "__file__",
                    "_getframe", "f_back", "f_globals", "f_locals", "f_code", "f_builtins", "currentframe",
                    "tb_frame", "gi_frame", "exec", "eval", "compile", "open", "globals", "breakpoint",
-                   "setprofile", "settrace", "modules"}
+                   "setprofile", "settrace", "modules",
+                   # modules the allowed ones hold as attributes (warnings.sys, contextlib._sys, ...)
+                   "sys", "_sys", "os", "_os", "io", "subprocess", "pathlib", "shutil", "ctypes", "inspect",
+                   "gc", "runpy", "pickle", "marshal", "signal", "resource"}
 # numpy's ways to read or write files and to call C.
 FORBIDDEN_NUMPY = {"load", "loadtxt", "genfromtxt", "fromfile", "memmap", "save", "savez", "savetxt",
                    "tofile", "ctypeslib", "lib", "DataSource", "fromregex"}
@@ -156,6 +163,10 @@ def _problem(node, shipped):
         if (node.attr in FORBIDDEN_NUMPY and isinstance(node.value, ast.Name)
                 and node.value.id in ("np", "numpy")):
             return _("uses {module}.{name}").format(module=node.value.id, name=node.attr)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) >= 2
+            and node.func.id in ("getattr", "setattr", "delattr", "hasattr")
+            and isinstance(node.args[1], (ast.BinOp, ast.JoinedStr, ast.Call))):
+        return _("uses {name} with a name put together at run time").format(name=node.func.id)
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in FORBIDDEN_NAMES:
         return _("names {text!r}").format(text=node.value)             # getattr(x, "__globals__")
     return None
@@ -203,14 +214,53 @@ def screen(package):
 
 
 # ------------------------------------------------------------------ one submission, in a process of its own
-def worker(package, seed):
-    """Print one JSON line per step's verdict (in the process ``grade_one`` starts)."""
-    differential.draw_afresh(seed)
+# What the worker watches while your code runs (``sys.addaudithook``): reading or writing files, frames,
+# running text as code. Code that reads clean can still do these by names put together at run time.
+AUDITED = {"open", "sys._getframe", "sys._current_frames", "exec", "compile", "os.system",
+           "subprocess.Popen", "object.__getattr__", "ctypes.dlopen", "socket.connect"}
 
-    def each(step_id, result):
-        print(json.dumps({"step": step_id, "status": result.status, "message": result.message,
-                          "culprit_step": result.culprit_step}), flush=True)
-    every_verdict(package, each)
+
+def _audit(package, seen):
+    """An audit hook that notes in ``seen`` each audited event your package's code caused: the nearest
+    frame outside Python's and numpy's own files is one of your files."""
+    package = str(pathlib.Path(package).resolve())
+    ours = (str(pathlib.Path(__file__).resolve().parent),                  # the checks, and mini_autograd
+            str(pathlib.Path(differential.mini_autograd.__file__).resolve().parent))
+    busy = []
+
+    def hook(event, args):
+        if event not in AUDITED or busy:
+            return
+        busy.append(True)                              # (sys._getframe below is an audited event too)
+        try:
+            frame = sys._getframe(1)
+            while frame is not None:
+                path = frame.f_code.co_filename
+                if path.startswith(package):
+                    seen.add(_("{event} at run time ({file}, line {line})").format(
+                        event=event, file=f"{PACKAGE_NAME}/{pathlib.Path(path).name}", line=frame.f_lineno))
+                    return
+                if path.startswith(ours) or path.startswith("<frozen importlib"):
+                    return                                     # (an import: read before it ran)
+                frame = frame.f_back
+        finally:
+            busy.pop()
+    return hook
+
+
+def worker(package, seed, results):
+    """Write one JSON line per step's verdict to the file ``results`` (in the process ``grade_one``
+    starts), with what your code did at run time that it may not (``AUDITED``)."""
+    differential.draw_afresh(seed)
+    seen = set()
+    sys.addaudithook(_audit(package, seen))
+    with open(results, "w") as out:
+        def each(step_id, result):
+            out.write(json.dumps({"step": step_id, "status": result.status, "message": result.message,
+                                  "culprit_step": result.culprit_step, "run_time": sorted(seen)}) + "\n")
+            out.flush()
+            seen.clear()
+        every_verdict(package, each)
 
 
 def _limits(cpu_seconds, memory_mb):
@@ -235,21 +285,25 @@ def grade_one(student, entry, workspace, seed, cpu_seconds, memory_mb):
                            BUILDTRACK_CACHE_DIR=str(pathlib.Path(workspace) / "caches" / student),
                            PYTHONDONTWRITEBYTECODE="1")
         environment.pop("BUILDTRACK_ANSWERS", None)
-        command = [sys.executable, "-m", "buildtrack.grading", "--worker", str(package), "--seed", str(seed)]
+        results = pathlib.Path(workspace) / "results" / f"{student}.jsonl"
+        results.parent.mkdir(exist_ok=True)
+        command = [sys.executable, "-m", "buildtrack.grading", "--worker", str(package), str(seed),
+                   str(results)]
         try:
-            run = subprocess.run(command, capture_output=True, text=True, env=environment,
+            run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env=environment,
                                  cwd=pathlib.Path(__file__).resolve().parent.parent,
                                  preexec_fn=_limits(cpu_seconds, memory_mb), timeout=cpu_seconds * 3 + 60)
-            output, problem = run.stdout, run.returncode != 0
-        except subprocess.TimeoutExpired as stopped:
-            output, problem = (stopped.stdout or b"").decode(errors="replace"), True
-        for line in output.splitlines():
-            try:
-                found = json.loads(line)
-            except ValueError:
-                continue
+            problem = run.returncode != 0
+        except subprocess.TimeoutExpired:
+            problem = True
+        lines = results.read_text().splitlines() if results.exists() else []
+        for line in lines:
+            found = json.loads(line)
             verdicts[found["step"]] = Verdict(found["status"], found["message"],
                                               culprit_step=found.get("culprit_step"))
+            if found["run_time"]:
+                reasons.setdefault(found["step"], []).extend(found["run_time"])
         if problem:
             stopped = Verdict("wrong", _("not graded: the checks of this submission stopped here (more than "
                                          "{seconds} s of CPU or {memory} MB of memory in all?).").format(
@@ -343,7 +397,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:
-        worker(sys.argv[2], int(sys.argv[4]))
+    if sys.argv[1:2] == ["--worker"]:                  # PACKAGE SEED RESULTS
+        worker(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         sys.exit(main())

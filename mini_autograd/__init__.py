@@ -19,14 +19,25 @@ from .random import (Generator, default_generator, get_rng_state, initial_seed, 
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from .ops import (abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clone, cos, div, dot, exp, flatten,
-                  log, matmul, max, maximum, min, minimum, mm, mul, mv, neg, norm, pow, relu, reshape,
-                  sigmoid, sin, sqrt, squeeze, stack, sub, t, tanh, transpose, unsqueeze, where)
+                  log, matmul, max, maximum, min, minimum, mm, mul, mv, neg, norm, pow, reciprocal, relu,
+                  reshape, sigmoid, sin, sqrt, squeeze, stack, sub, t, tanh, transpose, unsqueeze, where)
 from .ops import clamp as clip
 from . import ops as _ops
 from .ops.more import sign, square
 from .ops.random import bernoulli, multinomial, normal
 from .ops.shape import meshgrid
 from .ops.elementwise import ceil, floor, isfinite, isinf, isnan, log10, log2, round, trunc
+from .ops.mathfunctions import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, deg2rad, erf, erfc,
+                                erfinv, exp2, expm1, frac, hypot, log1p, logaddexp, logaddexp2, logit,
+                                nan_to_num, rad2deg, rsqrt, signbit, sinc, sinh, tan, xlogy)
+from .ops.remainders import fmod, remainder
+from .ops.arrangements import diag, diagonal, movedim, narrow, repeat_interleave, roll
+from .ops.arrangements import movedim as moveaxis
+from .ops.einsum import einsum
+from .ops.order_statistics import median, unique
+from .ops.statistics import std_mean, var_mean
+from .ops.mathfunctions import (acos as arccos, acosh as arccosh, asin as arcsin, asinh as arcsinh,
+                                atan as arctan, atan2 as arctan2, atanh as arctanh)
 from .ops.rearrange import flip, outer, tril, triu
 from .ops.rearrange import outer as ger
 from .ops.selecting import gather, index_select
@@ -56,6 +67,12 @@ __all__ = [
     "argsort", "ceil", "chunk", "cumprod", "cumsum", "flip", "floor", "gather", "ger", "histogram",
     "index_select", "isfinite", "isinf", "isnan", "log10", "log2", "logsumexp", "outer", "prod", "round",
     "sort", "split", "std", "topk", "tril", "triu", "trunc", "unbind", "var", "softmax", "log_softmax",
+    "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin",
+    "asinh", "atan", "atan2", "atanh", "cosh", "deg2rad", "erf", "erfc", "erfinv", "exp2", "expm1", "frac",
+    "hypot", "log1p", "logaddexp", "logaddexp2", "logit", "nan_to_num", "rad2deg", "reciprocal", "rsqrt",
+    "signbit", "sinc", "sinh", "tan", "xlogy", "fmod", "remainder",
+    "diag", "diagonal", "einsum", "median", "moveaxis", "movedim", "narrow", "repeat_interleave", "roll",
+    "std_mean", "unique", "var_mean",
 ]
 
 __version__ = "0.1.0"

@@ -164,14 +164,20 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
                   requires_grad)
 
 
+def _like(t, values):
+    """``values`` laid out as PyTorch's ``*_like`` lay out their result: as ``t`` (see ``_kept_layout``)."""
+    from .ops.views import laid_out_like
+    return laid_out_like(t._data, values)
+
+
 def zeros_like(t, dtype=None, device=None, requires_grad=False):
     check_device(device)
-    return Tensor(np.zeros(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
+    return Tensor(_like(t, np.zeros(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy)), requires_grad)
 
 
 def ones_like(t, dtype=None, device=None, requires_grad=False):
     check_device(device)
-    return Tensor(np.ones(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
+    return Tensor(_like(t, np.ones(t._data.shape, _resolve_dtype(dtype, t.dtype).numpy)), requires_grad)
 
 
 def empty_like(t, dtype=None, device=None, requires_grad=False):
@@ -181,7 +187,8 @@ def empty_like(t, dtype=None, device=None, requires_grad=False):
 
 def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
     check_device(device)
-    return Tensor(np.full(t._data.shape, fill_value, _resolve_dtype(dtype, t.dtype).numpy), requires_grad)
+    return Tensor(_like(t, np.full(t._data.shape, fill_value, _resolve_dtype(dtype, t.dtype).numpy)),
+                  requires_grad)
 
 
 def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
@@ -192,7 +199,7 @@ def rand_like(t, dtype=None, device=None, requires_grad=False, generator=None):
     dtype = _resolve_dtype(dtype, t.dtype)
     check_floating(dtype, "check_uniform_bounds")
     values = _distributions.uniform(generator, t._data.size, dtype.numpy)
-    return Tensor(_distributions.place(values, _kept_layout(t._data)), requires_grad)
+    return Tensor(_like(t, _distributions.place(values, _kept_layout(t._data))), requires_grad)
 
 
 def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
@@ -204,7 +211,7 @@ def randn_like(t, dtype=None, device=None, requires_grad=False, generator=None):
     check_floating(dtype, "normal_kernel_cpu")
     layout = _kept_layout(t._data)
     values = _distributions.normal(generator, t._data.size, dtype.numpy, contiguous=layout.flags.c_contiguous)
-    return Tensor(_distributions.place(values, layout), requires_grad)
+    return Tensor(_like(t, _distributions.place(values, layout)), requires_grad)
 
 
 def _kept_layout(array):

@@ -9,7 +9,7 @@ PyTorch counterpart: torch/return_types.py.
 """
 import operator
 
-__all__ = ["max", "min", "sort", "structseq", "topk"]
+__all__ = ["max", "median", "min", "sort", "structseq", "topk"]
 
 
 class _ReadOnly:
@@ -75,3 +75,4 @@ max = structseq("max", ("values", "indices"))     # noqa: A001  (PyTorch's names
 min = structseq("min", ("values", "indices"))     # noqa: A001
 sort = structseq("sort", ("values", "indices"))
 topk = structseq("topk", ("values", "indices"))
+median = structseq("median", ("values", "indices"))

@@ -268,10 +268,36 @@ class SavedTensor:
 
 
 # ----------------------------------------------------------------------------- saved tensors hooks
-_hooks_stack = []        # (pack_hook, unpack_hook) of each open saved_tensors_hooks block, innermost last
-_hooks_disabled = []     # the messages of the open disable_saved_tensors_hooks blocks
-_packing_deferred = []   # an in-place op's old values: saved as they are, then packed as their clone
-                         # (ops/inplace.py: run_inplace and _keep_old_values)
+class _ThreadStack(threading.local):
+    """A list of its own in each thread (``append``, ``pop``, ``[-1]``, truth): PyTorch keeps the
+    saved tensors hooks and their "disabled" message per thread (aten/src/ATen/SavedTensorHooks.cpp:
+    ``thread_local impl::SavedTensorDefaultHooksTLS tls``), so hooks opened in one thread never
+    change what another thread saves, and a new thread starts with none."""
+
+    def __init__(self):
+        self.items = []
+
+    def __bool__(self):
+        return bool(self.items)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def append(self, item):
+        self.items.append(item)
+
+    def pop(self):
+        return self.items.pop()
+
+
+_hooks_stack = _ThreadStack()       # (pack_hook, unpack_hook) of each open saved_tensors_hooks block,
+                                    # innermost last
+_hooks_disabled = _ThreadStack()    # the messages of the open disable_saved_tensors_hooks blocks
+_packing_deferred = _ThreadStack()  # an in-place op's old values: saved as they are, then packed as their
+                                    # clone (ops/inplace.py: run_inplace and _keep_old_values)
 
 
 def _packing_deferred_for(tensor):
@@ -283,7 +309,8 @@ class saved_tensors_hooks:
     block is kept as ``pack_hook(tensor)``, whatever that returns, and given back to backward as
     ``unpack_hook(packed)``, which must return a tensor with the same values.
 
-    The innermost block's hooks apply. ``pack_hook`` runs once, at the save, with grad mode off;
+    The innermost block's hooks apply, in the thread that opened it only (PyTorch's are thread-local
+    too). ``pack_hook`` runs once, at the save, with grad mode off;
     ``unpack_hook`` runs at each use of the saved tensor (in backward, or ``grad_fn._saved_self``).
     PyTorch counterpart: torch/autograd/graph.py: saved_tensors_hooks.
     """

@@ -386,44 +386,57 @@ class Module:
             forget_grad(param, set_to_none)
 
     # ----------------------------------------------------------------- state
+    # The version of this class's state dict (torch/nn/modules/module.py: Module._version). state_dict()
+    # keeps it per module in ``state_dict._metadata``; a class that changed its state raises it, and
+    # ``_load_from_state_dict`` brings older ones up to date (batch norm's ``num_batches_tracked``).
+    _version = 1
+
     def state_dict(self, destination=None, prefix="", keep_vars=False):
-        """Every parameter and buffer by dotted name, detached (they share the module's data)."""
+        """Every parameter and buffer by dotted name, detached (they share the module's data); its
+        ``_metadata`` has each module's ``{"version": ...}``, by dotted name, as PyTorch's has."""
         if destination is None:
             destination = collections.OrderedDict()
-        non_persistent = self.__dict__.get("_non_persistent_buffers_set", ())
-        buffers = [(name, value) for name, value in self._buffers.items() if name not in non_persistent]
-        for name, value in itertools.chain(self._parameters.items(), buffers):
-            if value is not None:
-                destination[prefix + name] = value if keep_vars else value.detach()
+            destination._metadata = collections.OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
+        for name, value in self._local_state().items():
+            destination[prefix + name] = value if keep_vars else value.detach()
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination, prefix + name + ".", keep_vars)
         return destination
 
+    def _local_state(self):
+        """This module's own parameters and persistent buffers (not None), by name."""
+        non_persistent = self.__dict__.get("_non_persistent_buffers_set", ())
+        buffers = [(name, value) for name, value in self._buffers.items() if name not in non_persistent]
+        return {name: value for name, value in itertools.chain(self._parameters.items(), buffers)
+                if value is not None}
+
     def load_state_dict(self, state_dict, strict=True):
         """Copy values from ``state_dict`` into the parameters and buffers, in place, under no_grad.
 
-        With ``strict`` a missing or unexpected key is an error; shapes must match.
+        With ``strict`` a missing or unexpected key is an error; shapes must match. Each module
+        loads its own part (``_load_from_state_dict``), given its version from ``state_dict._metadata``:
+        a plain ``dict`` has none, and is taken as a checkpoint of before the versions, as in PyTorch.
         """
         if not isinstance(state_dict, collections.abc.Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing, errors = [], []
-        own = self.state_dict(keep_vars=True)
-        for key, target in own.items():
-            if key not in state_dict:
-                missing.append(key)
-                continue
-            value = state_dict[key]
-            if not isinstance(value, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
-                              f"Tensor-like object from checkpoint but received {type(value)}")
-            elif value.shape != target.shape:
-                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from "
-                              f"checkpoint, the shape in current model is {target.shape}.")
-            else:
-                with grad_mode.no_grad():
-                    target.copy_(value)
-        unexpected = [key for key in state_dict if key not in own]
+        missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = collections.OrderedDict(state_dict)       # a copy: modules may add keys to it
+
+        def load(module, local_state_dict, prefix=""):
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True, missing, unexpected,
+                                         errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    load(child, {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)},
+                         child_prefix)
+
+        load(self, state_dict)
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
@@ -435,6 +448,43 @@ class Module:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(errors)))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        """Copy this module's own parameters and buffers (not its children's) from ``state_dict``, noting
+        what is missing, unexpected or wrong; a subclass may first bring an older state dict up to date
+        (``local_metadata.get("version")``). PyTorch counterpart: Module._load_from_state_dict."""
+        local_state = self._local_state()
+        for name, param in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
+                                  f"Tensor-like object from checkpoint but received {type(value)}")
+                continue
+            if param.ndim == 0 and value.shape == (1,):
+                value = value[0]                        # a one-element checkpoint for a 0-d tensor
+            if value.shape != param.shape:
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                                  f"checkpoint, the shape in current model is {param.shape}.")
+                continue
+            try:
+                with grad_mode.no_grad():
+                    param.copy_(value)
+            except Exception as ex:
+                error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model '
+                                  f"are {param.size()} and whose dimensions in the checkpoint are "
+                                  f"{value.size()}, an exception occurred : {ex.args}.")
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix):
+                    name = key[len(prefix):].split(".", 1)
+                    if (name[0] not in self._modules) if len(name) > 1 else (name[0] not in local_state):
+                        unexpected_keys.append(key)
 
     # ----------------------------------------------------------------- repr
     def extra_repr(self):

@@ -29,9 +29,11 @@ from ..autograd.function import mark_builtin
 mark_builtin(_indexing, inplace_ops, _join, _linalg, more, _nn_layers, _nn_ops, _pointwise, random,
              _reduction, _shape, views)
 # More operations, for the programs learners run after the course: one family a module.
-from . import (activations, elementwise, layer_norm, rearrange, selecting, sorting,  # noqa: E402
-               splitting, statistics)
-mark_builtin(activations, elementwise, layer_norm, rearrange, selecting, sorting, splitting, statistics)
+from . import (activations, arrangements, elementwise, layer_norm, mathfunctions,  # noqa: E402
+               order_statistics, rearrange, remainders, selecting, sorting, splitting, statistics)
+mark_builtin(activations, arrangements, elementwise, layer_norm, mathfunctions, order_statistics, rearrange,
+             remainders, selecting, sorting, splitting, statistics)
+from . import einsum  # noqa: E402,F401  (no Function of its own: einsum records other ops' nodes)
 
 # The operations, defined below or in the modules above (Tensor's methods and mini_autograd call them).
 __all__ = ["abs", "add", "amax", "amin", "argmax", "argmin", "bitwise", "bmm", "cat", "clamp", "clone",
@@ -98,7 +100,10 @@ def mul(a, b):
     return Mul.apply(*_binary_operands(a, b, "*"))
 
 
-def div(a, b):
+def div(a, b, rounding_mode=None):
+    """``a / b``; with ``rounding_mode`` ("trunc", "floor") the quotient rounded (remainders.py)."""
+    if rounding_mode is not None:
+        return remainders.div(a, b, rounding_mode)
     return Div.apply(*_binary_operands(a, b, "/"))
 
 

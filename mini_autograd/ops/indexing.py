@@ -23,6 +23,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
+from ._saved import shown_dim
 from ._helpers import contiguous, view_of
 from .views import PARTIAL_OVERLAP_MESSAGE, has_internal_overlap
 
@@ -58,19 +59,22 @@ class SelectBackward(Function):
 
 
 class Slice(Function):
-    """x[start:stop:step] along one dimension (a view)."""
+    """x[start:stop:step] along one dimension (a view). ``given_dim``: the dim as the program gave it,
+    which the node shows (``narrow(-1, ...)``'s is -1)."""
     node_name = "SliceBackward0"
+    saved_fields = ("dim", "end", "self_sym_sizes", "start", "step")
 
     @staticmethod
-    def forward(ctx, x, dim, key):
-        ctx.self_sym_sizes, ctx.dim, ctx.key = tuple(x.shape), dim, key
+    def forward(ctx, x, dim, key, given_dim=None):
+        ctx.self_sym_sizes, ctx.axis, ctx.key = tuple(x.shape), dim, key
+        ctx.dim = dim if given_dim is None else shown_dim(given_dim)
         start, stop, step = key.indices(x.shape[dim])
         ctx.start, ctx.end, ctx.step = start, max(stop, start), step
         return view_of(x, x._data[(slice(None),) * dim + (key,)], ctx)
 
     @staticmethod
     def backward(ctx, grad):
-        return SliceBackward.apply(grad, ctx.self_sym_sizes, ctx.dim, ctx.key), None, None
+        return SliceBackward.apply(grad, ctx.self_sym_sizes, ctx.axis, ctx.key), None, None, None
 
 
 class SliceBackward(Function):

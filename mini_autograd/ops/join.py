@@ -4,6 +4,7 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import cast, result_dtype, wrap_dim
+from .views import join_out
 
 
 class Cat(Function):
@@ -19,7 +20,8 @@ class Cat(Function):
         kept = [cast(t._data, dtype) for t in tensors if not _is_skipped(t)]
         if not kept:
             return Tensor(np.zeros(0, dtype))
-        return Tensor(np.concatenate(kept, axis=dim))
+        out = join_out(dtype, kept, dim, row_by_row=len(kept) < len(tensors))     # PyTorch's layout
+        return Tensor(np.concatenate(kept, axis=dim, out=out))
 
     @staticmethod
     def backward(ctx, grad):
@@ -50,7 +52,8 @@ class Stack(Function):
     def forward(ctx, dim, *tensors):
         ctx.dim = dim
         dtype = result_dtype(*tensors)
-        return Tensor(np.stack([cast(t._data, dtype) for t in tensors], axis=dim))
+        arrays = [cast(t._data, dtype) for t in tensors]
+        return Tensor(np.stack(arrays, axis=dim, out=join_out(dtype, arrays, dim, stack=True)))
 
     @staticmethod
     def backward(ctx, grad):

@@ -11,7 +11,7 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from .. import grad_mode
-from ._helpers import as_tensor_operand, cast, quiet_mean, result_dtype
+from ._helpers import as_tensor_operand, cast, contiguous, quiet_mean, result_dtype
 from .linalg import is_column_major, matrix_product, mm_mat1_backward, mm_mat2_backward
 from .pointwise import AddScalar, DivScalar, MulScalar, Sub, SubScalar, Where
 
@@ -82,7 +82,7 @@ class Softmax(Function):
         _, exp, total = _softmax_parts(data, dim)
         with np.errstate(invalid="ignore"):
             exp /= total
-        result = Tensor(exp.reshape(x._data.shape))
+        result = Tensor(contiguous(exp.reshape(x._data.shape)))       # row by row, as PyTorch's
         ctx.save_for_backward(result)
         return result
 
@@ -129,7 +129,7 @@ class LogSoftmax(Function):
         shifted, _, total = _softmax_parts(data, dim)
         with np.errstate(invalid="ignore", divide="ignore"):
             shifted -= np.log(total)
-        result = Tensor(shifted.reshape(x._data.shape))
+        result = Tensor(contiguous(shifted.reshape(x._data.shape)))   # row by row, as PyTorch's
         ctx.save_for_backward(result)
         return result
 

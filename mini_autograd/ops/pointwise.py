@@ -15,8 +15,9 @@ import numpy as np
 
 from ..autograd.function import Function
 from .._tensor import Tensor
-from ._helpers import (as_tensor_operand, astype, cast, check_broadcast, check_broadcast_shapes, result_dtype,
-                       to_float, where_or_zero)
+from ._helpers import (as_tensor_operand, astype, cast, check_broadcast, check_broadcast_shapes, contiguous,
+                       result_dtype, to_float, where_or_zero)
+from .views import iterator_out
 
 
 ROUND_FROM_FLOAT64 = True   # benchmarks/bench_mlp_step.py turns it off for a moment, to measure its cost
@@ -42,8 +43,11 @@ def _binary(ufunc, a, b):
     dtype = result_dtype(a, b)
     try:
         # dtype= makes numpy convert the inputs as it goes, without a converted copy of each; "unsafe":
-        # the dtype is PyTorch's promotion, which may narrow a python number (uint8 tensor + 1)
-        return Tensor(ufunc(a._data, b._data, dtype=dtype, casting="unsafe"))
+        # the dtype is PyTorch's promotion, which may narrow a python number (uint8 tensor + 1); the
+        # result laid out as PyTorch lays it out (iterator_out)
+        out = None if a._data.flags.c_contiguous and b._data.flags.c_contiguous else \
+            iterator_out(dtype, a._data, b._data)
+        return Tensor(ufunc(a._data, b._data, out=out, dtype=dtype, casting="unsafe"))
     except ValueError:
         check_broadcast(a, b)
         raise
@@ -142,7 +146,8 @@ class Div(Function):
             dtype = np.dtype(np.float32)     # integer division gives floats in PyTorch
         with np.errstate(divide="ignore", invalid="ignore"):
             try:
-                return Tensor(np.true_divide(cast(a._data, dtype), cast(b._data, dtype)))
+                return Tensor(np.true_divide(a._data, b._data, out=iterator_out(dtype, a._data, b._data),
+                                             dtype=dtype, casting="unsafe"))
             except ValueError:
                 check_broadcast(a, b)
                 raise
@@ -191,7 +196,7 @@ class MaskedFill(Function):
     @staticmethod
     def forward(ctx, x, mask, value):
         ctx.mask = mask
-        return Tensor(np.where(mask, np.asarray(value, x._data.dtype), x._data))
+        return Tensor(contiguous(np.where(mask, np.asarray(value, x._data.dtype), x._data)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -205,7 +210,7 @@ class MaskedFillTensor(Function):
     @staticmethod
     def forward(ctx, x, value, mask):
         ctx.mask = mask
-        return Tensor(np.where(mask, value._data.astype(x._data.dtype), x._data))
+        return Tensor(contiguous(np.where(mask, value._data.astype(x._data.dtype), x._data)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -286,7 +291,13 @@ class Where(Function):
         """``condition`` is a numpy bool array: not a graph input (no edge), as in PyTorch."""
         ctx.condition = condition
         try:
-            return Tensor(np.where(condition, a._data, b._data).astype(result_dtype(a, b), copy=False))
+            dtype = result_dtype(a, b)
+            result = np.where(condition, a._data, b._data).astype(dtype, copy=False)
+            out = iterator_out(dtype, condition, a._data, b._data, converted=False)   # PyTorch's layout
+            if out is None:
+                return Tensor(result)
+            out[...] = result
+            return Tensor(out)
         except ValueError:
             check_broadcast_shapes(condition.shape, a._data.shape)
             check_broadcast_shapes(condition.shape, b._data.shape)
@@ -377,7 +388,8 @@ class PowTensorTensor(Function):
         dtype = result_dtype(x, y)
         with np.errstate(divide="ignore", invalid="ignore"):
             try:
-                result = Tensor(np.power(cast(x._data, dtype), cast(y._data, dtype)))
+                result = Tensor(np.power(cast(x._data, dtype), cast(y._data, dtype),
+                                         out=iterator_out(dtype, x._data, y._data)))
             except ValueError:
                 check_broadcast(x, y)
                 raise
@@ -434,9 +446,9 @@ class PowScalarTensor(Function):
         data = to_float(x._data) if isinstance(base, float) or x._data.dtype.kind == "f" else x._data
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             if data.dtype == np.float32:       # numpy's float32 pow is less exact than PyTorch's
-                result = Tensor(np.power(float(base), data.astype(np.float64)).astype(np.float32))
-            else:
-                result = Tensor(np.power(np.array(base, dtype=data.dtype), data))
+                result = Tensor(contiguous(np.power(float(base), data.astype(np.float64)).astype(np.float32)))
+            else:                              # (row by row, as PyTorch's result)
+                result = Tensor(contiguous(np.power(np.array(base, dtype=data.dtype), data)))
         ctx.save_for_backward(x, result)
         return result
 

@@ -8,8 +8,9 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Function
-from ._helpers import check_tensor, dims_tuple
+from ._helpers import check_tensor, contiguous, dims_tuple
 from ._saved import shown_dims
+from .views import laid_out_like
 
 
 class Flip(Function):
@@ -22,7 +23,8 @@ class Flip(Function):
         """``dims``: a tuple of dims as given."""
         ctx.given, ctx.dims = dims, shown_dims(dims)
         axes = dims_tuple(dims, x.ndim) if dims and x.ndim else ()
-        return Tensor(np.flip(x._data, axis=axes).copy() if axes else x._data.copy())
+        flipped = laid_out_like(x._data, np.flip(x._data, axis=axes) if axes else x._data)
+        return Tensor(flipped.copy() if np.may_share_memory(flipped, x._data) else flipped)   # a copy
 
     @staticmethod
     def backward(ctx, grad):
@@ -108,7 +110,7 @@ class Tril(Function):
     @classmethod
     def forward(cls, ctx, x, diagonal):
         ctx.diagonal = diagonal
-        return Tensor(cls.keep(x._data, diagonal))
+        return Tensor(contiguous(cls.keep(x._data, diagonal)))      # row by row, as PyTorch's
 
     @classmethod
     def backward(cls, ctx, grad):

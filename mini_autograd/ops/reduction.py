@@ -83,7 +83,7 @@ class MeanDim(Function):
     def forward(ctx, x, dims, keepdim):
         ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(x.shape), dims, keepdim
         ctx.self_sym_numel = x.numel()
-        return Tensor(quiet_mean(x._data, axis=dims, keepdims=keepdim))
+        return Tensor(contiguous(quiet_mean(x._data, axis=dims, keepdims=keepdim)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -141,8 +141,8 @@ class MaxDim(Function):
             return Tensor(x._data.copy()), indices
         if x.shape[dim] == 0:
             raise IndexError(f"{cls.word}(): Expected reduction dim {dim} to have non-zero size.")
-        indices = Tensor(np.asarray(cls.arg(x._data, axis=dim)))
-        values = Tensor(np.asarray(np.take_along_axis(
+        indices = Tensor(contiguous(cls.arg(x._data, axis=dim)))       # row by row, as PyTorch's results
+        values = Tensor(contiguous(np.take_along_axis(
             x._data, np.expand_dims(indices._data, dim), axis=dim).squeeze(axis=dim)))
         if keepdim:
             values = Tensor(np.expand_dims(values._data, dim))
@@ -247,7 +247,7 @@ class Amax(Function):
         for d in dims:
             if x.shape[d] == 0:
                 raise IndexError(f"{cls.word}(): Expected reduction dim {d} to have non-zero size.")
-        result = Tensor(np.asarray(cls.reduce(x._data, axis=dims, keepdims=keepdim)))
+        result = Tensor(contiguous(cls.reduce(x._data, axis=dims, keepdims=keepdim)))
         ctx.save_for_backward(x, result)
         return result
 
@@ -292,7 +292,7 @@ class VectorNorm(Function):
                 out = (data != 0).sum(axis=dims, keepdims=keepdim).astype(data.dtype)
             else:
                 out = (data ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
-        result = Tensor(np.asarray(out, dtype=x._data.dtype))
+        result = Tensor(contiguous(np.asarray(out, dtype=x._data.dtype)))
         ctx.save_for_backward(x, result)
         return result
 

@@ -52,6 +52,7 @@ def _try_view(array, shape):
 class View(Function):
     """x.view(shape): same data, new shape.  The gradient is reshaped back."""
     node_name = "ViewBackward0"
+    saved_fields = ("self_sym_sizes",)
 
     @staticmethod
     def forward(ctx, x, shape):
@@ -76,6 +77,7 @@ class ReshapeAlias(View):
 class UnsafeView(Function):
     """The reshape of a fresh copy (what ``reshape`` does when a view is impossible)."""
     node_name = "UnsafeViewBackward0"
+    saved_fields = ("self_sym_sizes",)
 
     @staticmethod
     def forward(ctx, x, shape):
@@ -145,6 +147,7 @@ class T(Function):
 class Permute(Function):
     """x.permute(dims) (also ``x.T``).  The gradient is permuted back with the inverse order."""
     node_name = "PermuteBackward0"
+    saved_fields = ("dims",)
 
     @staticmethod
     def forward(ctx, x, dims):

@@ -19,6 +19,7 @@ from ..autograd.function import Function
 from . import _stl
 from ._helpers import check_tensor, wrap_dim
 from ._saved import shown_dim
+from .views import laid_out_like
 from .reduction import Scatter
 
 
@@ -97,15 +98,21 @@ class _ValueSelecting(Function):
     saved_fields = ("dim", "self_sym_sizes")
 
     @staticmethod
-    def _outputs(ctx, x, dim, indices):
-        """``dim``: as given (the node shows it); ``ctx.axis``: wrapped, set by forward."""
+    def _outputs(ctx, x, dim, indices, keep_layout=False):
+        """``dim``: as given (the node shows it); ``ctx.axis``: wrapped, set by forward. ``keep_layout``:
+        sort's results are laid out as x (PyTorch's topk's, row by row)."""
         ctx.dim, ctx.self_sym_sizes = shown_dim(dim), tuple(x.shape)
         dim = ctx.axis
         if x.ndim == 0:
             values, indices = Tensor(x._data.copy()), Tensor(np.zeros((), np.int64))
         else:
-            values = Tensor(np.take_along_axis(x._data, indices, axis=dim))
-            indices = Tensor(np.ascontiguousarray(indices, dtype=np.int64))
+            values = np.take_along_axis(x._data, indices, axis=dim)
+            indices = np.ascontiguousarray(indices, dtype=np.int64)
+            if keep_layout:
+                values, indices = laid_out_like(x._data, values), laid_out_like(x._data, indices)
+            else:
+                values = np.ascontiguousarray(values)
+            values, indices = Tensor(values), Tensor(indices)
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(indices)
         return values, indices
@@ -127,7 +134,7 @@ class Sort(_ValueSelecting):
     def forward(cls, ctx, x, dim, descending, stable):
         ctx.axis = wrap_dim(dim, x.ndim)
         indices = _sort_order(x._data, ctx.axis, descending, stable) if x.ndim else None
-        return cls._outputs(ctx, x, dim, indices)
+        return cls._outputs(ctx, x, dim, indices, keep_layout=True)
 
 
 class SortStable(Sort):

@@ -1,7 +1,8 @@
-"""Statistics of a tensor: ``var``, ``std``, ``logsumexp``, ``prod``, ``cumsum``, ``cumprod``.
+"""Statistics of a tensor: ``var``, ``std``, ``var_mean``, ``std_mean``, ``logsumexp``, ``prod``,
+``cumsum``, ``cumprod``.
 
-Each is a Function with PyTorch's node (``VarBackward0``, ``StdBackward0``,
-``LogsumexpBackward0``, ``ProdBackward0``/``ProdBackward1``, ``CumsumBackward0``,
+Each is a Function with PyTorch's node (``VarBackward0``, ``StdBackward0``, ``VarMeanBackward0``,
+``StdMeanBackward0``, ``LogsumexpBackward0``, ``ProdBackward0``/``ProdBackward1``, ``CumsumBackward0``,
 ``CumprodBackward0``) and the backward formula of tools/autograd/derivatives.yaml, written with
 tensor operations so
 that ``create_graph=True`` records a second backward, as PyTorch's does.
@@ -18,9 +19,9 @@ import numpy as np
 from .. import grad_mode
 from .._tensor import Tensor
 from ..autograd.function import Function
-from ._helpers import check_tensor, dims_tuple, wrap_dim
+from ._helpers import check_tensor, contiguous, dims_tuple, quiet_mean, wrap_dim
 from ._saved import shown_dim, shown_dims
-from .pointwise import MaskedFill, MulScalar
+from .pointwise import DivScalar, MaskedFill, MulScalar
 
 
 def _unsqueeze_dims(grad, dims):
@@ -46,7 +47,7 @@ class Var(Function):
         """``dim``: the dims as given (None: all); ``correction``: as given (None means 1)."""
         ctx.axis, ctx.dim, ctx.correction, ctx.keepdim = dim, shown_dims(dim), correction, keepdim
         ctx.save_for_backward(x)
-        return Tensor(_variance(x._data, dim, correction, keepdim).astype(x._data.dtype))
+        return Tensor(_variance(x._data, dim, correction, keepdim).astype(x._data.dtype, order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -64,7 +65,8 @@ class Std(Function):
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
         ctx.axis, ctx.dim, ctx.correction, ctx.keepdim = dim, shown_dims(dim), correction, keepdim
-        result = Tensor(np.sqrt(_variance(x._data, dim, correction, keepdim)).astype(x._data.dtype))
+        deviation = np.sqrt(_variance(x._data, dim, correction, keepdim))
+        result = Tensor(deviation.astype(x._data.dtype, order="C"))
         ctx.save_for_backward(x, result)
         return result
 
@@ -91,13 +93,15 @@ def _variance(data, dim, correction, keepdim):
 
 def var_backward(grad, x, dim, correction, keepdim):
     """FunctionsManual.cpp, var_backward: ``(2 / (n - correction)) * grad * (self - self.mean(dim))``;
-    over everything with n - correction <= 0, ``grad * where(self == self.mean(), nan, inf)``."""
+    over everything with n - correction <= 0, ``grad * where(self == self.mean(), nan, inf)``, whose
+    ``where`` of two python floats is a float32 tensor (the default dtype): times a float64 0-d ``grad``
+    that is float32 too, which the engine casts back (ToCopyBackward0 under ``create_graph``)."""
     correction = 1 if correction is None else correction
     if x.ndim == 0 or dim is None:
         dof = x.numel() - correction
         if dof <= 0:
             mean = x.mean()
-            return grad * Tensor(np.where(x._data == mean._data, np.nan, np.inf).astype(x._data.dtype))
+            return grad * Tensor(np.where(x._data == mean._data, np.nan, np.inf).astype(np.float32))
         return MulScalar.apply(grad, 2.0 / dof) * (x - x.mean())
     dims = dims_tuple(dim, x.ndim)
     if not keepdim and x.ndim > 1:
@@ -112,7 +116,13 @@ _VAR_OVERLOADS = (" * (tuple of ints dim, bool unbiased = True, bool keepdim = F
                   " * (bool unbiased = True)\n")
 
 
-def _spread(function, name, x, dim, unbiased, keepdim, correction, kwargs):
+_VAR_MEAN_OVERLOADS = (" * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+                       " * (Tensor input, tuple of ints dim = None, *, Number correction = None, "
+                       "bool keepdim = False)\n"
+                       " * (Tensor input, bool unbiased = True)\n")
+
+
+def _spread(function, name, x, dim, unbiased, keepdim, correction, kwargs, overloads=_VAR_OVERLOADS, got=""):
     """``var``/``std`` with PyTorch's overloads: ``(dim, unbiased, keepdim)``, ``(dim, *, correction,
     keepdim)`` and ``(unbiased)``; numpy's ``axis``/``keepdims`` are accepted too."""
     dim = kwargs.pop("axis", dim)
@@ -120,18 +130,24 @@ def _spread(function, name, x, dim, unbiased, keepdim, correction, kwargs):
     if kwargs or (unbiased is not None and correction is not None):
         given = dict(kwargs, **{k: v for k, v in (("correction", correction), ("unbiased", unbiased))
                                 if v is not None})
-        got = "".join(f"{key}={type(value).__name__}, " for key, value in sorted(given.items()))
+        if got:                                # the function's form: the tensor first, no trailing comma
+            got = ", ".join([got] + [f"{key}={type(value).__name__}" for key, value in sorted(given.items())])
+        else:
+            got = "".join(f"{key}={type(value).__name__}, " for key, value in sorted(given.items()))
         tail = (f"      didn't match because some of the keywords were incorrect: {', '.join(kwargs)}\n"
                 if kwargs else "")
         raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but "
-                        f"expected one of:\n{_VAR_OVERLOADS}{tail}")
+                        f"expected one of:\n{overloads}{tail}")
     check_tensor(x, name)
     if isinstance(dim, bool):                  # x.var(False): the (bool unbiased) overload
         dim, unbiased = None, dim
     if not x.dtype.is_floating_point:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(f"{name if name.endswith('_mean') else 'std and var'} only support floating point "
+                           "and complex dtypes")
     if unbiased is not None:
         correction = 1 if unbiased else 0
+    elif correction is None and dim is not None:
+        correction = 1       # PyTorch's (dim, unbiased=True, keepdim) overload: its node shows correction 1
     if isinstance(dim, int):
         dim = (dim,)
     if dim is not None:
@@ -155,6 +171,81 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None, **kwargs)
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None, **kwargs):
     """The standard deviation over ``dim``: the square root of ``var`` with the same arguments."""
     return _spread(Std, "std", x, dim, unbiased, keepdim, correction, kwargs)
+
+
+# ------------------------------------------------------------------ var_mean and std_mean
+class VarMean(Function):
+    """The variance and the mean over ``dim``, as a pair, from one node."""
+    node_name = "VarMeanBackward0"
+    saved_names = ("self",)
+    saved_fields = ("correction", "dim", "keepdim")
+
+    @classmethod
+    def forward(cls, ctx, x, dim, correction, keepdim):
+        ctx.axis, ctx.dim, ctx.correction, ctx.keepdim = dim, shown_dims(dim), correction, keepdim
+        ctx.set_materialize_grads(False)    # an output without a gradient adds nothing (PyTorch: undefined)
+        spread = cls.spread(_variance(x._data, dim, correction, keepdim))
+        axes = tuple(range(x.ndim)) if dim is None else dims_tuple(dim, x.ndim)
+        mean = quiet_mean(x._data.astype(np.float64), axis=axes, keepdims=keepdim)
+        result0 = Tensor(np.asarray(spread).astype(x._data.dtype, order="C"))
+        cls.save(ctx, x, result0)
+        return result0, Tensor(np.asarray(mean).astype(x._data.dtype, order="C"))
+
+    spread = staticmethod(lambda variance: variance)
+
+    @staticmethod
+    def save(ctx, x, result0):
+        ctx.save_for_backward(x)
+
+    @classmethod
+    def backward(cls, ctx, grad_var, grad_mean):
+        """FunctionsManual.cpp, var_mean_backward: var_backward of the first gradient, plus mean_backward of
+        the second (``grad`` expanded back over ``dim``, divided by the count)."""
+        x = ctx.saved_tensors[0]
+        grad = None if grad_var is None else cls.first_backward(ctx, grad_var)
+        if grad_mean is not None:
+            dims = tuple(range(x.ndim)) if ctx.axis is None else dims_tuple(ctx.axis, x.ndim)
+            if not ctx.keepdim and ctx.axis is not None and x.ndim:
+                grad_mean = _unsqueeze_dims(grad_mean, dims)
+            count = _reduced_count(tuple(x.shape), dims)
+            mean_grad = DivScalar.apply(grad_mean.expand(tuple(x.shape)), count)
+            grad = mean_grad if grad is None else grad + mean_grad
+        return grad, None, None, None
+
+    @staticmethod
+    def first_backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return var_backward(grad, x, ctx.axis, ctx.correction, ctx.keepdim)
+
+
+class StdMean(VarMean):
+    """The standard deviation and the mean over ``dim``, as a pair, from one node."""
+    node_name = "StdMeanBackward0"
+    saved_names = ("self", "result0")
+    spread = staticmethod(np.sqrt)
+
+    @staticmethod
+    def save(ctx, x, result0):
+        ctx.save_for_backward(x, result0)
+
+    @staticmethod
+    def first_backward(ctx, grad):
+        """FunctionsManual.cpp, std_mean_backward: std_backward of the first gradient."""
+        x, result = ctx.saved_tensors
+        grad_var = MaskedFill.apply(grad / MulScalar.apply(result, 2), result._data == 0, 0.0)
+        return var_backward(grad_var, x, ctx.axis, ctx.correction, ctx.keepdim)
+
+
+def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None, **kwargs):
+    """``torch.var_mean``: ``(var, mean)`` over ``dim``, with ``var``'s arguments."""
+    return _spread(VarMean, "var_mean", x, dim, unbiased, keepdim, correction, kwargs, _VAR_MEAN_OVERLOADS,
+                   type(x).__name__)
+
+
+def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None, **kwargs):
+    """``torch.std_mean``: ``(std, mean)`` over ``dim``, with ``std``'s arguments."""
+    return _spread(StdMean, "std_mean", x, dim, unbiased, keepdim, correction, kwargs, _VAR_MEAN_OVERLOADS,
+                   type(x).__name__)
 
 
 # ------------------------------------------------------------------ logsumexp
@@ -182,7 +273,7 @@ class Logsumexp(Function):
                 out = np.log(total.astype(np.float64)).astype(data.dtype) + kept
             else:
                 out = np.log(np.exp(data).sum(axis=dim, keepdims=keepdim))
-        result = Tensor(np.asarray(out, dtype=data.dtype))
+        result = Tensor(contiguous(np.asarray(out, dtype=data.dtype)))
         ctx.save_for_backward(x, result)
         return result
 
@@ -245,7 +336,7 @@ class ProdDim(Function):
         """``dim``: as given."""
         ctx.dim, ctx.keepdim, ctx.axis = shown_dim(dim), keepdim, wrap_dim(dim, x.ndim)
         axis = ctx.axis if x.ndim else None
-        result = Tensor(np.asarray(np.prod(x._data, axis=axis, keepdims=keepdim and x.ndim > 0)))
+        result = Tensor(contiguous(np.prod(x._data, axis=axis, keepdims=keepdim and x.ndim > 0)))
         ctx.save_for_backward(x, result)
         return result
 
@@ -335,7 +426,7 @@ class Cumsum(Function):
         if data.ndim == 0:
             return Tensor(data.copy())
         wide = np.float64 if data.dtype.kind == "f" else data.dtype
-        return Tensor(np.cumsum(data, axis=ctx.axis, dtype=wide).astype(data.dtype))
+        return Tensor(np.cumsum(data, axis=ctx.axis, dtype=wide).astype(data.dtype, order="C"))
 
     @staticmethod
     def backward(ctx, grad):
@@ -375,7 +466,7 @@ class Cumprod(Function):
             result = Tensor(data.copy())
         else:
             wide = np.float64 if data.dtype.kind == "f" else data.dtype
-            result = Tensor(np.cumprod(data, axis=ctx.axis, dtype=wide).astype(data.dtype))
+            result = Tensor(np.cumprod(data, axis=ctx.axis, dtype=wide).astype(data.dtype, order="C"))
         ctx.save_for_backward(x, result)
         return result
 

@@ -103,6 +103,101 @@ def has_internal_overlap(array):
     return any(stride == 0 and size > 1 for size, stride in zip(array.shape, array.strides, strict=True))
 
 
+def iterator_out(dtype, *arrays, converted=True):
+    """An empty result for an elementwise op on ``arrays``, laid out as PyTorch lays it out, or None
+    when every operand is laid out row by row (numpy's result is then row by row too).
+
+    PyTorch's TensorIterator sorts the dims by the operands' strides, the first operand that tells
+    two dims apart deciding; a broadcast dim tells nothing (TensorIterator.cpp:
+    TensorIteratorBase::reorder_dimensions). So ``a.t() + b`` is laid out as ``a.t()``, ``b + a.t()``
+    row by row, where numpy's ufuncs would give row by row for both: a later ``reshape`` is then a
+    view in one library and a copy in the other. With ``converted``, an operand of another dtype is
+    first converted to ``dtype``, as PyTorch does, and so has its copy's layout: its own if it is one
+    dense block, else row by row.
+    """
+    if all(a.flags.c_contiguous for a in arrays):
+        return None
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    ndim = len(shape)
+    strides = []
+    for a in arrays:
+        kept = not converted or a.dtype == dtype or _is_dense(a)
+        own = a.strides if kept else np.empty(a.shape, np.int8).strides
+        lead = ndim - a.ndim
+        strides.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else s
+                                     for i, (n, s) in enumerate(zip(a.shape, own, strict=True))])
+
+    def should_swap(d0, d1):        # 1: d0 is the slower, -1: the faster, 0: no operand tells
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))          # the fastest dim first; insertion sort, as PyTorch's
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    order = perm[::-1]                              # the slowest first
+    return np.empty([shape[d] for d in order], dtype).transpose(np.argsort(order))
+
+
+def laid_out_like(source, result):
+    """``result`` (an array of ``source``'s shape) laid out as PyTorch lays out a result made with
+    ``empty_like(source)`` (memory_format=preserve: flip, sort, zeros_like, ...): with ``source``'s
+    strides when ``source`` is one dense block (a transposed tensor), else row by row."""
+    dense = _is_dense(source)
+    if result.flags.c_contiguous and (not dense or source.flags.c_contiguous):
+        return result
+    out = np.empty_like(source, dtype=result.dtype) if dense else np.empty(result.shape, result.dtype)
+    out[...] = result
+    return out
+
+
+def join_out(dtype, arrays, axis, stack=False, row_by_row=False):
+    """An empty result for ``cat`` (``stack``) of ``arrays`` along ``axis``, laid out as PyTorch's cat
+    lays it out: row by row, unless every input is 4-D (5-D) and laid out channels-last (TensorBase.h:
+    TensorBase::suggest_memory_format), where numpy's concatenate would follow the inputs' layout.
+    PyTorch stacks by a cat along ``axis`` and a view, or, along a new last dim, by a cat of the inputs
+    unsqueezed there."""
+    sizes = arrays[0].shape
+    if stack and axis < len(sizes):
+        out = join_out(dtype, arrays, axis, row_by_row=row_by_row)
+        return out.reshape(sizes[:axis] + (len(arrays),) + sizes[axis:])      # a view: one dim split
+    geometries = [(a.shape, [st // a.itemsize for st in a.strides]) for a in arrays]
+    if stack:
+        geometries = [(shape + (1,), strides + [1]) for shape, strides in geometries]
+    shape = list(geometries[0][0])
+    shape[axis] = sum(g[0][axis] for g in geometries)
+    if not row_by_row and len(shape) in (4, 5) and all(_channels_last(*g) for g in geometries):
+        order = (0, *range(2, len(shape)), 1)          # N, (D,) H, W, then C fastest
+        return np.empty([shape[d] for d in order], dtype).transpose(np.argsort(order))
+    return np.empty(shape, dtype)
+
+
+def _channels_last(sizes, strides):
+    """PyTorch's test of a channels-last layout from strides, ambiguous cases row by row
+    (c10/core/MemoryFormat.h: is_channels_last_strides_2d_s4, and its 3-D twin)."""
+    if strides[1] == 0:
+        return False
+    smallest = 0
+    for d in ((1, 3, 2, 0) if len(sizes) == 4 else (1, 4, 3, 2, 0)):
+        if sizes[d] == 0 or strides[d] < smallest or (d == 0 and smallest == strides[1]):
+            return False
+        smallest = strides[d] * (sizes[d] if sizes[d] > 1 else 1)
+    return True
+
+
 def expand_array(array, sizes):
     """``array`` broadcast to ``sizes`` without copying, writable (PyTorch allows writing to it
     when the written elements do not overlap; ``has_internal_overlap`` catches the rest)."""

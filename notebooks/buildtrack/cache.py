@@ -193,8 +193,10 @@ def _cached(step_id, directory, fingerprint):
     return result
 
 
-def verdict(step_id, directory):
-    """The step's verdict, with the earlier steps it needs first: a step after an unfinished one waits."""
+def verdict(step_id, directory, own_words=True):
+    """The step's verdict, with the earlier steps it needs first: a step after an unfinished one waits.
+    After a failing earlier step, the step's own check runs too, for its words (``own_words``; the grader,
+    for whom the step is 0 either way, skips it)."""
     if step_id not in STEPS:
         raise KeyError(_("no step {step!r}; the steps are {steps}").format(
             step=step_id, steps=", ".join(STEPS)))
@@ -207,8 +209,8 @@ def verdict(step_id, directory):
         if result.status == "wrong":
             # Perhaps broken by this very step's rewrite of shared code: if this step's own check names
             # a mistake, that message is the more useful one.
-            own = _cached(step_id, directory, directory_fingerprint)
-            if own.status == "wrong" and not own.differential:
+            own = _cached(step_id, directory, directory_fingerprint) if own_words else None
+            if own is not None and own.status == "wrong" and not own.differential:
                 return Verdict("wrong", _("{message} (Step {step} fails its check now too.)").format(
                     message=own.message, step=earlier_id))
             return Verdict("wrong", _("step {step} ({title}) fails its check now: {message}").format(
@@ -216,12 +218,12 @@ def verdict(step_id, directory):
     return _cached(step_id, directory, directory_fingerprint)
 
 
-def every_verdict(directory, each=None):
+def every_verdict(directory, each=None, own_words=True):
     """``{step: Verdict}`` for every step, in order, blamed (``with_blame``). ``each(step, verdict)`` is
     called as each verdict is made (the grader streams them)."""
     verdicts = {}
     for step_id in STEPS:
-        verdicts[step_id] = verdict(step_id, directory)
+        verdicts[step_id] = verdict(step_id, directory, own_words)
         if each is not None:
             each(step_id, verdicts[step_id])
     return with_blame(verdicts)

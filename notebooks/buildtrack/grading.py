@@ -260,7 +260,7 @@ def worker(package, seed, results):
                                   "culprit_step": result.culprit_step, "run_time": sorted(seen)}) + "\n")
             out.flush()
             seen.clear()
-        every_verdict(package, each)
+        every_verdict(package, each, own_words=False)
 
 
 def _limits(cpu_seconds, memory_mb):
@@ -358,17 +358,31 @@ def write(out, results, seed, limits):
         indent=1) + "\n")
 
 
-def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=3000):
-    """Grade every entry of ``submissions`` into ``out``; returns the results."""
+def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=3000, on_done=None):
+    """Grade every entry of ``submissions`` into ``out``; returns the results, in the entries' order.
+    ``on_done(result)``: called as each submission is graded."""
     seed = random.randrange(2**31) if seed is None else seed
     jobs = jobs or os.cpu_count() or 1
     found = entries(submissions)
+    results = {}
     with tempfile.TemporaryDirectory() as workspace, \
             concurrent.futures.ThreadPoolExecutor(jobs) as pool:     # (threads that wait on processes)
-        results = list(pool.map(lambda entry: grade_one(*entry, workspace, seed, cpu_seconds, memory_mb),
-                                found))
+        futures = [pool.submit(grade_one, student, entry, workspace, seed, cpu_seconds, memory_mb)
+                   for student, entry in found]
+        for future in concurrent.futures.as_completed(futures):
+            result = future.result()
+            results[result[0]] = result
+            if on_done is not None:
+                on_done(result)
+    results = [results[student] for student, _entry in found]
     write(out, results, seed, {"cpu_seconds": cpu_seconds, "memory_mb": memory_mb, "jobs": jobs})
     return results
+
+
+def _print_result(result):
+    student, verdicts, _reasons, seconds = result
+    done = sum(v.status == "done" for v in verdicts.values())
+    print(f"{student}: {done}/{len(verdicts)} ({seconds:.0f} s)", flush=True)
 
 
 def main(argv=None):
@@ -387,11 +401,8 @@ def main(argv=None):
     arguments = parser.parse_args(argv)
     if arguments.lang:
         os.environ["BUILDTRACK_LANG"] = arguments.lang
-    results = grade(arguments.submissions, arguments.out, arguments.jobs, arguments.seed,
-                    arguments.cpu_seconds, arguments.memory_mb)
-    for student, verdicts, _reasons, seconds in results:
-        done = sum(v.status == "done" for v in verdicts.values())
-        print(f"{student}: {done}/{len(verdicts)} ({seconds:.0f} s)")
+    grade(arguments.submissions, arguments.out, arguments.jobs, arguments.seed, arguments.cpu_seconds,
+          arguments.memory_mb, on_done=_print_result)
     print(_("Grades written to {out}").format(out=arguments.out))
     return 0
 

@@ -120,6 +120,11 @@ def test_every_student_has_a_feedback_page_and_the_run_its_seed(graded):
     ("import warnings\nm = warnings.sys", "uses .sys"),
     ("import numpy as np\nf = getattr(np, 'lo' + 'ad')", "uses getattr with a name put together at run time"),
     ("import os", "imports os"),
+    ("__path__.insert(0, '/somewhere/answers/myautograd')", "uses __path__"),      # the package redirected
+    ("import buildtrack.verdicts\nbuildtrack.verdicts.run_one = None", "imports buildtrack.verdicts"),
+    ("import inspect\ncaller = inspect.stack()[1]", "imports inspect"),              # who is calling?
+    ("__builtins__['print'] = None", "uses __builtins__"),                           # builtins patched
+    ("import torch", "imports torch"),
 ])
 def test_the_grader_reads_the_code_first(tmp_path, code, reason):
     package = _copy_key(tmp_path)

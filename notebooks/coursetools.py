@@ -6,9 +6,10 @@ table speak the language of the edition the chapter belongs to: English, or Chin
 in ``notebooks/zh/`` (``buildtrack/i18n.py`` says how it is chosen; the catalogues are
 ``coursetools.po``, for this file's words, and ``chapters.po``, for the hints and
 messages the chapters hand to the checks). ``tr`` does the same for a chapter's own
-plot titles, axis labels and legends, and gives matplotlib a font with Chinese
-characters when it returns Chinese. The graph pictures (``mini_autograd.viz``) follow
-the same rule with their own catalogue (``mini_autograd/viz/i18n.py``).
+words, the labels its code prints and its plots' titles, axis labels and legends
+(``chapters.po`` too), and gives matplotlib a font with Chinese characters when it
+returns Chinese. The graph pictures (``mini_autograd.viz``) follow the same rule with
+their own catalogue (``mini_autograd/viz/i18n.py``).
 """
 import functools
 import importlib
@@ -67,17 +68,38 @@ HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 def tr(text):
-    """A chapter's own words for a plot (a title, an axis label, a legend entry), in the edition's language.
+    """A chapter's own words, printed or drawn (a label it prints, a plot's title, axis label or legend
+    entry), in the edition's language.
 
-    ``ax.set_title(tr("Training the spiral classifier"))``: in the English edition the text as written;
-    in the Chinese one its translation, found like the texts a chapter hands to the checks (``chapters.po``,
-    an f-string as its template, ``buildtrack/i18n.py``), and matplotlib is given a font with Chinese
-    characters first (``use_chinese_fonts``). A text with no translation yet is returned as written.
+    ``print(tr("by hand:"), value)``, ``ax.set_title(tr("Training the spiral classifier"))``: in the English
+    edition the text as written, the same ``str``; in the Chinese one its translation, found like the texts
+    a chapter hands to the checks (``chapters.po``; ``tr(f"...")`` is looked up as its template, its values
+    kept, ``buildtrack/i18n.py``), and matplotlib is given a font with Chinese characters first
+    (``use_chinese_fonts``). A translation pads to its width in columns, a Chinese character taking two
+    (``f"{tr('training'):15}"`` keeps a table's columns). A text with no translation yet is returned as
+    written.
     """
     translated = _chapter(text)
-    if isinstance(translated, str) and HAN.search(translated):
+    if isinstance(translated, str) and translated is not text and HAN.search(translated):
         use_chinese_fonts()
+        return Words(translated)
     return translated
+
+
+class Words(str):
+    """A translated text that a format spec pads by columns, not characters: a Chinese character takes two
+    columns in a notebook's output, so ``f"{words:<15}"`` lines up with English rows."""
+
+    def __format__(self, spec):
+        found = re.fullmatch(r"(?:(.)?([<>^]))?(\d+)", spec)
+        if not found:
+            return str.__format__(str(self), spec)
+        fill, align, columns = found.group(1) or " ", found.group(2) or "<", int(found.group(3))
+        extra = columns - _width(self)
+        if extra <= 0:
+            return str(self)
+        left = {"<": 0, ">": extra, "^": extra // 2}[align]
+        return fill * left + str(self) + fill * (extra - left)
 
 
 @functools.cache
@@ -538,5 +560,5 @@ def module_table(module_map, mark_missing=False):
         shown = ", ".join(_("`{module}` (missing!)").format(module=m) if mark_missing and not is_module(m)
                           else f"`{file_of(m)}`" for m in modules)
         # (a chapter's words: in Chinese once chapters.po has them, as for the texts it hands to the checks)
-        rows.append(f"| {shown} | {_chapter(holds)} | {_chapter(chapters)} | {counterpart} |")
+        rows.append(f"| {shown} | {_chapter(holds)} | {_chapter(chapters)} | {_chapter(counterpart)} |")
     return "\n".join(rows)

@@ -5,9 +5,11 @@ Two kinds of checks, so that a claim once found wrong (issue 36) cannot come bac
 1. **Numbers quoted from an output.** Each row of ``QUOTED`` names a chapter, the prose that quotes a
    number (a regex for the English cell and one for the Chinese cell, each with one group: the
    number), the code cell whose stored output it describes (a piece of its source), and a regex
-   for the number in that output. Both stored editions are read (notebooks/NN_slug.ipynb and
+   for the number in that output. Both stored editions' prose is read (notebooks/NN_slug.ipynb and
    notebooks/zh/NN_slug.ipynb), and the prose's number must be the output's, rounded to as many
-   decimals as the prose gives. A rebuild that changes an output fails here until the prose
+   decimals as the prose gives. The output is read in the English edition: the Chinese one prints
+   the chapter's words in Chinese (``tr``), and tests/test_zh.py checks that it shows the same
+   numbers. A rebuild that changes an output fails here until the prose
    follows, in both editions. A prose regex that no longer matches fails too: rewrite the row
    with the sentence.
 2. **Claims about PyTorch.** ``WRONG`` lists sentences that were wrong and must not come back
@@ -150,10 +152,10 @@ def test_prose_quotes_its_output(row, edition):
     markdown = "\n\n".join(source(c) for c in notebook if c["cell_type"] == "markdown")
     quoted = re.search(prose_regex, markdown)
     assert quoted, f"{edition}/{chapter}: the prose no longer says {prose_regex!r}; update this row"
-    code = [c for c in notebook if c["cell_type"] == "code" and cell_marker in source(c)]
-    assert len(code) == 1, f"{edition}/{chapter}: {len(code)} code cells hold {cell_marker!r}"
+    code = [c for c in cells(chapter, "en") if c["cell_type"] == "code" and cell_marker in source(c)]
+    assert len(code) == 1, f"en/{chapter}: {len(code)} code cells hold {cell_marker!r}"
     shown = re.search(shown_regex, output_text(code[0]), re.M)
-    assert shown, f"{edition}/{chapter}: the output of the cell with {cell_marker!r} has no {shown_regex!r}"
+    assert shown, f"en/{chapter}: the output of the cell with {cell_marker!r} has no {shown_regex!r}"
     assert same_number(quoted.group(1), shown.group(1)), (
         f"{edition}/{chapter}: the prose says {quoted.group(0)!r}, but the output it describes shows "
         f"{shown.group(0)!r}: make the prose say what the output shows")

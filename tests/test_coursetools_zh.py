@@ -76,3 +76,18 @@ def test_the_module_table_header_speaks_the_edition(chinese, monkeypatch):
     assert "`mini_autograd.nothing_here`（缺失！）" in table
     monkeypatch.setenv("BUILDTRACK_LANG", "en")
     assert coursetools.module_table([]).startswith("| file in `mini_autograd/` | what it holds |")
+
+
+def test_a_translated_word_pads_by_columns_and_english_is_untouched(monkeypatch):
+    """A table's row label through tr keeps the columns in Chinese (a Chinese character is two columns
+    wide), and in English tr gives back the very string it was given."""
+    monkeypatch.setenv("BUILDTRACK_LANG", "en")
+    text = "training"
+    assert coursetools.tr(text) is text
+    monkeypatch.setenv("BUILDTRACK_LANG", "zh")
+    word = coursetools.tr("training")                      # chapter 07's row label, in chapters.po
+    assert word == "训练" and isinstance(word, str)
+    assert f"{word:15}|" == "训练" + " " * 11 + "|" and f"{word:>6}" == "  训练"
+    assert coursetools._width(f"{word:<15}") == 15 == len(f"{'no_grad':15}")
+    assert coursetools.tr(f"{word:15}       ≈ {3:.0f} activations       ≈ {6:.0f} activations").startswith(
+        "训练" + " " * 11 + " " * 10 + "≈ 3 个激活值")

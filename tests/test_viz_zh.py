@@ -2,8 +2,8 @@
 
 - Every message of mini_autograd/viz has its translation in viz.po, none is unused, each keeps the fields
   of its template, viz.mo is viz.po compiled, and both ship with the package; no viz module rebinds ``_``.
-- The language is chosen by the build track's rule (BUILDTRACK_LANG, else the Chinese edition's folder),
-  and viz's rule and buildtrack/i18n.py's agree.
+- The language is chosen by the build track's rule (BUILDTRACK_LANG, else the Chinese edition's folder):
+  buildtrack/i18n.py uses viz's rule itself.
 - Each kind of picture the chapters show, drawn in Chinese, has no English prose left: graphs (named and
   unnamed tensors, saved tensors before and after backward, retain_grad, several outputs, values hidden,
   long chains collapsed and cut), the engine trace (every frame, its table, its text, a saved frame, a
@@ -110,12 +110,12 @@ def test_the_language_follows_the_edition_as_the_checks_do(monkeypatch, tmp_path
     (copy / "01_first_gradient.ipynb").write_text("{}")
     (tmp_path / "other" / "zh").mkdir(parents=True)
     monkeypatch.delenv("BUILDTRACK_LANG", raising=False)
+    # One rule: buildtrack's language() is viz's (buildtrack/i18n.py imports it), so they cannot drift apart.
+    assert checks.language is i18n.language and checks.locale_is_chinese is i18n.locale_is_chinese
     for folder, expected in [(ROOT / "notebooks" / "zh", "zh"), (ROOT / "notebooks", "en"), (copy, "zh"),
                              (course / "zh", "zh"), (tmp_path / "other" / "zh", "en"), (tmp_path, "en")]:
         monkeypatch.chdir(folder)
-        assert i18n.language() == expected, folder
-        if folder != course / "zh":          # (buildtrack knows only its own notebooks/zh when it is empty)
-            assert checks.language() == expected, folder
+        assert i18n.language() == checks.language() == expected, folder
     for value, expected in [("zh", "zh"), ("zh_CN", "zh"), ("en", "en"), ("fr", "en")]:
         monkeypatch.setenv("BUILDTRACK_LANG", value)
         monkeypatch.chdir(ROOT / "notebooks" / "zh")

@@ -3,9 +3,17 @@
 - Every catalogue in notebooks/src/zh/ translates every markdown cell of its English chapter, none fuzzy,
   none lost a link, heading, box, piece of code or formula (tools/translations.py check).
 - Every Chinese chapter is built from the English source and its catalogue (nbbuild's check), and its
-  code cells, and what they print, are the English chapter's, cell for cell; except that a check cell
-  (the build track's, an exercise's, the set-up check) prints its verdicts in Chinese
-  (notebooks/buildtrack/i18n.py): there the same outputs, lines and ⏳/✅/❌ marks are asked for.
+  code cells, and what they print, are the English chapter's, cell for cell; except where the words differ
+  by design:
+  - a check cell (the build track's, an exercise's, the set-up check) prints its verdicts in Chinese
+    (notebooks/buildtrack/i18n.py): there the same outputs, lines and ⏳/✅/❌ marks are asked for (and a
+    picture it shows, ``buildtrack.compare_graphs``, is compared by its values, as below);
+  - a cell that shows a picture or a listing (``viz.``, ``show_source(``, ``module_table(``, ``SideBySide(``)
+    or prints the chapter's own words through ``tr(`` (coursetools; or calls a function of the chapter that
+    does): there each output must hold the same values, the node names and ids (``n3 MulBackward0``,
+    ``AccumulateGrad``), the bracketed values (shapes, tensors' entries, lists), the numbers and
+    ``True``/``False``/``None``, in any order (a Chinese sentence may put them elsewhere).
+  Every other cell's output must be the English one exactly.
 - Its links lead somewhere: the Chinese chapters, or one folder up to myautograd/ and to chapters not
   yet translated.
 - The merge that keeps the catalogues in step marks a translation fuzzy when its English cell changes,
@@ -88,9 +96,62 @@ def _is_check_cell(cell):
 
 def _verdicts(shown):
     """What a check cell shows, with its words left out: each output's kind, its number of lines and the
-    verdict mark of each line (a picture, or anything not printed, as it is)."""
+    verdict mark of each line (a picture, or anything not printed, by its values: see ``_values``)."""
     return [(kind, [line[:1] if line.startswith(MARKS) else "" for line in text.split("\n")])
-            if kind.startswith("stream") else (kind, text) for kind, text in shown]
+            if kind.startswith("stream") else _values([(kind, text)])[0] for kind, text in shown]
+
+
+# What shows words in the edition's language: a picture or listing, or the chapter's words through tr().
+WORDS = re.compile(r"\bviz\.|\bshow_source\(|\bmodule_table\(|\bSideBySide\(|(?<![\w.])tr\(")
+# What must stay the same in such a cell, in either language: node names (with their ids), AccumulateGrad,
+# bracketed values, numbers, and Python's True/False/None.
+VALUES = re.compile(r"(?<![A-Za-z0-9_])(?:n\d+ )?[A-Za-z0-9_]+Backward\d*(?![A-Za-z0-9_])"
+                    r"|(?<![A-Za-z0-9_])AccumulateGrad(?![A-Za-z0-9_])"
+                    r"|\[[^\[\]\n]*\]"
+                    r"|(?<![A-Za-z0-9_.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?"
+                    r"|(?<![A-Za-z0-9_])(?:True|False|None)(?![A-Za-z0-9_])")
+
+
+def _words_cells(notebook):
+    """Indices of the code cells whose words follow the edition: they match WORDS, or call a function
+    defined in the chapter whose body does (a helper that prints through tr, draws with viz)."""
+    import ast
+    sources = {i: cell.source for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"}
+    bodies = {}
+    for source in sources.values():
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                bodies[node.name] = ast.get_source_segment(source, node) or ""
+    speaking = {name for name, body in bodies.items() if WORDS.search(body)}
+    while True:                                   # (a function calling such a function speaks too)
+        more = {name for name, body in bodies.items() if name not in speaking
+                and any(re.search(rf"(?<![\w.]){re.escape(other)}\(", body) for other in speaking)}
+        if not more:
+            break
+        speaking |= more
+    names = "|".join(map(re.escape, sorted(speaking)))
+    calls = re.compile(rf"(?<![\w.])(?:{names})\(") if speaking else None
+    return {i for i, source in sources.items()
+            if WORDS.search(source) or (calls is not None and calls.search(source))}
+
+
+def _values(shown):
+    """What a cell shows, with its words left out: each output's kind and the values it holds, sorted."""
+    return [(kind, sorted(VALUES.findall(text))) for kind, text in shown]
+
+
+def test_the_values_comparison_still_tells_numbers_apart():
+    english = [("stream stdout", "after one backward:  tensor(4.) | n3 MulBackward0 [1., 2.] True\n")]
+    chinese = [("stream stdout", "一次 backward 之后：  tensor(4.) | n3 MulBackward0 [1., 2.] True\n")]
+    assert _values(chinese) == _values(english)
+    for old, new in [("tensor(4.)", "tensor(5.)"), ("n3 Mul", "n4 Mul"), ("[1., 2.]", "[1., 3.]"),
+                     ("True", "False"), ("MulBackward0", "AddBackward0"), ("4.)", "4.5)")]:
+        changed = [(kind, text.replace(old, new)) for kind, text in chinese]
+        assert _values(changed) != _values(english), (old, new)
 
 
 @pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=lambda p: p.stem)
@@ -98,11 +159,14 @@ def test_the_chinese_chapter_runs_the_english_code_and_shows_the_same(path):
     chinese = nbformat.read(path, as_version=4)
     english = nbformat.read(ROOT / "notebooks" / path.name, as_version=4)
     assert [c.cell_type for c in chinese.cells] == [c.cell_type for c in english.cells]
+    speaking = _words_cells(english)
     for index, (zh_cell, en_cell) in enumerate(zip(chinese.cells, english.cells, strict=True)):
         if en_cell.cell_type == "code":
             assert zh_cell.source == en_cell.source, f"code cell {index}"
             if _is_check_cell(en_cell):
                 assert _verdicts(_shown(zh_cell)) == _verdicts(_shown(en_cell)), f"verdicts of cell {index}"
+            elif index in speaking:
+                assert _values(_shown(zh_cell)) == _values(_shown(en_cell)), f"values code cell {index} shows"
             else:
                 assert _shown(zh_cell) == _shown(en_cell), f"what code cell {index} shows"
 

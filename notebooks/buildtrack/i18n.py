@@ -12,22 +12,27 @@ gettext editor) and its compiled ``.mo`` (what the standard library's ``gettext`
 - ``coursetools``: the exercise checks and the set-up check (``notebooks/coursetools.py``), marked the same
   way.
 - ``chapters``: what a chapter's code cells hand to those checks (``right=``, ``hint=``, a message made
-  with an f-string). The code cells are the same in both editions, so those texts arrive in English, made:
-  each is found in its catalogue as it was written in the chapter source (``f"... {hint}"`` is the template
-  ``... {hint}``), and its values, themselves texts of the chapter (a hint), are translated too.
+  with an f-string), and the chapter's own words that its code prints or draws, each written in
+  ``tr("...")`` (``coursetools.tr``: a printed label, a plot's title, axis label or legend). The code cells
+  are the same in both editions, so those texts arrive in English, made: each is found in its catalogue as
+  it was written in the chapter source (``f"... {hint}"`` is the template ``... {hint}``;
+  ``tr(f"loss after {steps} steps")`` the template ``loss after {steps} steps``), and its values, themselves
+  texts of the chapter (a hint), are translated too. A ``tr`` text may be a single word (``tr("step")``).
 
 Which language a message is in (the first rule that applies):
 
 1. ``BUILDTRACK_LANG``: ``zh`` (any value starting with ``zh``) for Chinese, any other value for English;
-2. the working directory: the Chinese edition's folder (``notebooks/zh``, or a copy of it: a folder named
-   ``zh`` holding the chapters), where a Chinese chapter's kernel starts (JupyterLab, nbclient, nbval), gives
-   Chinese;
+2. the working directory: the Chinese edition's folder (a folder named ``zh`` holding the chapters, or lying
+   in the English edition's folder: ``notebooks/zh``, or a copy of it), where a Chinese chapter's kernel
+   starts (JupyterLab, nbclient, nbval), gives Chinese;
 3. for ``python -m buildtrack`` (``make progress``) only: a Chinese locale (``LANGUAGE``, ``LC_ALL``,
    ``LC_MESSAGES`` or ``LANG``, the first one set, starting with ``zh``; ``make progress LANG=zh``);
 4. English.
 
-So an English chapter's kernel speaks English on a machine set up in Chinese, and the Chinese edition's
-speaks Chinese anywhere. A message with no translation yet is shown in English (the tests refuse that).
+Rules 1 and 2 are the pictures' rule, ``mini_autograd/viz/i18n.py``'s ``language()``, imported from there (the
+engine must not import the course's helpers; a test checks that both agree). So an English chapter's kernel
+speaks English on a machine set up in Chinese, and the Chinese edition's speaks Chinese anywhere. A message
+with no translation yet is shown in English (the tests refuse that).
 
 Keeping the catalogues in step (needs polib, in the test extra):
 
@@ -36,48 +41,26 @@ Keeping the catalogues in step (needs polib, in the test extra):
 """
 import functools
 import gettext
-import os
 import pathlib
 import re
 import struct
+
+# The language rule is the pictures' (mini_autograd/viz/i18n.py): one rule for the whole course, kept in the
+# engine, which must not import the course's helpers. buildtrack's names for it stay as they were.
+from mini_autograd.viz.i18n import CHINESE_LOCALE_VARIABLES as CHINESE_LOCALE_VARIABLES
+from mini_autograd.viz.i18n import chinese_folder, language, width
+from mini_autograd.viz.i18n import locale_is_chinese as locale_is_chinese
 
 HERE = pathlib.Path(__file__).resolve().parent
 NOTEBOOKS = HERE.parent
 LOCALE = HERE / "locale"
 CATALOGUE_LANGUAGE = "zh_CN"
 DOMAINS = ("buildtrack", "coursetools", "chapters")
-CHINESE_LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
 # ---------------------------------------------------------------- which language
-def language():
-    """``"zh"`` or ``"en"``: ``BUILDTRACK_LANG``, else the working directory (see the module's docstring)."""
-    chosen = os.environ.get("BUILDTRACK_LANG", "").strip().lower()
-    if chosen:
-        return "zh" if chosen.startswith("zh") else "en"
-    try:
-        here = os.getcwd()
-    except OSError:                                   # the working directory was removed
-        return "en"
-    return "zh" if _chinese_folder(here) else "en"
-
-
-@functools.lru_cache(maxsize=32)
-def _chinese_folder(directory):
-    path = pathlib.Path(directory)
-    if path.name != "zh":
-        return False
-    return path == NOTEBOOKS / "zh" or any(path.glob("[0-9][0-9]_*.ipynb"))
-
-
-def locale_is_chinese(environ=None):
-    """Does the locale (gettext's variables, in gettext's order: the first one set) ask for Chinese?"""
-    environ = os.environ if environ is None else environ
-    for name in CHINESE_LOCALE_VARIABLES:
-        value = environ.get(name)
-        if value:
-            return value.split(":")[0].lower().startswith("zh")
-    return False
+# language(), chinese_folder() and locale_is_chinese() are mini_autograd.viz.i18n's (imported above).
+_chinese_folder = chinese_folder
 
 
 # ---------------------------------------------------------------- translating
@@ -158,7 +141,7 @@ class _Templates:
     with values tried most specific first (the most words outside their fields)."""
 
     def __init__(self, catalogue):
-        self.plain, self.templates = {}, []
+        self.plain, self.templates, self.memo = {}, [], {}
         for msgid, msgstr in catalogue.items():
             pieces = template_pieces(msgid)
             if all(kind == "text" for kind, _ in pieces):
@@ -168,27 +151,44 @@ class _Templates:
             self.templates.append((pieces, template_pieces(msgstr), bool(re.search(r"[A-Za-z]", words))))
         self.templates.sort(key=lambda t: -sum(len(v) for kind, v in t[0] if kind == "text"))
 
-    def translate(self, text, depth=0):
-        """``text`` in Chinese if it is a chapter text (its values translated too), else None."""
+    def translate(self, text, depth=0, composed=True):
+        """``text`` in Chinese if it is a chapter text (its values translated too), else None; ``composed``:
+        also as texts put together by a template with no words of its own (``f"{problem} {hint}"``)."""
+        key = (text, depth, composed)
+        if key not in self.memo:
+            if len(self.memo) > 4096:
+                self.memo.clear()
+            self.memo[key] = self._translate(text, depth, composed)
+        return self.memo[key]
+
+    def _translate(self, text, depth, composed):
         if text in self.plain:
             return _fill(self.plain[text], {})
         if depth > 6 or not text.strip():
             return None
+
+        def known(part):                              # a text of the chapter's own, not one put together
+            return bool(part.strip()) and self.translate(part, depth + 1, composed=False) is not None
+
+        for pieces, translated, has_words in self.templates:
+            # A template with no words of its own (f"{problem} {hint}", f"{hint} ({name}: {error})") takes a
+            # text only when one of its fields is a text it knows.
+            if not has_words and not composed:
+                continue
+            accept = None if has_words else (lambda found: all(part.strip() for part in found.values()) and
+                                             any(known(part) for part in found.values()))
+            found = _match(pieces, text, accept)
+            if found is not None:
+                values = {token: _refit(self.translate(value, depth + 1) or value, _field_width(token))
+                          for token, value in found.items()}
+                return _fill(translated, values)
         stripped = text.strip()
         if stripped != text:                          # (f" {likely}": a text with a space before it)
-            inner = self.translate(stripped, depth + 1)
+            inner = self.translate(stripped, depth + 1, composed)
             if inner is None:
                 return None
             start = text.index(stripped[0])
             return text[:start] + inner + text[start + len(stripped):]
-        for pieces, translated, has_words in self.templates:
-            # A template with no words of its own (f"{problem} {hint}") takes only texts it knows.
-            known = None if has_words else (lambda part: bool(part.strip()) and
-                                            self.translate(part, depth + 1) is not None)
-            found = _match(pieces, text, known)
-            if found is not None:
-                values = {token: self.translate(value, depth + 1) or value for token, value in found.items()}
-                return _fill(translated, values)
         return None
 
 
@@ -196,28 +196,57 @@ def _fill(pieces, values):
     return "".join(values.get(value, value) if kind == "field" else value for kind, value in pieces)
 
 
-def _match(pieces, text, known=None):
+def _field_width(token):
+    """The width a field's format spec asks for (``{name:15}``, ``{x:>8.2f}``: 15, 8), else 0."""
+    depth, quote = 0, None
+    for position, character in enumerate(token[1:-1], start=1):
+        if quote:
+            quote = None if character == quote else quote
+        elif character in "'\"":
+            quote = character
+        elif character in "([{":
+            depth += 1
+        elif character in ")]}":
+            depth -= 1
+        elif character == ":" and depth == 0:
+            found = re.match(r"(?:.?[<>=^])?[-+ ]?z?#?0?(\d+)", token[position + 1:-1])
+            return int(found.group(1)) if found else 0
+    return 0
+
+
+def _refit(value, columns):
+    """A field's text padded to ``columns`` characters, padded to as many columns instead: a Chinese
+    character takes two (``f"{name:15}"`` of a translated name keeps the table's columns)."""
+    while columns and width(value) > columns and " " in (value[:1], value[-1:]):
+        value = value[:-1] if value.endswith(" ") else value[1:]
+    return value
+
+
+def _match(pieces, text, accept=None):
     """``{field token: the text it stands for}`` if ``text`` is ``pieces`` filled in, else None. Fields take
-    the shortest text that lets the rest match (``known``, when given, must accept each field's text)."""
+    the shortest text that lets the rest match (``accept``, when given, must accept the fields' texts)."""
     def go(index, position, found):
         if index == len(pieces):
-            return found if position == len(text) else None
+            return found if position == len(text) and (accept is None or accept(found)) else None
         kind, value = pieces[index]
         if kind == "text":
             return go(index + 1, position + len(value), found) if text.startswith(value, position) else None
+        columns = _field_width(value)                    # (a field with a width: at least that wide)
         if index + 1 == len(pieces):
             ends = [len(text)]
+        elif pieces[index + 1][0] == "field":           # (two fields side by side: f"{a:5}{b:8}")
+            ends = range(position, len(text) + 1)
         else:
             following = pieces[index + 1][1]
             ends, start = [], position
             while (start := text.find(following, start)) >= 0:
                 ends.append(start)
                 start += 1
+        if columns:                                      # (those at least as wide as the field's width first)
+            ends = sorted(ends, key=lambda end: width(text[position:end]) < columns)
         for end in ends:
             part = text[position:end]
             if value in found and found[value] != part:
-                continue
-            if known is not None and not known(part):
                 continue
             result = go(index + 1, end, {**found, value: part})
             if result is not None:
@@ -290,12 +319,19 @@ def marked_messages(source):
     return sorted(found, key=lambda pair: pair[1])
 
 
-# Where a chapter's code cell hands a text to coursetools: {function: (positions, keywords)}
-CHECKS = {"check": ((1, 2), ("right", "hint")),
+# Where a chapter's code cell hands a text to coursetools: {function: (positions, keywords)}; ``tr`` is the
+# chapter's own words, printed or drawn (a text of one word counts there: ``tr("step")``).
+CHECKS = {"tr": ((0,), ()),
+          "check": ((1, 2), ("right", "hint")),
           "check_answer": ((), ("right", "hint", "none_hint")),
           "can_check": ((1,), ("hint", "what", "none_hint")),
           "run_check": ((1,), ("hint",)),
           "not_answered": ((0,), ("hint", "what"))}
+
+# A table a chapter shows through coursetools: {function: (position of the list of rows, columns of words,
+# columns of words where a cell has some outside its `code`)}. module_table(MODULE_MAP): "what it holds" and
+# "chapters" are words ("all"), the modules are not; "PyTorch counterpart" is files, now and then a sentence.
+TABLES = {"module_table": (0, (1, 2), (3,))}
 
 
 def chapter_messages(source):
@@ -304,7 +340,9 @@ def chapter_messages(source):
     A text is a string, an f-string (its fields kept as written: ``{hint}``, ``{got!r}``), or strings added
     together; a variable or a call of the chapter's own function stands for what is assigned to it or
     returned (followed: ``hint = "..."``, ``problem = whats_wrong(w)``, ``for ..., what in [(..., "...")]``).
-    Only texts with words in them (two or more) count.
+    Only texts with words in them (two or more) count; in ``tr(...)`` and a table's words, one word is
+    enough; a template with no words of its own counts when it puts two of the chapter's texts together
+    (``f"{problem} {hint}"``).
     """
     import ast
     tree = ast.parse(source)
@@ -339,6 +377,7 @@ def chapter_messages(source):
                 bind(loop.target, element)
 
     found, seen_names, seen_functions = [], set(), set()
+    one_word = [False]                  # in a tr(...) call: a text of a single word counts
 
     def escape(text):
         return text.replace("{", "{{").replace("}", "}}")
@@ -386,12 +425,39 @@ def chapter_messages(source):
                 texts(element, line)
             return
         template = template_of(node)
+        if template is not None and re.fullmatch(r"\w+[_.][\w.]*(?:\(\))?", template):
+            return                                  # (a name in the code, no_grad or x.grad, is no text)
         if template is not None:
             words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^{}]*\}", " ", template.replace("{{", "")))
-            if len(words) >= 2 or (words and not re.fullmatch(r"[\w.]+", template)):
-                found.append((template, line))
+            if len(words) >= 2 or (words and (one_word[0] or not re.fullmatch(r"[\w.]+", template))) or \
+                    (not words and len(fields_of(node)) >= 2 and any(map(stands_for_text, fields_of(node)))):
+                found.append((template, line))      # (texts put together: f"{problem} {hint}")
             return
         follow(node)
+
+    def fields_of(node):
+        """The expressions a template's fields are written with."""
+        if isinstance(node, ast.JoinedStr):
+            return [value.value for value in node.values if isinstance(value, ast.FormattedValue)]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return [field for side in (node.left, node.right)
+                    for field in (fields_of(side) if template_of(side) is not None else [side])]
+        return []
+
+    def stands_for_text(node, depth=0):
+        """Does ``node`` (a field) hold one of the chapter's texts: a variable given a string, or a call of
+        the chapter's own function that returns one?"""
+        def is_text(value):
+            return (isinstance(value, ast.Constant) and isinstance(value.value, str)) or \
+                isinstance(value, (ast.JoinedStr, ast.IfExp)) or \
+                (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)) or \
+                (depth < 3 and stands_for_text(value, depth + 1))
+        if isinstance(node, ast.Name):
+            return any(is_text(value) for value in assigned.get(node.id, []))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+            return any(isinstance(n, ast.Return) and n.value is not None and is_text(n.value)
+                       for n in ast.walk(functions[node.func.id]))
+        return False
 
     def follow(node):
         """Texts a variable holds, or a call of the chapter's own function returns, or nested in a field."""
@@ -429,11 +495,27 @@ def chapter_messages(source):
         if not isinstance(node, ast.Call):
             continue
         name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        if name in TABLES and node.args:                # module_table(MODULE_MAP): its rows' words
+            position, columns, prose_columns = TABLES[name]
+            table = node.args[position]
+            rows = [value for value in assigned.get(getattr(table, "id", None), [])
+                    if isinstance(value, ast.List)]
+            one_word[0] = True
+            for row in (row for value in rows for row in value.elts if isinstance(row, ast.Tuple)):
+                for column in (*columns, *prose_columns):
+                    cell = row.elts[column] if column < len(row.elts) else None
+                    if cell is None or column in prose_columns and not (
+                            isinstance(cell, ast.Constant) and isinstance(cell.value, str)
+                            and re.search(r"[A-Za-z]{2,}", re.sub(r"`[^`]*`", " ", cell.value))):
+                        continue
+                    texts(cell, cell.lineno)
+            continue
         if name not in CHECKS:
             continue
         positions, keywords = CHECKS[name]
         arguments = [node.args[p] for p in positions if p < len(node.args)]
         arguments += [k.value for k in node.keywords if k.arg in keywords]
+        one_word[0] = name == "tr"
         for argument in arguments:
             texts(argument, argument.lineno)
     return sorted(found, key=lambda pair: pair[1])
@@ -524,10 +606,15 @@ def problems(domain):
     return found
 
 
+ENGLISH_ONLY = re.compile(r"\{'s' if [^{}]* else ''\}")
+
+
 def _fields(domain, text):
-    """The fields a template fills: its ``{name!r:spec}`` tokens (a translation may use one twice)."""
+    """The fields a template fills: its ``{name!r:spec}`` tokens (a translation may use one twice). In a
+    chapter's text, a field only English grammar needs (a plural's ``{'s' if count != 1 else ''}``) may be
+    left out of the translation."""
     if domain == "chapters":
-        return sorted(set(template_fields(text)))
+        return sorted(set(template_fields(text)) - set(ENGLISH_ONLY.findall(text)))
     import string
     try:
         parsed = string.Formatter().parse(text)

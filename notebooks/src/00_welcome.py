@@ -34,7 +34,8 @@
 # - The value of a cell's **last line** is displayed under it (no `print` needed), labelled `Out`.
 
 # %%
-print("Hello from the kernel.")
+from coursetools import tr      # tr: the course's words, in the edition's language (English or Chinese)
+print(tr("Hello from the kernel."))
 meaning = 6 * 7
 
 # %% [markdown]
@@ -283,34 +284,58 @@ buildtrack.progress()
 # %% [markdown]
 # ## Glossary (English / 中文)
 #
-# The seed articles are in Chinese; this table maps their terms to the English ones used here.
+# The seed articles are in Chinese; this table maps their terms to the English ones used here. The Chinese
+# edition uses exactly these Chinese terms (CONTRIBUTING.md, "Terms in Chinese").
 #
 # | English | 中文 | meaning | chapter |
 # |---|---|---|---|
 # | tensor | 张量 | an n-dimensional array of numbers | 01 |
 # | gradient | 梯度 | the derivatives of a result with respect to each input: which way, and how fast, it changes | 01 |
 # | automatic differentiation (autograd) | 自动微分 / 自动求导 | computing derivatives from a record of the operations, not from formulas you write | 01 |
-# | forward pass | 前向传播 / 前向计算 | running the model on the data to get predictions and the loss | 01 |
+# | forward pass | 前向传播 | running the model on the data to get predictions and the loss | 01 |
 # | loss | 损失 | one number saying how wrong the model is | 01 |
 # | backward pass | 反向传播 | walking the record backwards to get gradients | 01, 03 |
 # | `requires_grad` | 需要梯度 (the switch, 开关) | the flag that makes autograd record a tensor's operations | 01 |
+# | build step | 动手步骤 | a piece of your own `myautograd` that a chapter asks you to write (step NN.N) | 01 |
 # | computation graph | 计算图 | the record: which operation made which tensor from which inputs | 02 |
+# | node | 节点 | an entry of the graph: an operation's `grad_fn`, or a leaf's `AccumulateGrad` | 02 |
+# | edge | 边 | a pair `(node, input_nr)` in `next_functions`: where a gradient goes next | 02 |
 # | grad_fn (backward function) | 反向函数 | the node that made a tensor, and knows how to pass its gradient back | 02 |
 # | define-by-run | 边运行边建图 | the graph is recorded while the code runs, anew each forward | 02, 09 |
 # | dynamic graph | 动态图 | a graph built by define-by-run | 02, 09 |
 # | chain rule | 链式法则 | the derivative of a composition is the product of the derivatives of its steps | 03 |
 # | scalar | 标量 | a tensor holding a single number | 03 |
-# | leaf tensor | 叶子节点 / 叶子张量 | a tensor autograd did not make (an input or a parameter); it has no `grad_fn` | 04 |
-# | non-leaf tensor | 非叶子节点 | a tensor made by a recorded operation; it has a `grad_fn` | 04 |
+# | root | 根节点 | the node `backward()` starts from: the loss's `grad_fn` | 03, 08 |
+# | backward formula | 反向公式 | a node's rule that turns the gradient of its output into gradients for its inputs | 03 |
+# | vector-Jacobian product | 向量-雅可比积 | what a backward formula computes: the incoming gradient times the operation's Jacobian | 03 |
+# | leaf tensor | 叶子张量 (叶子 for short) | a tensor autograd did not make (an input or a parameter); it has no `grad_fn`. Article 000 §5 ("叶子节点和非叶子节点") calls it a leaf node | 04 |
+# | non-leaf tensor | 非叶子张量 | a tensor made by a recorded operation; it has a `grad_fn` | 04 |
+# | hook | 钩子 | a function you give autograd, which the engine calls with a gradient as it passes (`register_hook`) | 04, 11 |
 # | gradient accumulation | 梯度累加 | new gradients are added to `.grad`, not written over it | 05 |
+# | micro-batch | 微批次 | one of the small batches whose gradients add up to a large batch's | 05 |
 # | detach | 分离 (`detach`) | a tensor with the same data, cut off from the graph | 06 |
 # | inference | 推理 | using a trained model, without gradients | 06 |
+# | grad mode | 梯度模式 | the switch that `no_grad()` turns off: whether operations are recorded at all | 06 |
+# | inference tensor | 推理张量 | a result made under `inference_mode()`; it can never be saved for backward | 06 |
+# | in-place operation | 原地操作 | an operation that writes into its input's memory (its name ends in `_`, such as `add_`) | 06, 07 |
+# | version counter | 版本计数器 | a tensor's `_version`: how many in-place writes it has had; a saved tensor checks it | 06, 07 |
 # | saved tensors | 保存的张量 | values that the forward pass keeps because backward needs them | 07 |
 # | GPU memory | 显存 | what saved tensors cost on a GPU | 07 |
 # | gradient checkpointing | 梯度检查点 | saving less and recomputing during backward | 07 |
 # | engine | 引擎 | the code that runs the backward graph | 08 |
+# | dependency count | 依赖计数 | how many gradients a node still waits for before it can run | 08 |
+# | ready queue | 就绪队列 | the nodes whose gradients have all arrived, the newest first | 08 |
+# | input buffer | 输入缓冲区 | where the gradients sent to one node are summed before it runs | 08 |
+# | sequence number | 序号 | a node's place in the order of creation (`_sequence_nr()`); the ready queue runs the highest first | 08 |
+# | pre-hook | 前置钩子 | a hook that runs just before its node (`register_prehook`) | 08, 11 |
 # | parameter | 参数 | a tensor the optimizer changes during training | 10 |
 # | optimizer | 优化器 | updates the parameters from their gradients (`optimizer.step()`) | 10 |
+# | learning rate | 学习率 | the step size `lr` by which the optimizer moves each parameter | 10 |
+# | module | 模块 | an `nn.Module`: parameters and a `forward` | 10 |
+# | spiral | 螺旋线 | the two interleaved spirals of points that chapter 10's classifier learns to tell apart | 10 |
+# | custom `Function` | 自定义 `Function` | an operation whose forward and backward you write yourself | 11 |
+# | finite differences | 有限差分 | a derivative estimated by nudging an input a little; what `gradcheck` compares a backward formula with | 11 |
+# | higher-order gradient | 高阶梯度 | the gradient of a gradient (`create_graph=True`) | 11 |
 #
 # The articles also use three pictures, kept in this course: the **ledger** (账本) that the forward pass writes and
 # `backward()` reads in reverse (chapter 01); the **scratch paper** (草稿纸) on which every operation jots down

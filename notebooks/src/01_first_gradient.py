@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, can_check, run_check, count_backward_calls, agrees
+from coursetools import show_source, check_answer, check, can_check, run_check, count_backward_calls, agrees, tr
 
 # %% [markdown]
 # ## The 30-second example
@@ -190,7 +190,7 @@ def f_prime_by_hand(x):
 for x0 in [-3.0, -1.5, 0.0, 1.0, 2.0]:
     x = torch.tensor(x0, requires_grad=True)
     f(x).backward()
-    print(f"x = {x0:5.1f}   by hand: {f_prime_by_hand(x0):5.1f}   autograd: {x.grad.item():5.1f}")
+    print(tr(f"x = {x0:5.1f}   by hand: {f_prime_by_hand(x0):5.1f}   autograd: {x.grad.item():5.1f}"))
 
 # %% [markdown]
 # The two columns agree at every point, including $x = 2$ with $7$. A fresh `x` each time matters:
@@ -245,16 +245,16 @@ for ax, fn, xs, by_hand, title in [(axes[0], f, xf, f_prime_by_hand, "f(x) = x²
                                    (axes[1], g, xg, g_prime_by_hand, "g(x) = x·tanh(x)")]:
     with torch.no_grad():
         values = fn(xs).numpy()
-    ax.plot(grid, values, label="function", color="C0")
-    ax.plot(grid, xs.grad.numpy(), label="derivative by autograd", color="C1", linewidth=3, alpha=0.5)
-    ax.plot(grid[::8], by_hand(grid[::8]), "k.", label="derivative by hand")
+    ax.plot(grid, values, label=tr("function"), color="C0")
+    ax.plot(grid, xs.grad.numpy(), label=tr("derivative by autograd"), color="C1", linewidth=3, alpha=0.5)
+    ax.plot(grid[::8], by_hand(grid[::8]), "k.", label=tr("derivative by hand"))
     ax.axhline(0, color="grey", linewidth=0.5)
     ax.set_xlabel("x")
     ax.set_title(title)
 tangent_x = np.array([0.6, 3.0])                      # the tangent to f at x = 2: f(2) = 10, slope f'(2) = 7
-axes[0].plot(tangent_x, 10 + 7 * (tangent_x - 2), "r--", linewidth=1.2, label="tangent at x = 2")
+axes[0].plot(tangent_x, 10 + 7 * (tangent_x - 2), "r--", linewidth=1.2, label=tr("tangent at x = 2"))
 axes[0].plot([2], [10], "ro")
-axes[0].annotate("x = 2: f = 10, slope 7", (2, 10), textcoords="offset points", xytext=(-125, 8))
+axes[0].annotate(tr("x = 2: f = 10, slope 7"), (2, 10), textcoords="offset points", xytext=(-125, 8))
 axes[0].legend(loc="upper left", fontsize=8)
 plt.tight_layout()
 plt.show()

@@ -36,7 +36,7 @@ import numpy as np
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, can_check, run_check
+from coursetools import show_source, check_answer, can_check, run_check, tr
 
 # %% [markdown]
 # ## 1. The classic example
@@ -65,7 +65,7 @@ print(x.grad)
 # %%
 by_hand = 1.5 * (x.detach().numpy() + 2)
 print(by_hand)
-print("autograd agrees with the hand derivation:", np.allclose(x.grad.numpy(), by_hand))
+print(tr("autograd agrees with the hand derivation:"), np.allclose(x.grad.numpy(), by_hand))
 
 # %% [markdown]
 # ## 2. The graph after backward
@@ -98,16 +98,16 @@ viz.draw(out, params={"x": x})
 
 # %%
 def model(x):
-    print("  forward: computing y, z and out")
+    print(tr("  forward: computing y, z and out"))
     y = x + 2
     z = y * y * 3
     return z.mean()
 
 
 x = torch.ones(2, 2, requires_grad=True)
-print("calling the model:")
+print(tr("calling the model:"))
 out = model(x)
-print("calling out.backward():")
+print(tr("calling out.backward():"))
 out.backward()
 print("x.grad:", x.grad.tolist())
 
@@ -385,12 +385,12 @@ def long_chain(torch, n, factor):
 x = torch.ones(2, 2, requires_grad=True)
 y = x + 2
 out = (y * y * 3).mean()
-print("the seed graph:", [node.name() for node in reversed(depth_first(out.grad_fn, [], set()))])
+print(tr("the seed graph:"), [node.name() for node in reversed(depth_first(out.grad_fn, [], set()))])
 x, h = long_chain(torch, 10_000, 1.0001)
 try:
     depth_first(h.grad_fn, [], set())
 except RecursionError as error:
-    print(f"a chain of 10,000 multiplications: {type(error).__name__}: {str(error)[:32]}")
+    print(tr(f"a chain of 10,000 multiplications: {type(error).__name__}: {str(error)[:32]}"))
 
 # %% [markdown]
 # Python allows only a limited depth of nested calls (about a thousand by default), and a chain of 10,000
@@ -550,7 +550,7 @@ if mine:
     for n, factor in [(10_000, 1.0001), (100_000, 1.00001)]:
         x, h = long_chain(mine, n, factor)
         h.backward()
-        print(f"{n:,} operations: x.grad = {x.grad.item():.4f}, expected {factor ** n:.4f}")
+        print(tr(f"{n:,} operations: x.grad = {x.grad.item():.4f}, expected {factor ** n:.4f}"))
 
 # %% [markdown]
 # None of these examples uses a leaf twice, and for now that matters. Your `gradient_edge` of step 02.1 makes a new
@@ -573,7 +573,7 @@ for n, factor in [(10_000, 1.0001), (100_000, 1.00001)]:
     start = time.perf_counter()
     h.backward()
     seconds = time.perf_counter() - start
-    print(f"{n:,} nodes: x.grad = {x.grad.item():.4f}, expected {factor ** n:.4f}; backward took {seconds * 1e3:.1f} ms")
+    print(tr(f"{n:,} nodes: x.grad = {x.grad.item():.4f}, expected {factor ** n:.4f}; backward took {seconds * 1e3:.1f} ms"))
 del x, h
 
 # %% [markdown]
@@ -621,14 +621,14 @@ optimizer.zero_grad()
 pred = model(x)
 loss = loss_fn(pred, y)
 weight_before = model.weight.detach().numpy().copy()
-print("before backward, weight.grad is", model.weight.grad)
+print(tr("before backward, weight.grad is"), model.weight.grad)
 
 loss.backward()
-print("after backward:  weight.grad has shape", list(model.weight.grad.shape),
-      "| weight changed:", not np.array_equal(model.weight.detach().numpy(), weight_before))
+print(tr("after backward:  weight.grad has shape"), list(model.weight.grad.shape),
+      tr("| weight changed:"), not np.array_equal(model.weight.detach().numpy(), weight_before))
 
 optimizer.step()
-print("after step:      weight changed:", not np.array_equal(model.weight.detach().numpy(), weight_before))
+print(tr("after step:      weight changed:"), not np.array_equal(model.weight.detach().numpy(), weight_before))
 
 # %% [markdown]
 # `backward()` filled `weight.grad` and left the weight alone; `step()` moved it. Chapter 10

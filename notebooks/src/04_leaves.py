@@ -35,7 +35,7 @@ import numpy as np
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, can_check
+from coursetools import show_source, check_answer, check, can_check, tr
 
 # %% [markdown]
 # ## 1. Who is a leaf?
@@ -86,9 +86,9 @@ show_source(torch.Tensor.is_leaf.fget)
 # %%
 layer = torch.nn.Linear(2, 1)
 output = layer(torch.ones(1, 2))
-print("weight is a leaf:", layer.weight.is_leaf, "| requires_grad:", layer.weight.requires_grad)
-print("bias is a leaf:  ", layer.bias.is_leaf, "| requires_grad:", layer.bias.requires_grad)
-print("output is a leaf:", output.is_leaf, "| grad_fn:", output.grad_fn.name())
+print(tr("weight is a leaf:"), layer.weight.is_leaf, "| requires_grad:", layer.weight.requires_grad)
+print(tr("bias is a leaf:  "), layer.bias.is_leaf, "| requires_grad:", layer.bias.requires_grad)
+print(tr("output is a leaf:"), output.is_leaf, "| grad_fn:", output.grad_fn.name())
 
 # %% [markdown]
 # ## 2. Who gets a `.grad`?
@@ -208,7 +208,7 @@ print(h.grad_fn.next_functions)
 accumulate = h.grad_fn.next_functions[0][0]
 print(accumulate.name())
 print("accumulate.variable is w:", accumulate.variable is w)
-print("edge for x:", h.grad_fn.next_functions[1])
+print(tr("edge for x:"), h.grad_fn.next_functions[1])
 
 # %% [markdown]
 # The first edge of `MulBackward0` leads to `w`'s `AccumulateGrad`; the second is
@@ -219,7 +219,7 @@ print("edge for x:", h.grad_fn.next_functions[1])
 # %%
 uses_1 = w * 2
 uses_2 = w + 1
-print("same AccumulateGrad node:",
+print(tr("same AccumulateGrad node:"),
       uses_1.grad_fn.next_functions[0][0] is uses_2.grad_fn.next_functions[0][0])
 
 # %% [markdown]

@@ -29,7 +29,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, can_check, run_check
+from coursetools import show_source, check_answer, check, can_check, run_check, tr
 
 # %% [markdown]
 # ## 1. Twice `backward()`, twice the gradient
@@ -94,8 +94,8 @@ x = torch.tensor(2.0, requires_grad=True)
 (x * x).backward()
 first = x.grad
 (x * x).backward()
-print("x.grad:", x.grad, "| same tensor object as after the first backward:", x.grad is first)
-print("and the old reference sees the new value:", first)
+print("x.grad:", x.grad, tr("| same tensor object as after the first backward:"), x.grad is first)
+print(tr("and the old reference sees the new value:"), first)
 
 # %% [markdown]
 # ## 3. Clearing gradients: `None` or zeros
@@ -107,9 +107,9 @@ print("and the old reference sees the new value:", first)
 
 # %%
 x.grad = None
-print("after x.grad = None:", x.grad)
+print(tr("after x.grad = None:"), x.grad)
 (x * x).backward()
-print("after one backward: ", x.grad)
+print(tr("after one backward: "), x.grad)
 
 # %% [markdown]
 # **Fill it with zeros in place**, `x.grad.zero_()`: keep the tensor, overwrite its values.
@@ -117,9 +117,9 @@ print("after one backward: ", x.grad)
 
 # %%
 x.grad.zero_()
-print("after x.grad.zero_():", x.grad)
+print(tr("after x.grad.zero_():"), x.grad)
 (x * x).backward()
-print("after one backward:  ", x.grad)
+print(tr("after one backward:  "), x.grad)
 
 # %% [markdown]
 # Both give 4 on the next backward, but they are not the same state. `None` says "no gradient
@@ -135,14 +135,14 @@ optimizer = torch.optim.SGD([p], lr=0.1, weight_decay=0.5)
 (p * 3).sum().backward()
 
 optimizer.zero_grad(set_to_none=False)
-print("grad after zero_grad(set_to_none=False):", p.grad)
+print(tr("grad after zero_grad(set_to_none=False):"), p.grad)
 optimizer.step()
-print("p after step:", p, " <- moved by weight decay alone")
+print(tr("p after step:"), p, tr(" <- moved by weight decay alone"))
 
 optimizer.zero_grad()
-print("grad after zero_grad():", p.grad)
+print(tr("grad after zero_grad():"), p.grad)
 optimizer.step()
-print("p after step:", p, " <- skipped: no gradient")
+print(tr("p after step:"), p, tr(" <- skipped: no gradient"))
 
 # %% [markdown]
 # This is why PyTorch's `Optimizer.zero_grad` sets gradients to `None` by default
@@ -230,7 +230,7 @@ print("X:", X.shape, " Y:", Y.shape)
 # %%
 mse(w, b, X, Y).backward()
 big_batch = np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)])
-print("big-batch gradient (w0, w1, b):", np.round(big_batch, 3))
+print(tr("big-batch gradient (w0, w1, b):"), np.round(big_batch, 3))
 
 # %% [markdown]
 # Now $k = 8$ micro-batches of 8 samples. The loss of the big batch is the mean over 64
@@ -252,9 +252,9 @@ for j in range(k):
     running.append(np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)]))
 
 accumulated = running[-1]
-print("accumulated over 8 micro-batches:", np.round(accumulated, 3))
-print("equal to the big-batch gradient: ", np.allclose(accumulated, big_batch, atol=1e-5))
-print("largest difference below 1e-5:   ", bool(np.abs(accumulated - big_batch).max() < 1e-5))
+print(tr("accumulated over 8 micro-batches:"), np.round(accumulated, 3))
+print(tr("equal to the big-batch gradient: "), np.allclose(accumulated, big_batch, atol=1e-5))
+print(tr("largest difference below 1e-5:   "), bool(np.abs(accumulated - big_batch).max() < 1e-5))
 
 # %% [markdown]
 # The same gradient, up to float32 rounding (the sums are added in a different order, so the
@@ -266,11 +266,11 @@ running = np.array(running)
 fig, ax = plt.subplots(figsize=(6, 3.5))
 for i, (label, color) in enumerate([("w.grad[0]", "tab:blue"), ("w.grad[1]", "tab:orange"),
                                     ("b.grad", "tab:green")]):
-    ax.plot(range(k + 1), running[:, i], marker="o", color=color, label=f"{label}, accumulated")
+    ax.plot(range(k + 1), running[:, i], marker="o", color=color, label=tr(f"{label}, accumulated"))
     ax.axhline(big_batch[i], color=color, linestyle="--", linewidth=1)
-ax.set_xlabel("micro-batches accumulated")
-ax.set_ylabel("gradient component")
-ax.set_title("8 micro-batches of 8 vs one batch of 64 (dashed)")
+ax.set_xlabel(tr("micro-batches accumulated"))
+ax.set_ylabel(tr("gradient component"))
+ax.set_title(tr("8 micro-batches of 8 vs one batch of 64 (dashed)"))
 ax.legend(fontsize=8)
 plt.show()
 
@@ -284,7 +284,7 @@ w.grad, b.grad = None, None
 for j in range(k):
     mse(w, b, X[j * 8:(j + 1) * 8], Y[j * 8:(j + 1) * 8]).backward()   # no "/ k"
 unscaled = np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)])
-print("without / k, the sum is k times the big-batch gradient:", np.allclose(unscaled, k * big_batch, atol=1e-4))
+print(tr("without / k, the sum is k times the big-batch gradient:"), np.allclose(unscaled, k * big_batch, atol=1e-4))
 
 # %% [markdown]
 # Finally the whole recipe with an optimizer: one SGD step after accumulating, against one SGD
@@ -305,9 +305,9 @@ def one_step(accumulate):
     return np.concatenate([w.detach().numpy(), b.detach().numpy().reshape(1)])
 
 
-print("parameters after one step, accumulated:", np.round(one_step(accumulate=True), 4))
-print("parameters after one step, big batch:  ", np.round(one_step(accumulate=False), 4))
-print("the same step:", np.allclose(one_step(True), one_step(False), atol=1e-6))
+print(tr("parameters after one step, accumulated:"), np.round(one_step(accumulate=True), 4))
+print(tr("parameters after one step, big batch:  "), np.round(one_step(accumulate=False), 4))
+print(tr("the same step:"), np.allclose(one_step(True), one_step(False), atol=1e-6))
 
 # %% [markdown]
 # ## 6. Build it: accumulation and `zero_grad`
@@ -403,9 +403,9 @@ if mine:
     x = mine.tensor(2.0, requires_grad=True)
     for call in (1, 2):
         (x * x).backward()
-        print(f"after backward() number {call}: x.grad = {x.grad}")
+        print(tr(f"after backward() number {call}: x.grad = {x.grad}"))
     mine.optim.zero_grad([x])
-    print("after zero_grad:", x.grad)
+    print(tr("after zero_grad:"), x.grad)
 
 # %% [markdown]
 # ## Exercises

@@ -41,7 +41,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import nn, viz
-from coursetools import show_source, check_answer, check, can_check, run_check
+from coursetools import show_source, check_answer, check, can_check, run_check, tr
 
 # %% [markdown]
 # ## 1. Four things that look alike
@@ -75,7 +75,7 @@ with torch.no_grad():
     y = x * x + 3 * x
 print(y)
 print("requires_grad:", y.requires_grad, "| grad_fn:", y.grad_fn, "| is_leaf:", y.is_leaf)
-print("x.requires_grad is still", x.requires_grad)
+print(tr("x.requires_grad is still"), x.requires_grad)
 
 # %% [markdown]
 # The value is right, 10, but nothing was written down: `y` has no `grad_fn`, does not require
@@ -93,10 +93,10 @@ print(x.grad)
 # off on entry and restores the previous value on exit, even when the block raises:
 
 # %%
-print("before:", torch.is_grad_enabled())
+print(tr("before:"), torch.is_grad_enabled())
 with torch.no_grad():
-    print("inside:", torch.is_grad_enabled())
-print("after: ", torch.is_grad_enabled())
+    print(tr("inside:"), torch.is_grad_enabled())
+print(tr("after: "), torch.is_grad_enabled())
 
 # %% [markdown]
 # Three relatives of `no_grad`:
@@ -149,10 +149,10 @@ w.grad = torch.tensor([0.5, 0.5])
 try:
     w -= 0.1 * w.grad
 except RuntimeError as error:
-    print("recording on: RuntimeError:", error)
+    print(tr("recording on:"), "RuntimeError:", error)
 with torch.no_grad():
     w -= 0.1 * w.grad
-print("under no_grad:", w)
+print(tr("under no_grad:"), w)
 
 # %% [markdown]
 # This is the `with torch.no_grad(): w -= lr * w.grad` you met in chapter 05's exercise, and
@@ -170,7 +170,7 @@ print("under no_grad:", w)
 torch.manual_seed(0)
 model = nn.Linear(2, 1)
 model.eval()
-print("after model.eval(), the output still requires grad:", model(torch.ones(1, 2)).requires_grad)
+print(tr("after model.eval(), the output still requires grad:"), model(torch.ones(1, 2)).requires_grad)
 
 # %% [markdown]
 # ## 3. What the graph looks like with a hole in it
@@ -193,7 +193,7 @@ viz.draw(out, params={"x": x})
 
 # %%
 out.backward()
-print("x.grad:", x.grad, " (the full derivative 2x + 3 would be 7)")
+print("x.grad:", x.grad, tr(" (the full derivative 2x + 3 would be 7)"))
 
 # %% [markdown]
 # No error, no warning — just a gradient of 4 instead of 7. Keep this picture in mind for
@@ -221,7 +221,7 @@ def inference_loop(steps=200):
     return prediction
 
 
-modes = {"recording": contextlib.nullcontext, "no_grad": torch.no_grad,
+modes = {tr("recording"): contextlib.nullcontext, "no_grad": torch.no_grad,
          "inference_mode": torch.inference_mode}
 times = {name: [] for name in modes}
 for _ in range(7):                             # the modes take turns, so a busy moment hits all
@@ -233,14 +233,14 @@ for _ in range(7):                             # the modes take turns, so a busy
 
 timings = {name: min(t) for name, t in times.items()}
 for name, seconds in timings.items():
-    print(f"{name:15} {seconds * 1e3:.1f} ms for 200 passes ({seconds / 200 * 1e6:.0f} µs each)")
+    print(tr(f"{name:15} {seconds * 1e3:.1f} ms for 200 passes ({seconds / 200 * 1e6:.0f} µs each)"))
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3))
 ax.barh(list(timings), [t * 1e3 for t in timings.values()], color=["tab:red", "tab:blue", "tab:green"])
 ax.invert_yaxis()
-ax.set_xlabel("time for 200 forward passes (ms)")
-ax.set_title("An inference loop, with and without recording")
+ax.set_xlabel(tr("time for 200 forward passes (ms)"))
+ax.set_title(tr("An inference loop, with and without recording"))
 plt.show()
 
 # %% [markdown]
@@ -261,8 +261,8 @@ plt.show()
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 with torch.inference_mode():
-    print("inside: inference mode on:", torch.is_inference_mode_enabled(),
-          "| grad mode on:", torch.is_grad_enabled())
+    print(tr("inside: inference mode on:"), torch.is_inference_mode_enabled(),
+          tr("| grad mode on:"), torch.is_grad_enabled())
     y = x * 2
 with torch.no_grad():
     z = x * 2
@@ -305,13 +305,13 @@ prediction = head(features)
 with torch.no_grad():
     features = backbone(data)
 head(features).sum().backward()
-print("no_grad features:  head.weight.grad has shape", list(head.weight.grad.shape))
+print(tr("no_grad features:  head.weight.grad has shape"), list(head.weight.grad.shape))
 
 head.zero_grad()
 with torch.inference_mode():
     features = backbone(data)
 head(features.clone()).sum().backward()
-print("cloned features:   head.weight.grad has shape", list(head.weight.grad.shape))
+print(tr("cloned features:   head.weight.grad has shape"), list(head.weight.grad.shape))
 
 # %% [markdown]
 # Use `inference_mode` for code that only predicts — serving a model, evaluating a test set —
@@ -351,9 +351,9 @@ show_source(torch.inference_mode)
 
 # %%
 x = torch.tensor(1.0, requires_grad=True)
-print("grad mode on: ", torch.exp(x).grad_fn)
+print(tr("grad mode on: "), torch.exp(x).grad_fn)
 with torch.no_grad():
-    print("grad mode off:", torch.exp(x).grad_fn)
+    print(tr("grad mode off:"), torch.exp(x).grad_fn)
 
 # %% [markdown]
 # The flag for inference tensors is set where every tensor is born, in `Tensor.__init__`
@@ -392,7 +392,7 @@ d = y.detach()
 print("y:", y)
 print("d:", d)
 print("d.requires_grad:", d.requires_grad, "| d.grad_fn:", d.grad_fn, "| d.is_leaf:", d.is_leaf)
-print("y is untouched:", y.grad_fn.name(), "| y.requires_grad:", y.requires_grad)
+print(tr("y is untouched:"), y.grad_fn.name(), "| y.requires_grad:", y.requires_grad)
 
 # %% [markdown]
 # `d` is a leaf that does not require grad; `y` keeps its `grad_fn` and stays in the graph.
@@ -400,7 +400,7 @@ print("y is untouched:", y.grad_fn.name(), "| y.requires_grad:", y.requires_grad
 
 # %%
 d[0] = 100.0
-print("y after d[0] = 100.0:", y)
+print(tr("y after d[0] = 100.0:"), y)
 print("y._version:", y._version, "| d._version:", d._version)
 
 # %% [markdown]
@@ -429,10 +429,10 @@ except RuntimeError as error:
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 e = x.exp()
 e.data.mul_(2)                          # the same change, through .data
-print("e._version:", e._version, " (the change went unnoticed)")
+print("e._version:", e._version, tr(" (the change went unnoticed)"))
 e.sum().backward()
 print("x.grad:        ", x.grad)
-print("true gradient: ", torch.tensor([1.0, 2.0, 3.0]).exp(), " = e^x")
+print(tr("true gradient: "), torch.tensor([1.0, 2.0, 3.0]).exp(), " = e^x")
 
 # %% [markdown]
 # No error, and a gradient twice too large. That is why `.data` is considered dangerous: use
@@ -507,9 +507,9 @@ y.backward()
 x = torch.tensor(2.0, requires_grad=True)
 y = x * x + 3 * x
 y.backward(retain_graph=True)
-print("after the first backward: ", x.grad)
+print(tr("after the first backward: "), x.grad)
 y.backward()
-print("after the second backward:", x.grad)
+print(tr("after the second backward:"), x.grad)
 
 # %% [markdown]
 # The second call works — and `x.grad` is 14: `retain_graph` keeps the graph, not the gradients
@@ -526,12 +526,12 @@ trunk = x * x
 loss1, loss2 = trunk.sum(), (trunk * 3).sum()
 loss1.backward(retain_graph=True)          # the trunk's saved tensors are still needed...
 loss2.backward()                           # ...here
-print("two backward calls:      ", x.grad)
+print(tr("two backward calls:      "), x.grad)
 
 x.grad = None
 trunk = x * x
 (trunk.sum() + (trunk * 3).sum()).backward()
-print("one backward on the sum: ", x.grad)
+print(tr("one backward on the sum: "), x.grad)
 
 # %% [markdown]
 # What `retain_graph=True` costs: every saved tensor stays in memory until the graph itself is
@@ -550,9 +550,9 @@ inputs = torch.ones(4, 2)
 model(inputs).sum().backward()
 first = model.bias.grad.clone()
 model(inputs).sum().backward()
-print("bias.grad after one backward:", first, "| after two:", model.bias.grad)
+print(tr("bias.grad after one backward:"), first, tr("| after two:"), model.bias.grad)
 optimizer.zero_grad()
-print("after optimizer.zero_grad(): ", model.bias.grad)
+print(tr("after optimizer.zero_grad(): "), model.bias.grad)
 
 # %% [markdown]
 # `zero_grad()` does not touch the graph or the grad mode, and it does not change any parameter;
@@ -611,22 +611,22 @@ def train(detach_at=None, steps=200, lr=0.2):
     return losses, layer1, layer2
 
 
-runs = {"correct": train(), "detach() on the input": train("input"),
-        "detach() on the hidden layer": train("hidden")}
+runs = {tr("correct"): train(), tr("detach() on the input"): train("input"),
+        tr("detach() on the hidden layer"): train("hidden")}
 for name, (losses, _, _) in runs.items():
-    print(f"{name:29} first loss {losses[0]:.4f}, final loss {losses[-1]:.4f}")
+    print(tr(f"{name:29} first loss {losses[0]:.4f}, final loss {losses[-1]:.4f}"))
 
 # %%
 fig, ax = plt.subplots(figsize=(6.5, 3.8))
-styles = {"correct": ("tab:blue", "-"), "detach() on the input": ("tab:orange", "--"),
-          "detach() on the hidden layer": ("tab:red", "-")}
+styles = {tr("correct"): ("tab:blue", "-"), tr("detach() on the input"): ("tab:orange", "--"),
+          tr("detach() on the hidden layer"): ("tab:red", "-")}
 for name, (losses, _, _) in runs.items():
     color, linestyle = styles[name]
     ax.plot(losses, color=color, linestyle=linestyle, label=name)
 ax.set_yscale("log")
-ax.set_xlabel("training step")
-ax.set_ylabel("mean squared error (log scale)")
-ax.set_title("The same network, with a detach() in three places")
+ax.set_xlabel(tr("training step"))
+ax.set_ylabel(tr("mean squared error (log scale)"))
+ax.set_title(tr("The same network, with a detach() in three places"))
 ax.legend()
 plt.show()
 
@@ -649,7 +649,7 @@ for name, (_, layer1, layer2) in runs.items():
     missing = [label for label, p in [("layer1.weight", layer1.weight), ("layer1.bias", layer1.bias),
                                       ("layer2.weight", layer2.weight), ("layer2.bias", layer2.bias)]
                if p.grad is None]
-    print(f"{name:29} parameters without a gradient: {missing or 'none'}")
+    print(tr(f"{name:29} parameters without a gradient: {missing or tr('none')}"))
 
 # %% [markdown]
 # `optimizer.step()` skips a parameter whose `.grad` is `None` (chapter 05), so `layer1` never
@@ -669,7 +669,7 @@ print("loss:", loss, "| requires_grad:", loss.requires_grad)
 try:
     loss.backward()
 except RuntimeError as error:
-    print(f"loss.backward() raised {type(error).__name__}: {error}")
+    print(tr(f"loss.backward() raised {type(error).__name__}: {error}"))
 
 # %% [markdown]
 # "element 0 of tensors does not require grad and does not have a grad_fn": whenever you see

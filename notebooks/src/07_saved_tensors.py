@@ -44,7 +44,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import nn, viz
-from coursetools import show_source, check_answer
+from coursetools import show_source, check_answer, tr
 
 # %% [markdown]
 # ## 1. Backward needs numbers from the forward pass
@@ -223,7 +223,7 @@ def unpack_hook(packed):
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
     y = (x * x).exp().sum()     # MulBackward0 saves x twice, ExpBackward0 its result
-print("forward done")
+print(tr("forward done"))
 y.backward()
 print(x.grad)
 
@@ -251,7 +251,7 @@ loss_fn = nn.CrossEntropyLoss()
 inputs = torch.randn(128, 64)
 targets = torch.randint(0, 10, (128,))
 activation = 128 * 256 * 4                       # bytes of one hidden activation: 128 x 256 float32
-print(f"one hidden activation: 128 x 256 float32 = {activation:,} bytes")
+print(tr(f"one hidden activation: 128 x 256 float32 = {activation:,} bytes"))
 
 # %% [markdown]
 # To measure, walk the graph: start at `loss.grad_fn`, follow `next_functions` (chapter 02) and
@@ -315,10 +315,10 @@ def saved_bytes(output, exclude=()):
 # %%
 loss = loss_fn(model(inputs), targets)
 names = {id(owner(p.detach().numpy())): name for name, p in model.named_parameters()}
-names[id(owner(inputs.numpy()))] = "the input batch"
+names[id(owner(inputs.numpy()))] = tr("the input batch")
 for node_name, array in saved_tensors(loss):
-    what = names.get(id(owner(array)), "activation (made by the forward)")
-    print(f"{node_name:20} {str(list(array.shape)):11} {array.nbytes:>9,} bytes  {what}")
+    what = names.get(id(owner(array)), tr("activation (made by the forward)"))
+    print(tr(f"{node_name:20} {str(list(array.shape)):11} {array.nbytes:>9,} bytes  {what}"))
 
 # %% [markdown]
 # Every `TanhBackward0` keeps its result (a 128 × 256 activation), and the `AddmmBackward0` of
@@ -329,15 +329,15 @@ for node_name, array in saved_tensors(loss):
 # `inference_mode`, where no graph is recorded at all:
 
 # %%
-modes = {"training": torch.enable_grad, "no_grad": torch.no_grad,
+modes = {tr("training"): torch.enable_grad, "no_grad": torch.no_grad,
          "inference_mode": torch.inference_mode}
 graph_bytes = {}
 for name, mode in modes.items():
     with mode():
         loss = loss_fn(model(inputs), targets)
     graph_bytes[name] = saved_bytes(loss, exclude=[*model.parameters(), inputs])
-    print(f"{name:15} loss.grad_fn: {loss.grad_fn is not None!s:5}  "
-          f"activations saved for backward: {graph_bytes[name]:>9,} bytes")
+    print(tr(f"{name:15} loss.grad_fn: {loss.grad_fn is not None!s:5}  "
+             f"activations saved for backward: {graph_bytes[name]:>9,} bytes"))
 
 # %% [markdown]
 # In training, 398,336 bytes = three hidden activations of 131,072 bytes, plus 5,120 bytes: the
@@ -370,8 +370,8 @@ def network(depth):
 for depth in range(1, 7):
     net = network(depth)
     saved = saved_bytes(loss_fn(net(inputs), targets), exclude=[*net.parameters(), inputs])
-    print(f"hidden layers: {depth}   saved: {saved:>7,} bytes = {saved // activation} x {activation:,} "
-          f"+ {saved % activation:,}")
+    print(tr(f"hidden layers: {depth}   saved: {saved:>7,} bytes = {saved // activation} x {activation:,} "
+             f"+ {saved % activation:,}"))
 
 # %% [markdown]
 # One more activation, 131,072 bytes, for every hidden layer; and an activation itself grows
@@ -405,10 +405,10 @@ def forward_memory(net, mode):
 
 
 forward_memory(model, torch.enable_grad)          # a first run, so one-time allocations don't count
-print(f"{'':15}{'held after forward':>22}{'peak during forward':>22}")
+print(tr("                   held after forward   peak during forward"))
 for name, mode in modes.items():
     held, peak = forward_memory(model, mode)
-    print(f"{name:15}{f'≈ {held:.0f} activations':>22}{f'≈ {peak:.0f} activations':>22}")
+    print(tr(f"{name:15}       ≈ {held:.0f} activations       ≈ {peak:.0f} activations"))
 
 # %% [markdown]
 # **Held:** about 3 activations in training — the three the graph walk found, plus a few
@@ -428,17 +428,17 @@ for name, mode in modes.items():
 
 # %%
 peaks = {name: [forward_memory(network(depth), modes[name])[1] for depth in range(1, 7)]
-         for name in ("training", "no_grad")}
-print(f"{'hidden layers':17}" + "".join(f"{depth:5}" for depth in range(1, 7)))
+         for name in (tr("training"), "no_grad")}
+print(tr("hidden layers    ") + "".join(f"{depth:5}" for depth in range(1, 7)))
 for name, values in peaks.items():
-    print(f"peak of {name:9}" + "".join(f"{value:5.0f}" for value in values), "  activations")
+    print(tr(f"peak of {name:9}") + "".join(f"{value:5.0f}" for value in values), tr("  activations"))
 fig, ax = plt.subplots(figsize=(6, 3.2))
-for name, marker in [("training", "o"), ("no_grad", "s")]:
+for name, marker in [(tr("training"), "o"), ("no_grad", "s")]:
     ax.plot(range(1, 7), peaks[name], marker=marker, label=name)
-ax.set_xlabel("hidden layers")
-ax.set_ylabel("peak of one forward (activations)")
+ax.set_xlabel(tr("hidden layers"))
+ax.set_ylabel(tr("peak of one forward (activations)"))
 ax.set_ylim(bottom=0)
-ax.set_title("Training keeps every layer's activation; no_grad does not")
+ax.set_title(tr("Training keeps every layer's activation; no_grad does not"))
 ax.legend()
 plt.show()
 
@@ -456,9 +456,9 @@ plt.show()
 
 # %%
 loss = loss_fn(model(inputs), targets)
-print(f"before backward: {saved_bytes(loss, exclude=[*model.parameters(), inputs]):>9,} bytes of activations saved")
+print(tr(f"before backward: {saved_bytes(loss, exclude=[*model.parameters(), inputs]):>9,} bytes of activations saved"))
 loss.backward()
-print(f"after backward:  {saved_bytes(loss, exclude=[*model.parameters(), inputs]):>9,} bytes")
+print(tr(f"after backward:  {saved_bytes(loss, exclude=[*model.parameters(), inputs]):>9,} bytes"))
 model.zero_grad()
 
 # %% [markdown]
@@ -468,7 +468,7 @@ model.zero_grad()
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 out = (x ** 2 + x * 3 + x.exp()).sum()
 pow_node = out.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
-print(pow_node.name(), "saved before backward:", pow_node._saved_self)
+print(pow_node.name(), tr("saved before backward:"), pow_node._saved_self)
 out.backward()
 viz.draw(out, params={"x": x}, show_saved=True)
 
@@ -528,9 +528,9 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = (x ** 2).sum()
 pow_node = y.grad_fn.next_functions[0][0]
 y.backward(retain_graph=True)
-print("after backward(retain_graph=True): _saved_self is x:", pow_node._saved_self is x, "| x.grad:", x.grad)
+print(tr("after backward(retain_graph=True): _saved_self is x:"), pow_node._saved_self is x, "| x.grad:", x.grad)
 y.backward()
-print("after a second backward():         x.grad:", x.grad)
+print(tr("after a second backward():         x.grad:"), x.grad)
 
 # %% [markdown]
 # One consequence shows that the error is really about saved tensors, not about the graph as
@@ -555,15 +555,15 @@ print("x.grad:", x.grad)
 
 # %%
 v = torch.tensor([1.0, 2.0])
-print("new tensor:     ", v._version)
+print(tr("new tensor:     "), v._version)
 v.add_(1)
-print("after add_(1):  ", v._version)
+print(tr("after add_(1):  "), v._version)
 v.mul_(2)
-print("after mul_(2):  ", v._version)
+print(tr("after mul_(2):  "), v._version)
 v[0] = 5.0
-print("after v[0] = 5: ", v._version)
+print(tr("after v[0] = 5: "), v._version)
 u = v + 1
-print("v + 1 makes a new tensor; v is still at", v._version, "and the new one at", u._version)
+print(tr(f"v + 1 makes a new tensor; v is still at {v._version} and the new one at {u._version}"))
 
 # %% [markdown]
 # Each `SavedTensor` remembers the version at which it was saved (`saved_version`). When
@@ -593,14 +593,14 @@ x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x.exp()
 y = y + 1                     # out of place: a new tensor; exp's saved result is untouched
 y.sum().backward()
-print("out of place:", x.grad)
+print(tr("out of place:"), x.grad)
 
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x.exp()
 y_shifted = y.clone()
 y_shifted.add_(1)             # in place, but on a copy
 (y + y_shifted).sum().backward()
-print("on a clone:  ", x.grad, " (d/dx of e^x + (e^x + 1) = 2e^x)")
+print(tr("on a clone:  "), x.grad, tr(" (d/dx of e^x + (e^x + 1) = 2e^x)"))
 
 # %% [markdown]
 # And an in-place change of a tensor that **no node saved** is fine — the check is precise,
@@ -723,10 +723,10 @@ def gradients(use_checkpoint):
 
 loss_plain, calls_plain, grads_plain = gradients(use_checkpoint=False)
 loss_ckpt, calls_ckpt, grads_ckpt = gradients(use_checkpoint=True)
-print(f"loss: {loss_plain:.4f} plain, {loss_ckpt:.4f} checkpointed")
-print("gradients of all", len(parameters), "parameters identical:",
+print(tr(f"loss: {loss_plain:.4f} plain, {loss_ckpt:.4f} checkpointed"))
+print(tr(f"gradients of all {len(parameters)} parameters identical:"),
       all(np.array_equal(a, b) for a, b in zip(grads_plain, grads_ckpt, strict=True)))
-print(f"Linear forward calls in one training step: {calls_plain} plain, {calls_ckpt} checkpointed")
+print(tr(f"Linear forward calls in one training step: {calls_plain} plain, {calls_ckpt} checkpointed"))
 
 # %% [markdown]
 # The gradients are identical, bit for bit: the recomputation repeats exactly the same
@@ -757,9 +757,9 @@ def step_memory(use_checkpoint):
     return saved, held, peak
 
 
-results = {"plain": step_memory(False), "checkpointed": step_memory(True)}
+results = {tr("plain"): step_memory(False), tr("checkpointed"): step_memory(True)}
 for name, (saved, _, _) in results.items():
-    print(f"{name:13} activations saved by the graph: {saved:>9,} bytes")
+    print(tr(f"{name:13} activations saved by the graph: {saved:>9,} bytes"))
 
 # %% [markdown]
 # The graph walk is exact. The allocator's figures include a few kilobytes of Python objects
@@ -768,36 +768,36 @@ for name, (saved, _, _) in results.items():
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-print(f"{'':14}{'held after forward':>20}{'peak in backward':>18}")
+print(tr("                held after forward  peak in backward"))
 for name, (_, held, peak) in results.items():
     print(f"{name:14}{f'{held / 1e6:.2f} MB':>20}{f'{peak / 1e6:.2f} MB':>18}")
 
 # %%
-step_times = {"plain": [], "checkpointed": []}
+step_times = {tr("plain"): [], tr("checkpointed"): []}
 for _ in range(6):                                  # take turns; keep the fastest of each
     for name in step_times:
         for p in parameters:
             p.grad = None
         start = time.perf_counter()
-        deep_loss(name == "checkpointed").backward()
+        deep_loss(name == tr("checkpointed")).backward()
         step_times[name].append(time.perf_counter() - start)
 step_time = {name: min(t) for name, t in step_times.items()}
 for name, seconds in step_time.items():
-    print(f"{name:13} forward + backward: {seconds * 1e3:.1f} ms")
+    print(tr(f"{name:13} forward + backward: {seconds * 1e3:.1f} ms"))
 
 # %%
 fig, (ax_memory, ax_time) = plt.subplots(1, 2, figsize=(9, 3.5))
 names = list(results)
 positions = np.arange(len(names))
-ax_memory.bar(positions - 0.2, [results[n][1] / 1e6 for n in names], width=0.4, label="held after forward")
-ax_memory.bar(positions + 0.2, [results[n][2] / 1e6 for n in names], width=0.4, label="peak in backward")
+ax_memory.bar(positions - 0.2, [results[n][1] / 1e6 for n in names], width=0.4, label=tr("held after forward"))
+ax_memory.bar(positions + 0.2, [results[n][2] / 1e6 for n in names], width=0.4, label=tr("peak in backward"))
 ax_memory.set_xticks(positions, names)
-ax_memory.set_ylabel("memory (MB)")
-ax_memory.set_title("Memory of one training step")
+ax_memory.set_ylabel(tr("memory (MB)"))
+ax_memory.set_title(tr("Memory of one training step"))
 ax_memory.legend(fontsize=8)
 ax_time.bar(names, [step_time[n] * 1e3 for n in names], color=["tab:blue", "tab:orange"])
-ax_time.set_ylabel("forward + backward (ms)")
-ax_time.set_title("Time of one training step")
+ax_time.set_ylabel(tr("forward + backward (ms)"))
+ax_time.set_title(tr("Time of one training step"))
 plt.tight_layout()
 plt.show()
 
@@ -990,7 +990,7 @@ def update_before_backward(torch):
         loss.backward()
     except RuntimeError as error:
         return f"RuntimeError: {error}"
-    return "no error"
+    return tr("no error")
 
 
 def backward_twice(torch):
@@ -1002,7 +1002,7 @@ def backward_twice(torch):
         y.backward()
     except RuntimeError as error:
         return f"RuntimeError: {error}"
-    return "no error"
+    return tr("no error")
 
 
 for mistake in (update_before_backward, backward_twice):
@@ -1011,8 +1011,8 @@ mine = buildtrack.mine("07.2")
 if mine:
     for mistake in (update_before_backward, backward_twice):
         message = mistake(mine)
-        print(f"{mistake.__name__}, your myautograd:\n  {message}")
-        print("  the same words as mini_autograd's:", message == mistake(torch))
+        print(tr(f"{mistake.__name__}, your myautograd:\n  {message}"))
+        print(tr("  the same words as mini_autograd's:"), message == mistake(torch))
 
 # %% [markdown]
 # ## Exercises

@@ -41,7 +41,7 @@ from mini_autograd.autograd import engine
 from mini_autograd.autograd.engine import GraphTask, ReadyQueue, InputBuffer, compute_dependencies
 from mini_autograd.autograd.graph import AccumulateGrad
 import numpy as np
-from coursetools import show_source, check_answer, can_check, check
+from coursetools import show_source, check_answer, can_check, check, tr
 
 # %% [markdown]
 # ## 1. Two layers: a Python API and an engine
@@ -134,10 +134,10 @@ print("gradient_edge(w):", gradient_edge(w))
 # %%
 x = torch.tensor([0.5, 1.0], requires_grad=True)
 a = x * 2
-print("Tensor a:", a)
-print("  metadata: requires_grad =", a.requires_grad, "| is_leaf =", a.is_leaf)
-print("  its Node (a.grad_fn):", a.grad_fn)
-print("  the Node's Edges (a.grad_fn.next_functions):", a.grad_fn.next_functions)
+print(tr("Tensor a:"), a)
+print(tr("  metadata: requires_grad ="), a.requires_grad, "| is_leaf =", a.is_leaf)
+print(tr("  its Node (a.grad_fn):"), a.grad_fn)
+print(tr("  the Node's Edges (a.grad_fn.next_functions):"), a.grad_fn.next_functions)
 
 # %% [markdown]
 # Each edge is a pair `(node, input_nr)`: the node that gets the gradient, and which of that
@@ -208,7 +208,7 @@ def number_nodes(root):
 
 names = number_nodes(out.grad_fn)
 made_by = {out.grad_fn: "out = p.sum()", p.grad_fn: "p = b * c", b.grad_fn: "b = a.exp()",
-           c.grad_fn: "c = a.tanh()", a.grad_fn: "a = x * 2", a.grad_fn.next_functions[0][0]: "x (the leaf)"}
+           c.grad_fn: "c = a.tanh()", a.grad_fn: "a = x * 2", a.grad_fn.next_functions[0][0]: tr("x (the leaf)")}
 for node, name in names.items():
     print(f"{name:<18} {made_by[node]}")
 
@@ -231,10 +231,10 @@ trace
 
 # %%
 short = {node.id: f"{node.id} {node.name}" for node in trace.graph.nodes}
-print(f"{'step':<5}{'node that ran':<18}{'received':<20}{'ready queue afterwards':<34}waiting")
+print(tr("step node that ran     received            ready queue afterwards            waiting"))
 for frame in trace[1:]:
-    ready = ", ".join(short[node_id] for node_id in frame.ready) or "(empty)"
-    waiting = ", ".join(f"{node_id} needs {count}" for node_id, count, _ in frame.waiting) or "-"
+    ready = ", ".join(short[node_id] for node_id in frame.ready) or tr("(empty)")
+    waiting = ", ".join(tr(f"{node_id} needs {count}") for node_id, count, _ in frame.waiting) or "-"
     print(f"{frame.step:<5}{short[frame.node_id]:<18}{', '.join(frame.received):<20}{ready:<34}{waiting}")
 print("x.grad =", x.grad)
 
@@ -308,11 +308,11 @@ show_source(compute_dependencies)
 
 # %%
 graph_task = GraphTask(keep_graph=True, create_graph=False)
-print(f"a GraphTask's fields: {', '.join(vars(graph_task))}")
+print(tr(f"a GraphTask's fields: {', '.join(vars(graph_task))}"))
 compute_dependencies(out.grad_fn, graph_task)
 for node, name in names.items():
     count = graph_task.dependencies.get(node, 0)
-    print(f"{name:<18} {made_by[node]:<14} waits for {count} gradient{'s' if count != 1 else ''}")
+    print(tr(f"{name:<18} {made_by[node]:<14} waits for {count} gradient{'s' if count != 1 else ''}"))
 
 # %% [markdown]
 # The root waits for nothing: its gradient is the starting `1`. Every other node waits for one
@@ -343,9 +343,9 @@ show_source(ReadyQueue)
 first = a.grad_fn._sequence_nr()
 for node, name in names.items():
     if isinstance(node, AccumulateGrad):
-        print(f"{name:<18} sequence number: the maximum (runs as soon as it is ready)")
+        print(tr(f"{name:<18} sequence number: the maximum (runs as soon as it is ready)"))
     else:
-        print(f"{name:<18} sequence number: first + {node._sequence_nr() - first}")
+        print(tr(f"{name:<18} sequence number: first + {node._sequence_nr() - first}"))
 
 # %% [markdown]
 # `c = a.tanh()` was created one step after `b = a.exp()`, so `TanhBackward0` outranks
@@ -411,10 +411,10 @@ show_source(InputBuffer)
 a_val = a.detach().numpy()
 via_exp = np.tanh(a_val) * np.exp(a_val)              # through b = exp(a): c * e^a
 via_tanh = np.exp(a_val) * (1 - np.tanh(a_val) ** 2)  # through c = tanh(a): b * (1 - tanh²a)
-print("via exp: ", via_exp.round(4))
-print("via tanh:", via_tanh.round(4))
-print("sum:     ", (via_exp + via_tanh).round(4))
-print("x.grad = 2 * sum:", (2 * (via_exp + via_tanh)).round(4))
+print(tr("via exp: "), via_exp.round(4))
+print(tr("via tanh:"), via_tanh.round(4))
+print(tr("sum:     "), (via_exp + via_tanh).round(4))
+print(tr("x.grad = 2 * sum:"), (2 * (via_exp + via_tanh)).round(4))
 
 # %% [markdown]
 # This is the multivariable chain rule, done by a buffer: where a tensor is used twice, its
@@ -463,9 +463,9 @@ from mini_autograd.autograd.function import BackwardFunction
 
 x, w = torch.tensor(2.0, requires_grad=True), torch.tensor(3.0, requires_grad=True)
 node = (x * w).grad_fn
-print(type(node).__name__, "| a BackwardFunction:", isinstance(node, BackwardFunction),
-      "| its _forward_cls:", node._forward_cls.__name__,
-      "| the backward it runs:", node._forward_cls.backward.__qualname__)
+print(type(node).__name__, tr("| a BackwardFunction:"), isinstance(node, BackwardFunction),
+      tr("| its _forward_cls:"), node._forward_cls.__name__,
+      tr("| the backward it runs:"), node._forward_cls.backward.__qualname__)
 show_source(BackwardFunction.apply)
 show_source(BackwardFunction._call_backward, only=["grads = self._forward_cls.backward"])
 
@@ -542,7 +542,7 @@ def schedule(root):
 
 order = [names[node] for node in schedule(out.grad_fn)]
 print(order)
-print("the same order as the trace:", order == trace.order)
+print(tr("the same order as the trace:"), order == trace.order)
 
 # %% [markdown]
 # A dozen lines, and the same order as the real run. Two properties follow from the rule, whatever
@@ -597,18 +597,18 @@ except ImportError:
     real_torch = None
 
 if real_torch is None:
-    print("PyTorch is not installed: skipped (pip install torch==2.13.0 to compare)")
+    print(tr("PyTorch is not installed: skipped (pip install torch==2.13.0 to compare)"))
 else:
     xt = real_torch.tensor([0.5, 1.0], requires_grad=True)
     at = xt * 2
     bt = at.exp()
     ct = at.tanh()
     torch_order = execution_order((bt * ct).sum())
-    print("PyTorch ran the nodes in this order:")
+    print(tr("PyTorch ran the nodes in this order:"))
     for step, name in enumerate(torch_order, start=1):
         print(f"  {step}. {name}")
     print("x.grad =", xt.grad)
-    print("same order as mini_autograd:", torch_order == mini_order)
+    print(tr("same order as mini_autograd:"), torch_order == mini_order)
 
 # %% [markdown]
 # The same six nodes in the same order, `TanhBackward0` before `ExpBackward0` included, and the
@@ -829,8 +829,8 @@ if mine:
         node.pre_hooks.append(lambda grad, name=name: my_order.append(name))
     out_mine.backward()
     print("mini_autograd:  ", mini_order)
-    print("your myautograd:", my_order)
-    print("the same order:", my_order == mini_order, "| x.grad:", x_mine.grad)
+    print(tr("your myautograd:"), my_order)
+    print(tr("the same order:"), my_order == mini_order, "| x.grad:", x_mine.grad)
 
 # %% [markdown]
 # ## Exercises

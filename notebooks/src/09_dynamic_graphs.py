@@ -40,7 +40,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer, check, tr
 
 # %% [markdown]
 # ## 1. Three kinds of control flow in one forward pass
@@ -144,7 +144,7 @@ def node_names(out):
 
 for label, out in [("x_a", out_a), ("x_b", out_b)]:
     names = node_names(out)
-    print(f"{label}: {len(names)} nodes: {', '.join(names)}")
+    print(tr(f"{label}: {len(names)} nodes: {', '.join(names)}"))
 
 # %% [markdown]
 # Seven nodes against ten. There is no single "graph of `forward`": each call leaves the
@@ -226,8 +226,8 @@ def no_grad_forward():
 
 
 loss = recorded_forward()
-print("the same loss from numpy and from the model:", bool(np.isclose(numpy_forward(), loss.item())))
-print(f"nodes recorded by one forward pass: {len(node_names(loss))}")
+print(tr("the same loss from numpy and from the model:"), bool(np.isclose(numpy_forward(), loss.item())))
+print(tr(f"nodes recorded by one forward pass: {len(node_names(loss))}"))
 print(", ".join(node_names(loss)))
 
 # %% [markdown]
@@ -259,8 +259,8 @@ t_numpy = median_seconds(lambda: numpy_forward() and None)
 t_no_grad = median_seconds(lambda: no_grad_forward() and None)
 t_recorded = median_seconds(lambda: recorded_forward() and None)
 t_backward = median_seconds(backward_only)
-for label, seconds in [("numpy arithmetic (forward)", t_numpy), ("forward under no_grad", t_no_grad),
-                       ("forward, recording the graph", t_recorded), ("backward", t_backward)]:
+for label, seconds in [(tr("numpy arithmetic (forward)"), t_numpy), (tr("forward under no_grad"), t_no_grad),
+                       (tr("forward, recording the graph"), t_recorded), (tr("backward"), t_backward)]:
     print(f"{label:<30} {seconds * 1e6:.1f} µs")
 
 # %% [markdown]
@@ -268,10 +268,10 @@ for label, seconds in [("numpy arithmetic (forward)", t_numpy), ("forward under 
 # training step (forward with recording, then backward).
 
 # %%
-parts = [("numpy arithmetic", t_numpy, t_numpy, "#4c72b0"),
-         ("tensors and modules (Python)", t_no_grad - t_numpy, t_no_grad - t_numpy, "#8da0cb"),
-         ("building the graph", 0.0, t_recorded - t_no_grad, "#dd8452"),
-         ("backward", 0.0, t_backward, "#c44e52")]
+parts = [(tr("numpy arithmetic"), t_numpy, t_numpy, "#4c72b0"),
+         (tr("tensors and modules (Python)"), t_no_grad - t_numpy, t_no_grad - t_numpy, "#8da0cb"),
+         (tr("building the graph"), 0.0, t_recorded - t_no_grad, "#dd8452"),
+         (tr("backward"), 0.0, t_backward, "#c44e52")]
 fig, ax = plt.subplots(figsize=(7, 3))
 left = np.zeros(2)
 for label, inference, training, color in parts:
@@ -280,9 +280,9 @@ for label, inference, training, color in parts:
     left += widths
 for row, total in zip([1, 0], left, strict=True):
     ax.text(total + 3, row, f"{total:.0f} µs", va="center", fontsize=9)
-ax.set_yticks([1, 0], ["inference step\n(forward, no_grad)", "training step\n(forward + backward)"])
-ax.set_xlabel("time per step (µs, median)")
-ax.set_title("Where a small training step spends its time (mini_autograd)")
+ax.set_yticks([1, 0], [tr("inference step\n(forward, no_grad)"), tr("training step\n(forward + backward)")])
+ax.set_xlabel(tr("time per step (µs, median)"))
+ax.set_title(tr("Where a small training step spends its time (mini_autograd)"))
 ax.set_xlim(0, left.max() * 1.15)
 ax.legend(loc="upper right", fontsize=8)
 fig.tight_layout()
@@ -324,9 +324,9 @@ plt.show()
 # %%
 loss = recorded_forward()
 last_graph = weakref.ref(loss.grad_fn)
-print("last step's graph alive:          ", last_graph() is not None)
+print(tr("last step's graph alive:          "), last_graph() is not None)
 loss = recorded_forward()                   # the next step: `loss` now refers to a new graph
-print("alive after the next forward pass:", last_graph() is not None)
+print(tr("alive after the next forward pass:"), last_graph() is not None)
 
 # %% [markdown]
 # ## 5. Capturing the graph once: `torch.compile` (in brief)
@@ -429,15 +429,15 @@ for values, section_2_grad in [([0.5, 1.0], x_a.grad), ([-8.0, 2.0], x_b.grad)]:
     x, out = dynamic_forward(torch, values)
     out.backward()
     mini_grads[str(values)] = x.grad
-    print(f"x = {values}: mini_autograd's x.grad = {x.grad}   (the same as section 2: "
-          f"{np.array_equal(x.grad.numpy(), section_2_grad.numpy())})")
+    print(tr(f"x = {values}: mini_autograd's x.grad = {x.grad}   (the same as section 2: "
+             f"{np.array_equal(x.grad.numpy(), section_2_grad.numpy())})"))
 mine = buildtrack.mine("08.2")
 if mine:
     for values in ([0.5, 1.0], [-8.0, 2.0]):
         x_mine, out_mine = dynamic_forward(mine, values)
         out_mine.backward()
-        print(f"x = {values}: your myautograd's x.grad = {x_mine.grad}   (the same as mini_autograd: "
-              f"{np.allclose(x_mine.grad.numpy(), mini_grads[str(values)].numpy())})")
+        print(tr(f"x = {values}: your myautograd's x.grad = {x_mine.grad}   (the same as mini_autograd: "
+                 f"{np.allclose(x_mine.grad.numpy(), mini_grads[str(values)].numpy())})"))
 
 # %% [markdown]
 # ## Exercises

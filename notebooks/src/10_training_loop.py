@@ -39,7 +39,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer, check, tr
 
 # %% [markdown]
 # ## 1. Where article 003 leaves off
@@ -85,7 +85,7 @@ y = torch.tensor([[1.0], [2.0], [-1.0], [0.0]])
 
 print(model)
 for name, param in model.named_parameters():
-    print(f"{name}: shape {list(param.shape)}, is_leaf={param.is_leaf}, requires_grad={param.requires_grad}")
+    print(tr(f"{name}: shape {list(param.shape)}, is_leaf={param.is_leaf}, requires_grad={param.requires_grad}"))
 
 # %% [markdown]
 # The layer owns two **parameters**, `weight` (1×2) and `bias` (1). Both are leaf tensors that
@@ -122,7 +122,7 @@ print("weight.grad:", model.weight.grad, "| bias.grad:", model.bias.grad)
 before = snapshot(model)
 pred = model(x)
 print(pred)
-print("parameters changed by the forward pass:", changed(before, model))
+print(tr("parameters changed by the forward pass:"), changed(before, model))
 
 # %% [markdown]
 # One prediction per sample: $0.5\cdot 1 - 0.3\cdot 1 + 0.1 = 0.3$ for the first, and so on.
@@ -158,7 +158,7 @@ before = snapshot(model)
 loss.backward()
 print("weight.grad:", model.weight.grad)
 print("bias.grad:  ", model.bias.grad)
-print("parameters changed by backward():", changed(before, model))
+print(tr("parameters changed by backward():"), changed(before, model))
 
 # %% [markdown]
 # The gradients are there, and the parameters have not moved by a single bit. That is the
@@ -171,8 +171,8 @@ print("parameters changed by backward():", changed(before, model))
 # %%
 r = pred.detach().numpy() - y.numpy()
 dL_dpred = 2 * r / len(r)
-print("by hand, weight.grad:", np.round(dL_dpred.T @ x.numpy(), 4), " bias.grad:", np.round(dL_dpred.sum(axis=0), 4))
-print("autograd agrees:", np.allclose(dL_dpred.T @ x.numpy(), model.weight.grad.numpy()),
+print(tr("by hand, weight.grad:"), np.round(dL_dpred.T @ x.numpy(), 4), " bias.grad:", np.round(dL_dpred.sum(axis=0), 4))
+print(tr("autograd agrees:"), np.allclose(dL_dpred.T @ x.numpy(), model.weight.grad.numpy()),
       np.allclose(dL_dpred.sum(axis=0), model.bias.grad.numpy()))
 
 # %% [markdown]
@@ -182,7 +182,7 @@ print("autograd agrees:", np.allclose(dL_dpred.T @ x.numpy(), model.weight.grad.
 # %%
 before = snapshot(model)
 optimizer.step()
-print("parameters changed by step():", changed(before, model))
+print(tr("parameters changed by step():"), changed(before, model))
 print("weight:", model.weight.detach(), " bias:", model.bias.detach())
 print("new = old - lr * grad:",
       np.allclose(model.weight.detach().numpy(), before["weight"] - 0.1 * model.weight.grad.numpy()),
@@ -194,9 +194,9 @@ print("new = old - lr * grad:",
 # But `step()` did not touch the gradients — they are still there after the update:
 
 # %%
-print("after step():      weight.grad =", model.weight.grad)
+print(tr("after step():      weight.grad ="), model.weight.grad)
 optimizer.zero_grad()
-print("after zero_grad(): weight.grad =", model.weight.grad)
+print(tr("after zero_grad(): weight.grad ="), model.weight.grad)
 
 # %% [markdown]
 # If the next round's `backward()` found them there, it would add to them (chapter 05). That is
@@ -245,8 +245,8 @@ show_source(torch.nn.Linear.forward)
 # %%
 show_source(torch.nn.Module.parameters)
 print()
-print("model._parameters keys:", list(model._parameters))
-print("weight is an nn.Parameter:", isinstance(model.weight, torch.nn.Parameter))
+print(tr("model._parameters keys:"), list(model._parameters))
+print(tr("weight is an nn.Parameter:"), isinstance(model.weight, torch.nn.Parameter))
 
 # %% [markdown]
 # PyTorch: `torch/nn/modules/module.py: Module.parameters` and `named_parameters`, and
@@ -333,16 +333,16 @@ def train_linear(clear_grads, steps=40, lr=0.1):
 
 
 with_zero_grad, without_zero_grad = train_linear(True), train_linear(False)
-print(f"loss after 40 steps, with zero_grad:    {with_zero_grad[-1]:.3f}")
-print(f"loss after 40 steps, without zero_grad: {without_zero_grad[-1]:.3f}")
+print(tr(f"loss after 40 steps, with zero_grad:    {with_zero_grad[-1]:.3f}"))
+print(tr(f"loss after 40 steps, without zero_grad: {without_zero_grad[-1]:.3f}"))
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3.5))
-ax.plot(with_zero_grad, label="optimizer.zero_grad() every step")
-ax.plot(without_zero_grad, label="no zero_grad()", color="tab:red")
-ax.set_xlabel("step")
-ax.set_ylabel("MSE loss")
-ax.set_title("The same loop, with and without zero_grad()")
+ax.plot(with_zero_grad, label=tr("optimizer.zero_grad() every step"))
+ax.plot(without_zero_grad, label=tr("no zero_grad()"), color="tab:red")
+ax.set_xlabel(tr("step"))
+ax.set_ylabel(tr("MSE loss"))
+ax.set_title(tr("The same loop, with and without zero_grad()"))
 ax.set_ylim(0.1, 0.45)
 ax.legend(loc="upper right", fontsize=8)
 plt.show()
@@ -390,14 +390,14 @@ def two_spirals(n_per_class=150, turns=1.5, noise=0.3, seed=0):
 
 X_np, labels_np = two_spirals()
 X, labels = torch.tensor(X_np), torch.tensor(labels_np)
-print("X:", X.shape, X.dtype, "| labels:", labels.shape, labels.dtype, "| per class:", np.bincount(labels_np))
+print("X:", X.shape, X.dtype, "| labels:", labels.shape, labels.dtype, tr("| per class:"), np.bincount(labels_np))
 
 # %%
 fig, ax = plt.subplots(figsize=(4.5, 4.5))
 ax.scatter(X_np[:, 0], X_np[:, 1], c=labels_np, cmap="coolwarm", s=10, edgecolors="k", linewidths=0.3)
 ax.set_xlabel("$x_1$")
 ax.set_ylabel("$x_2$")
-ax.set_title("Two spirals: class 0 (blue), class 1 (red)")
+ax.set_title(tr("Two spirals: class 0 (blue), class 1 (red)"))
 ax.set_aspect("equal")
 plt.show()
 
@@ -420,7 +420,7 @@ net = torch.nn.Sequential(
 )
 loss_fn = torch.nn.CrossEntropyLoss()
 print(net)
-print("parameters:", sum(p.numel() for p in net.parameters()))
+print(tr("parameters:"), sum(p.numel() for p in net.parameters()))
 
 # %% [markdown]
 # One forward pass and the graph it records, with each parameter labelled by its name
@@ -457,9 +457,9 @@ for _ in range(300):
     losses.append(loss.item())
 seconds = time.perf_counter() - start
 
-print(f"300 steps in {seconds:.2f} s, {seconds / 300 * 1e3:.2f} ms per step")
-print(f"loss at step 0: {losses[0]:.4f}")
-print("loss after 300 steps below 0.01:", losses[-1] < 0.01)
+print(tr(f"300 steps in {seconds:.2f} s, {seconds / 300 * 1e3:.2f} ms per step"))
+print(tr(f"loss at step 0: {losses[0]:.4f}"))
+print(tr("loss after 300 steps below 0.01:"), losses[-1] < 0.01)
 
 # %% [markdown]
 # (The timings depend on the machine; on a laptop the whole run takes about a second or less.)
@@ -469,9 +469,9 @@ print("loss after 300 steps below 0.01:", losses[-1] < 0.01)
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.plot(losses)
 ax.set_yscale("log")
-ax.set_xlabel("step")
-ax.set_ylabel("cross-entropy loss (log scale)")
-ax.set_title("Training the spiral classifier")
+ax.set_xlabel(tr("step"))
+ax.set_ylabel(tr("cross-entropy loss (log scale)"))
+ax.set_title(tr("Training the spiral classifier"))
 plt.show()
 
 # %% [markdown]
@@ -487,8 +487,8 @@ with torch.no_grad():
     logits = net(X)
     predicted = logits.argmax(dim=1)
     accuracy = (predicted == labels).float().mean().item()
-print(f"training accuracy: {accuracy:.1%}")
-print("above 95%:", accuracy > 0.95)
+print(tr(f"training accuracy: {accuracy:.1%}"))
+print(tr("above 95%:"), accuracy > 0.95)
 
 # %% [markdown]
 # Every training point is classified correctly. To see *how* the network separates the
@@ -506,10 +506,10 @@ fig, ax = plt.subplots(figsize=(5, 4.5))
 filled = ax.contourf(grid_x1, grid_x2, probability, levels=np.linspace(0, 1, 11), cmap="coolwarm", alpha=0.7)
 ax.contour(grid_x1, grid_x2, probability, levels=[0.5], colors="k", linewidths=1)
 ax.scatter(X_np[:, 0], X_np[:, 1], c=labels_np, cmap="coolwarm", s=10, edgecolors="k", linewidths=0.3)
-fig.colorbar(filled, ax=ax, label="P(class 1)")
+fig.colorbar(filled, ax=ax, label=tr("P(class 1)"))
 ax.set_xlabel("$x_1$")
 ax.set_ylabel("$x_2$")
-ax.set_title("Decision boundary (black line: P = 0.5)")
+ax.set_title(tr("Decision boundary (black line: P = 0.5)"))
 ax.set_aspect("equal")
 plt.show()
 
@@ -741,27 +741,28 @@ mine = buildtrack.mine("10.3")
 if mine:                                 # your engine, from the weights your Linear drew
     my_losses, my_accuracy, start = train_spiral(mine, SPIRAL_STEPS, SPIRAL_LR)
 sgd_losses, sgd_accuracy, _ = train_spiral(torch, SPIRAL_STEPS, SPIRAL_LR, init=start)
-print(f"mini_autograd:   loss {sgd_losses[0]:.4f} at step 1, {sgd_losses[SPIRAL_COMPARED - 1]:.4f} at step "
-      f"{SPIRAL_COMPARED}; after {SPIRAL_STEPS} steps below 0.1: {sgd_losses[-1] < 0.1}, "
-      f"training accuracy at least 95%: {sgd_accuracy >= 0.95}")
+print(tr(f"mini_autograd:   loss {sgd_losses[0]:.4f} at step 1, {sgd_losses[SPIRAL_COMPARED - 1]:.4f} at step "
+         f"{SPIRAL_COMPARED}; after {SPIRAL_STEPS} steps below 0.1: {sgd_losses[-1] < 0.1}, "
+         f"training accuracy at least 95%: {sgd_accuracy >= 0.95}"))
 if mine:
-    print(f"your myautograd: loss {my_losses[0]:.4f} at step 1, {my_losses[SPIRAL_COMPARED - 1]:.4f} at step "
-          f"{SPIRAL_COMPARED}; after {SPIRAL_STEPS} steps {my_losses[-1]:.4f}, "
-          f"training accuracy {my_accuracy:.1%} (mini_autograd: {sgd_losses[-1]:.4f}, {sgd_accuracy:.1%})")
+    print(tr(f"your myautograd: loss {my_losses[0]:.4f} at step 1, {my_losses[SPIRAL_COMPARED - 1]:.4f} at step "
+             f"{SPIRAL_COMPARED}; after {SPIRAL_STEPS} steps {my_losses[-1]:.4f}, "
+             f"training accuracy {my_accuracy:.1%} (mini_autograd: {sgd_losses[-1]:.4f}, {sgd_accuracy:.1%})"))
     difference = np.abs(my_losses - sgd_losses)
-    print(f"largest difference: {difference[:SPIRAL_COMPARED].max():.1e} over the first {SPIRAL_COMPARED} steps, "
-          f"{difference.max():.1e} over all {SPIRAL_STEPS}")
+    print(tr(f"largest difference: {difference[:SPIRAL_COMPARED].max():.1e} over the first {SPIRAL_COMPARED} steps, "
+             f"{difference.max():.1e} over all {SPIRAL_STEPS}"))
 
 fig, axes = plt.subplots(2 if mine else 1, 1, figsize=(6, 5.5 if mine else 3.5), sharex=True, squeeze=False)
 ax = axes[0, 0]
 ax.plot(sgd_losses, color="tab:blue", linewidth=4, alpha=0.4, label="mini_autograd")
 if mine:
-    ax.plot(my_losses, color="tab:orange", linewidth=1, label="your myautograd")
+    ax.plot(my_losses, color="tab:orange", linewidth=1, label=tr("your myautograd"))
 ax.axvline(SPIRAL_COMPARED, color="gray", linestyle=":", linewidth=1)
 ax.set_yscale("log")
-ax.set_ylabel("cross-entropy loss (log scale)")
-ax.set_title(f"Plain SGD, lr {SPIRAL_LR}" + (", both engines from the same start" if mine else ", on mini_autograd")
-             + " (dotted: end of the steps the check compares)", fontsize=9)
+ax.set_ylabel(tr("cross-entropy loss (log scale)"))
+ax.set_title(tr(f"Plain SGD, lr {SPIRAL_LR}, both engines from the same start (dotted: end of the steps the check compares)")
+             if mine else
+             tr(f"Plain SGD, lr {SPIRAL_LR}, on mini_autograd (dotted: end of the steps the check compares)"), fontsize=9)
 ax.legend(fontsize=8)
 if mine:
     ax = axes[1, 0]
@@ -769,9 +770,9 @@ if mine:
     ax.axhline(1e-5, color="gray", linestyle="--", linewidth=1)
     ax.axvline(SPIRAL_COMPARED, color="gray", linestyle=":", linewidth=1)
     ax.set_yscale("log")
-    ax.set_ylabel("|your loss - mini_autograd's|")
-    ax.text(300, 2e-6, "tolerance 1e-5 (compared steps only)", fontsize=8, color="gray")
-axes[-1, 0].set_xlabel("step")
+    ax.set_ylabel(tr("|your loss - mini_autograd's|"))
+    ax.text(300, 2e-6, tr("tolerance 1e-5 (compared steps only)"), fontsize=8, color="gray")
+axes[-1, 0].set_xlabel(tr("step"))
 plt.show()
 
 # %% [markdown]

@@ -39,7 +39,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check
+from coursetools import show_source, check_answer, check, tr
 
 # %% [markdown]
 # ## 1. A custom operation: `MyExp`
@@ -71,7 +71,7 @@ class MyExp(torch.autograd.Function):
 x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
 y = MyExp.apply(x)
 print(y)
-print("node name:", y.grad_fn.name())
+print(tr("node name:"), y.grad_fn.name())
 
 # %% [markdown]
 # The result carries `grad_fn=<MyExpBackward>`: PyTorch names a custom Function's node after
@@ -85,7 +85,7 @@ print("MyExp:   ", x.grad)
 
 x_builtin = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
 (x_builtin.exp() * weights).sum().backward()
-print("built-in:", x_builtin.grad)
+print(tr("built-in:"), x_builtin.grad)
 
 # %% [markdown]
 # The same: $w_i\,e^{x_i}$. The new node sits in the graph like any other. Here it is inside a
@@ -209,8 +209,8 @@ class ForgetfulExp(torch.autograd.Function):
 
 x = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
 ForgetfulExp.apply(x).sum().backward()
-print("x.grad after .sum().backward():", x.grad)
-print("equal to e^x, the right answer:", np.allclose(x.grad.numpy(), np.exp([0.5, 1.0, 2.0])))
+print(tr("x.grad after .sum().backward():"), x.grad)
+print(tr("equal to e^x, the right answer:"), np.allclose(x.grad.numpy(), np.exp([0.5, 1.0, 2.0])))
 
 # %% [markdown]
 # The usual quick test passes! `sum()` sends a gradient of all ones, and multiplying by one
@@ -291,7 +291,7 @@ def loss_of(w):
 
 w = torch.tensor([3.0, -4.0], requires_grad=True)
 loss_of(w).backward()
-print("without the hook: w.grad =", w.grad, " norm:", round(float(np.linalg.norm(w.grad.numpy())), 4))
+print(tr("without the hook: w.grad ="), w.grad, tr(" norm:"), round(float(np.linalg.norm(w.grad.numpy())), 4))
 
 # %% [markdown]
 # $2w = [6, -8]$, of length 10. Now with a hook on `w`:
@@ -299,7 +299,7 @@ print("without the hook: w.grad =", w.grad, " norm:", round(float(np.linalg.norm
 # %%
 def clip_to_norm_1(grad):
     norm = (grad ** 2).sum().sqrt().item()
-    print("  hook sees:", grad, f"(norm {norm:.1f})")
+    print(tr("  hook sees:"), grad, tr(f"(norm {norm:.1f})"))
     if norm > 1.0:
         return grad * (1.0 / norm)   # the returned tensor replaces the gradient
     return None                      # None: keep the gradient as it is
@@ -308,7 +308,7 @@ def clip_to_norm_1(grad):
 w = torch.tensor([3.0, -4.0], requires_grad=True)
 handle = w.register_hook(clip_to_norm_1)
 loss_of(w).backward()
-print("with the hook:    w.grad =", w.grad)
+print(tr("with the hook:    w.grad ="), w.grad)
 
 # %% [markdown]
 # The hook saw the true gradient `[6, -8]` and returned it scaled to length 1, `[0.6, -0.8]`,
@@ -319,7 +319,7 @@ print("with the hook:    w.grad =", w.grad)
 handle.remove()
 w.grad = None
 loss_of(w).backward()
-print("hook removed:     w.grad =", w.grad)
+print(tr("hook removed:     w.grad ="), w.grad)
 
 # %% [markdown]
 # (A hook can also clip elementwise, `return grad.clamp(-c, c)`. For a whole model PyTorch's
@@ -338,10 +338,10 @@ a = torch.tensor(2.0, requires_grad=True)
 b = a * 3
 c = b.exp()
 
-b.register_hook(lambda grad: print("1. tensor hook on b:           ", grad))
-b.grad_fn.register_prehook(lambda grad_outputs: print("2. prehook of", b.grad_fn.name() + ":  ", grad_outputs))
+b.register_hook(lambda grad: print(tr("1. tensor hook on b:           "), grad))
+b.grad_fn.register_prehook(lambda grad_outputs: print(tr(f"2. prehook of {b.grad_fn.name()}:  "), grad_outputs))
 b.grad_fn.register_hook(lambda grad_inputs, grad_outputs:
-                        print("3. post hook of", b.grad_fn.name() + ":", grad_inputs, grad_outputs))
+                        print(tr(f"3. post hook of {b.grad_fn.name()}:"), grad_inputs, grad_outputs))
 c.backward()
 print("a.grad:", a.grad)
 
@@ -358,7 +358,7 @@ b = a * 3
 c = b.exp()
 b.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 0.5,))
 c.backward()
-print("a.grad with a halving prehook:", a.grad)
+print(tr("a.grad with a halving prehook:"), a.grad)
 
 # %% [markdown]
 # **Where the engine calls them.** In chapter 08 you followed `evaluate_function`; the hooks
@@ -422,8 +422,8 @@ x = torch.linspace(-4, 4, 161, requires_grad=True)
 y = torch.tanh(x)
 (first,) = torch.autograd.grad(y.sum(), x, create_graph=True)
 (second,) = torch.autograd.grad(first.sum(), x)
-print("first derivative's node:", first.grad_fn.name())
-print("second derivative's node:", second.grad_fn)
+print(tr("first derivative's node:"), first.grad_fn.name())
+print(tr("second derivative's node:"), second.grad_fn)
 
 # %% [markdown]
 # `TanhBackwardBackward0`: the node of the recorded backward of `tanh` — PyTorch's name, too.
@@ -445,21 +445,21 @@ viz.draw(first3, params={"x": x3}, names={"tanh'(x)": first3})
 
 # %%
 t = np.tanh(x.detach().numpy())
-print("first  = 1 - tanh²:            ", np.allclose(first.detach().numpy(), 1 - t ** 2, atol=1e-6))
-print("second = -2 tanh (1 - tanh²):  ", np.allclose(second.numpy(), -2 * t * (1 - t ** 2), atol=1e-6))
+print(tr("first  = 1 - tanh²:            "), np.allclose(first.detach().numpy(), 1 - t ** 2, atol=1e-6))
+print(tr("second = -2 tanh (1 - tanh²):  "), np.allclose(second.numpy(), -2 * t * (1 - t ** 2), atol=1e-6))
 
 # %%
 xs = x.detach().numpy()
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.plot(xs, y.detach().numpy(), label="tanh(x)")
-ax.plot(xs, first.detach().numpy(), label="first derivative (autograd)")
-ax.plot(xs, second.numpy(), label="second derivative (autograd)")
+ax.plot(xs, first.detach().numpy(), label=tr("first derivative (autograd)"))
+ax.plot(xs, second.numpy(), label=tr("second derivative (autograd)"))
 ax.plot(xs[::10], (1 - t ** 2)[::10], "o", color="tab:orange", markersize=4, label="1 - tanh²")
 ax.plot(xs[::10], (-2 * t * (1 - t ** 2))[::10], "s", color="tab:green", markersize=4,
         label="-2 tanh (1 - tanh²)")
 ax.axhline(0, color="gray", linewidth=0.5)
 ax.set_xlabel("x")
-ax.set_title("tanh and its first two derivatives, by create_graph=True")
+ax.set_title(tr("tanh and its first two derivatives, by create_graph=True"))
 ax.legend(fontsize=7)
 plt.show()
 
@@ -691,13 +691,13 @@ if mine:
     a_mine = mine.tensor(points, dtype=mine.float64, requires_grad=True)
     s = mine.custom.Sigmoid.apply(a_mine)
     print(s)
-    print("your gradcheck on your Sigmoid:", mine.gradcheck.gradcheck(mine.custom.Sigmoid.apply, (a_mine,)))
+    print(tr("your gradcheck on your Sigmoid:"), mine.gradcheck.gradcheck(mine.custom.Sigmoid.apply, (a_mine,)))
     a_mine.grad = None
     (mine.custom.Sigmoid.apply(a_mine) * mine.tensor(weighting, dtype=mine.float64)).sum().backward()
     a_mini = torch.tensor(points, dtype=torch.float64, requires_grad=True)
     (torch.sigmoid(a_mini) * torch.tensor(weighting, dtype=torch.float64)).sum().backward()
-    print("gradient through your Sigmoid:  ", a_mine.grad)
-    print("gradient through torch.sigmoid: ", a_mini.grad)
+    print(tr("gradient through your Sigmoid:  "), a_mine.grad)
+    print(tr("gradient through torch.sigmoid: "), a_mini.grad)
 
 # %% [markdown]
 # ## Exercises

@@ -47,7 +47,7 @@ import buildtrack
 import mini_autograd
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import can_check, check, is_module, module_table, not_answered, run_check
+from coursetools import can_check, check, is_module, module_table, not_answered, run_check, tr
 
 # %% [markdown]
 # ## 1. Article 000's summary, checked
@@ -63,18 +63,18 @@ from coursetools import can_check, check, is_module, module_table, not_answered,
 # %%
 x = torch.tensor(2.0, requires_grad=True)
 c = torch.tensor(2.0)                            # requires_grad=False: a plain number
-print("requires_grad decides whether to record:", (c * 3).grad_fn, "vs", (x * 3).grad_fn.name())
+print(tr("requires_grad decides whether to record:"), (c * 3).grad_fn, "vs", (x * 3).grad_fn.name())
 
 h = x * x
 loss = h + 3 * x
-print("grad_fn is the entry of the backward graph:", loss.grad_fn.name(), "->",
+print(tr("grad_fn is the entry of the backward graph:"), loss.grad_fn.name(), "->",
       [node.name() for node, _ in loss.grad_fn.next_functions])
-print("some operations save forward values for backward: x * x saved", h.grad_fn._saved_self,
-      "and", h.grad_fn._saved_other)
+print(tr("some operations save forward values for backward: x * x saved"), h.grad_fn._saved_self,
+      tr("and"), h.grad_fn._saved_other)
 
 loss.backward()
-print("backward walked back from the loss, and the leaf's .grad is filled:", x.is_leaf, x.grad)
-print("the intermediate h keeps no gradient by default:", "is_leaf", h.is_leaf,
+print(tr("backward walked back from the loss, and the leaf's .grad is filled:"), x.is_leaf, x.grad)
+print(tr("the intermediate h keeps no gradient by default:"), "is_leaf", h.is_leaf,
       "| retains_grad", h.retains_grad)
 
 # %% [markdown]
@@ -390,10 +390,10 @@ def covered(name):
     return name in in_map or any(".".join(parts[:n]) in in_map for n in range(2, len(parts)))
 
 
-print("every file the map names exists:", all(is_module(m) for m in in_map),
-      "| missing:", sorted(m for m in in_map if not is_module(m)))
-print("every module of mini_autograd is in the map:", all(covered(m) for m in in_package),
-      "| not in it:", sorted(m for m in in_package if not covered(m)))
+print(tr("every file the map names exists:"), all(is_module(m) for m in in_map),
+      tr("| missing:"), sorted(m for m in in_map if not is_module(m)))
+print(tr("every module of mini_autograd is in the map:"), all(covered(m) for m in in_package),
+      tr("| not in it:"), sorted(m for m in in_package if not covered(m)))
 
 # %% [markdown]
 # The dependencies point one way: `_tensor` ← `autograd` ← `ops` ← `nn` / `optim`, and
@@ -420,8 +420,8 @@ try:
     pytorch = importlib.import_module("torch")         # the real one, if it is installed
 except ImportError:
     pytorch = None
-SKIPPED = "skipped: PyTorch is not installed (pip install torch==2.13.0)"
-print("PyTorch:", pytorch.__version__.split("+")[0] if pytorch is not None else "not installed")
+SKIPPED = tr("skipped: PyTorch is not installed (pip install torch==2.13.0)")
+print("PyTorch:", pytorch.__version__.split("+")[0] if pytorch is not None else tr("not installed"))
 
 
 def run_under(code, module):
@@ -440,7 +440,7 @@ def run_under(code, module):
 # %%
 SNIPPETS = {}
 
-SNIPPETS["the 30-second example (01; 003)"] = """
+SNIPPETS[tr("the 30-second example (01; 003)")] = """
 x = torch.tensor(2.0, requires_grad=True)
 y = torch.tensor(3.0, requires_grad=True)
 z = x ** 2 + y * 3
@@ -449,7 +449,7 @@ print(x.grad)
 print(y.grad)
 """
 
-SNIPPETS["grad_fn of y = x*x + 3x (02; 000 §3-4)"] = """
+SNIPPETS[tr("grad_fn of y = x*x + 3x (02; 000 §3-4)")] = """
 x = torch.tensor(2.0, requires_grad=True)
 y = x * x + 3 * x
 print(y.grad_fn)
@@ -457,7 +457,7 @@ y.backward()
 print(x.grad)
 """
 
-SNIPPETS["the classic example (02, 03; 003)"] = """
+SNIPPETS[tr("the classic example (02, 03; 003)")] = """
 x = torch.ones(2, 2, requires_grad=True)
 y = x + 2
 z = y * y * 3
@@ -470,7 +470,7 @@ out.backward()
 print(x.grad)
 """
 
-SNIPPETS["walking next_functions (02)"] = """
+SNIPPETS[tr("walking next_functions (02)")] = """
 x = torch.ones(2, 2, requires_grad=True)
 out = ((x + 2) * (x + 2) * 3).mean()
 
@@ -483,7 +483,7 @@ def walk(node, depth=0):
 walk(out.grad_fn)
 """
 
-SNIPPETS["non-scalar outputs (03; 003)"] = """
+SNIPPETS[tr("non-scalar outputs (03; 003)")] = """
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x ** 2
 try:
@@ -494,7 +494,7 @@ y.backward(torch.ones_like(y))
 print(x.grad)
 """
 
-SNIPPETS["leaves and retain_grad (04; 000 §5)"] = """
+SNIPPETS[tr("leaves and retain_grad (04; 000 §5)")] = """
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = x * 3
 y.retain_grad()
@@ -505,7 +505,7 @@ print(y.grad)
 print(x.grad)
 """
 
-SNIPPETS["gradients accumulate (05; 000 §10)"] = """
+SNIPPETS[tr("gradients accumulate (05; 000 §10)")] = """
 x = torch.tensor(2.0, requires_grad=True)
 y = x * x
 y.backward()
@@ -515,7 +515,7 @@ y.backward()
 print(x.grad)
 """
 
-SNIPPETS["no_grad and detach (06; 000 §9)"] = """
+SNIPPETS[tr("no_grad and detach (06; 000 §9)")] = """
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 with torch.no_grad():
     y = x * 2
@@ -526,7 +526,7 @@ d.mul_(10.0)                    # detach shares the data
 print(x)
 """
 
-SNIPPETS["one training step (10; 000 §6)"] = """
+SNIPPETS[tr("one training step (10; 000 §6)")] = """
 model = torch.nn.Linear(2, 1)
 model.weight = torch.nn.Parameter(torch.tensor([[0.5, -0.3]]))
 model.bias = torch.nn.Parameter(torch.tensor([0.1]))
@@ -545,7 +545,7 @@ print(model.weight.grad)
 print(model.weight)
 """
 
-SNIPPETS["a custom Function and gradcheck (11)"] = """
+SNIPPETS[tr("a custom Function and gradcheck (11)")] = """
 class MyExp(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
@@ -565,7 +565,7 @@ print(y.grad_fn.name())
 print(torch.autograd.gradcheck(MyExp.apply, (x,)))
 """
 
-SNIPPETS["a second derivative (11)"] = """
+SNIPPETS[tr("a second derivative (11)")] = """
 x = torch.tensor(1.0, requires_grad=True)
 y = x ** 3
 (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
@@ -574,7 +574,7 @@ print(dy_dx)
 print(d2y_dx2)
 """
 
-print(len(SNIPPETS), "snippets")
+print(tr(f"{len(SNIPPETS)} snippets"))
 
 # %% [markdown]
 # Run them all, and show the two outputs next to each other:
@@ -589,7 +589,7 @@ torch_title = "PyTorch " + pytorch.__version__.split("+")[0] if pytorch is not N
 for title, code in SNIPPETS.items():
     mini_output = run_under(code, mini_autograd)
     torch_output = run_under(code, pytorch) if pytorch is not None else SKIPPED
-    verdict = f"identical: {mini_output == torch_output}" if pytorch is not None else SKIPPED
+    verdict = tr(f"identical: {mini_output == torch_output}") if pytorch is not None else SKIPPED
     results[title] = verdict
     blocks.append(
         f'<tr><th colspan="2" style="text-align:left;border-top:2px solid #bbb;padding-top:8px">'
@@ -601,7 +601,7 @@ for title, code in SNIPPETS.items():
         f'<td style="text-align:left;vertical-align:top;width:50%">{pre(torch_output)}</td></tr>')
 display(HTML("<table>" + "".join(blocks) + "</table>"))
 
-print("The verdicts in one list:")
+print(tr("The verdicts in one list:"))
 for title, verdict in results.items():
     print(f"{title:42} {verdict}")
 
@@ -635,22 +635,22 @@ if mine:
         mini_output = run_under(code, mini_autograd)
         torch_output = run_under(code, pytorch) if pytorch is not None else SKIPPED
         if "torch.autograd" in code:
-            mine_output = "not run: it uses torch.autograd, which myautograd does not have"
-            verdict = "not run on myautograd (torch.autograd)"
+            mine_output = tr("not run: it uses torch.autograd, which myautograd does not have")
+            verdict = tr("not run on myautograd (torch.autograd)")
         else:
             mine_output = run_under(code, mine)
-            verdict = f"same as mini_autograd: {mine_output == mini_output} | same as PyTorch: " + (
-                str(mine_output == torch_output) if pytorch is not None else "skipped, not installed")
+            verdict = tr(f"same as mini_autograd: {mine_output == mini_output} | same as PyTorch: "
+                         f"{mine_output == torch_output if pytorch is not None else tr('skipped, not installed')}")
         mine_verdicts[title] = verdict
         rows.append(
             f'<tr><th colspan="3" style="text-align:left;border-top:2px solid #bbb;padding-top:8px">'
             f'{html.escape(title)} — {html.escape(verdict)}</th></tr>'
-            f'<tr><td style="text-align:left"><i>your myautograd</i></td><td style="text-align:left">'
+            f'<tr><td style="text-align:left"><i>{tr("your myautograd")}</i></td><td style="text-align:left">'
             f'<i>mini_autograd</i></td><td style="text-align:left"><i>{torch_title}</i></td></tr>'
             + "<tr>" + "".join(f'<td style="text-align:left;vertical-align:top;width:33%">{pre(text)}</td>'
                               for text in (mine_output, mini_output, torch_output)) + "</tr>")
     display(HTML("<table>" + "".join(rows) + "</table>"))
-    print("Your myautograd, snippet by snippet:")
+    print(tr("Your myautograd, snippet by snippet:"))
     for title, verdict in mine_verdicts.items():
         print(f"{title:42} {verdict}")
 

@@ -5,6 +5,9 @@
 #                (make progress ANSWERS=1: the same table for the answer key;
 #                 make progress LANG=zh, or a zh_* locale: in Chinese, 中文)
 # make grade SUBMISSIONS=dir OUT=dir   a class's build tracks graded (grades.csv, feedback pages)
+# make student-release OUT=dir   the course for a class, as a git repository for nbgitpuller
+# make collect HOMES=/home OUT=dir   the students' myautograd/ gathered for make grade
+# make hub-test  JupyterHub on localhost: two students in Chromium, collected and graded (tests/hub/)
 # make site      the course website, from the stored notebooks, into _site/_build/html
 # make clean     remove .venv, caches and the website
 # lab and progress create .venv on first use with what the course needs
@@ -145,6 +148,50 @@ GRADE_ARGS ?=
 grade: venv
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder OUT=folder" >&2; exit 1; }
 	cd notebooks && ../$(VENV_PY) -m buildtrack grade "$(abspath $(SUBMISSIONS))" --out "$(abspath $(OUT))" $(GRADE_ARGS)
+
+# ---- The course on JupyterHub for a class (deploy/jupyterhub/README.md) ----
+# The student release (tools/student_release.py): the chapters of both editions and the stubs, without answers/,
+# as a git repository in OUT for nbgitpuller; made again into the same OUT, a new commit. EXERCISE_SOLUTIONS=0
+# leaves the exercises' "Show solution" boxes out. ANSWER_KEY_LINK: where the hub keeps the answer key, which
+# the check cells read (default: this checkout's answers/; ANSWER_KEY_LINK= for no link).
+EXERCISE_SOLUTIONS ?= 1
+ANSWER_KEY_LINK ?= $(abspath answers)
+student-release:
+	@test "$(origin OUT)" != file || { echo "usage: make student-release OUT=folder [EXERCISE_SOLUTIONS=0]" >&2; exit 1; }
+	$(PYTHON) tools/student_release.py --out "$(OUT)" $(if $(filter 0,$(EXERCISE_SOLUTIONS)),--no-solutions) \
+	  $(if $(ANSWER_KEY_LINK),--answer-key-link "$(ANSWER_KEY_LINK)",--no-answer-key-link)
+
+# Each student's course/notebooks/myautograd/*.py into OUT/STUDENT/myautograd/ for make grade (tools/collect.py):
+# from the homes on this machine (HOMES=/home, as root), or through the hub's API (HUB=https://..., with the
+# collector's token in JUPYTERHUB_API_TOKEN). STUDENTS=file: only those names, each listed even without a package.
+HOMES ?=
+HUB ?=
+STUDENTS ?=
+collect:
+	@test "$(origin OUT)" != file -a -n "$(HOMES)$(HUB)" || { \
+	  echo "usage: make collect HOMES=/home OUT=submissions  (or HUB=https://hub.example.org OUT=...)" >&2; exit 1; }
+	$(PYTHON) tools/collect.py $(if $(HOMES),--homes "$(HOMES)",--hub "$(HUB)") --out "$(OUT)" \
+	  $(if $(STUDENTS),--students "$(STUDENTS)")
+
+# The hub test (tests/hub/test_hub.py, skipped by make test): JupyterHub (the hub extra) with npm's
+# configurable-http-proxy, installed into .ci/.tools/hub, and Debian's chromium, as the browser tests use it.
+HUB_STAMP := $(VENV)/.installed-hub
+HUB_TOOLS := .ci/.tools/hub
+HUB_PROXY_VERSION := 5.3.0
+HUB_PROXY_STAMP := $(HUB_TOOLS)/.installed-$(HUB_PROXY_VERSION)
+.PHONY: student-release collect hub-test venv-hub hub-proxy
+venv-hub: $(HUB_STAMP)
+$(HUB_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
+	$(VENV_PY) -m pip install -e '.[hub]'
+	@touch $@
+hub-proxy: $(HUB_PROXY_STAMP)
+$(HUB_PROXY_STAMP):
+	@command -v npm >/dev/null 2>&1 || { echo "make hub-test needs npm (Debian: sudo apt-get install npm)" >&2; exit 1; }
+	npm install --no-save --no-audit --no-fund --prefix $(HUB_TOOLS) configurable-http-proxy@$(HUB_PROXY_VERSION)
+	@touch $@
+hub-test: check-dot venv-test venv-hub hub-proxy
+	HUB_TEST=1 OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} \
+	$(VENV_PY) -m pytest tests/hub -p no:cacheprovider $(PYTEST_ARGS)
 
 # The course website (book/build.py): Jupyter Book renders the notebooks as stored, with
 # their tested outputs, without running them. Output: $(SITE_OUT)/_build/html.

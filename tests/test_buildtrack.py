@@ -321,10 +321,10 @@ def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
     from buildtrack.verdicts import Verdict
     real = cache.verdict
 
-    def blaming(step_id, directory):
+    def blaming(step_id, directory, own_words=True):
         if step_id == "04.2":
             return Verdict("wrong", "The piece at fault: run_backward (step 03.2)", culprit_step="03.2")
-        return real(step_id, directory)
+        return real(step_id, directory, own_words)
 
     monkeypatch.setattr(cache, "verdict", blaming)
     buildtrack.progress(answers=True)
@@ -337,7 +337,7 @@ def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
 # says so too), and none imports inside a function.
 LAYERS = ["i18n", "stubs", "package", "swap", "steps", "_testing", "cases", "differential", "corpus",
           "ch01_02", "ch03", "ch04_06", "ch07_08", "ch10", "ch11", "verdicts", "cache", "notebook", "grading",
-          "__init__", "__main__"]
+          "exports", "__init__", "__main__"]
 
 
 @pytest.mark.parametrize("module", LAYERS)

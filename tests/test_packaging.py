@@ -109,8 +109,9 @@ def conda_packages_as_pip(dependencies):
 
 
 # Extras that environment.yml leaves out on purpose: the benchmarks' comparison engines (DeZero, HIPS
-# autograd) are for benchmarks/ only, never in the course's environment.
-NOT_IN_ENVIRONMENT = {"bench"}
+# autograd) are for benchmarks/ only, never in the course's environment; nor are the classroom extra's
+# grading tools (nbgrader, otter-grader), for teachers, nor the hub extra's JupyterHub (deploy/jupyterhub/).
+NOT_IN_ENVIRONMENT = {"bench", "classroom", "hub"}
 
 
 def pyproject_packages(pyproject):

@@ -2,6 +2,9 @@
 
 ``python -m buildtrack grade SUBMISSIONS --out OUT``: a whole class's grades (``grading.py``).
 
+``python -m buildtrack export TOOL ...``: those grades for Gradescope, GitHub Classroom, nbgrader or
+otter-grader (``exports.py``).
+
 In Chinese with ``BUILDTRACK_LANG=zh``, from the Chinese edition's folder, or with a Chinese locale
 (``make progress LANG=zh``; see ``i18n.py``). ``--translations update|check`` keeps the Chinese catalogues
 of the messages in step with the code (``i18n.py``).
@@ -10,13 +13,15 @@ import argparse
 import os
 import sys
 
-from . import grading, i18n, progress
+from . import exports, grading, i18n, progress
 from .i18n import _
 
 if not os.environ.get("BUILDTRACK_LANG") and i18n.locale_is_chinese():
     os.environ["BUILDTRACK_LANG"] = "zh"          # a command line speaks the locale's language
 if sys.argv[1:2] == ["grade"]:                    # python -m buildtrack grade SUBMISSIONS --out OUT
     sys.exit(grading.main(sys.argv[2:]))
+if sys.argv[1:2] == ["export"]:                   # python -m buildtrack export gradescope OUT, ...
+    sys.exit(exports.main(sys.argv[2:]))
 parser = argparse.ArgumentParser(prog="python -m buildtrack", description=_(
     "``python -m buildtrack [--answers]``: the progress table (``make progress``)."))
 parser.add_argument("--answers", action="store_true", help=_("check the answer key instead of your package"))

@@ -45,7 +45,7 @@ NOTES = [
     (re.compile(r"\bbuildtrack\b"),
      "In JupyterLab this check runs on your own myautograd package (notebooks/myautograd/); above, its "
      "output for the stubs as shipped, before any step is written."),
-    (re.compile(r"\b(check_answer|run_check|not_answered|can_check)\b"),
+    (re.compile(r"\b(check_exercise|check_answer|run_check|not_answered|can_check)\b"),
      "In JupyterLab this check runs on your answer in the exercise cell above; here, its output before "
      "you answer."),
 ]
@@ -57,7 +57,7 @@ ZH_NOTES = [
     (re.compile(r"\bbuildtrack\b"),
      "在 JupyterLab 里，这个检查运行在你自己的 myautograd 包（notebooks/myautograd/）上；上面是课程刚拿到手、"
      "还一步都没写时的输出。"),
-    (re.compile(r"\b(check_answer|run_check|not_answered|can_check)\b"),
+    (re.compile(r"\b(check_exercise|check_answer|run_check|not_answered|can_check)\b"),
      "在 JupyterLab 里，这个检查运行在你在上面练习单元格里写的答案上；这里是作答之前的输出。"),
 ]
 

@@ -11,9 +11,12 @@ words, the labels its code prints and its plots' titles, axis labels and legends
 returns Chinese. The graph pictures (``mini_autograd.viz``) follow the same rule with
 their own catalogue (``mini_autograd/viz/i18n.py``).
 """
+import contextlib
 import functools
+import html
 import importlib
 import inspect
+import io
 import pathlib
 import re
 
@@ -166,6 +169,50 @@ def show_source(obj, only=None, stop_at=None):
     print("\n".join(shown))
 
 
+@contextlib.contextmanager
+def answer_fold(step):
+    """Show what the block prints (a listing of mini_autograd's source) folded, under a line saying that it is
+    the answer of build step ``step``: ``with answer_fold("01.1"): show_source(...)``.
+
+    In JupyterLab and on the website the listing is a closed ``<details>`` box, opened with a click; a plain
+    text reader (a terminal, nbval) gets the same line, then the listing.
+    """
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        yield
+    listing = printed.getvalue().rstrip("\n")
+    summary = _("mini_autograd's version: the answer of step {step}. Open it once your check of step {step} "
+                "says done, or to compare.").format(step=step)
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        get_ipython = None
+    if get_ipython is None or get_ipython() is None:
+        print(f"{summary}\n{listing}")
+        return
+    display({"text/plain": f"{summary}\n{listing}",
+             "text/html": f"<details><summary>{html.escape(summary)}</summary>"
+                          f"<pre>{html.escape(listing)}</pre></details>"}, raw=True)
+
+
+@contextlib.contextmanager
+def expect_error(kind=Exception):
+    """Run a block that fails on purpose, and show its error the way PyTorch's own errors end: one line,
+    ``RuntimeError: <the message>``, without the engine's insides that a traceback would list.
+
+    ``with expect_error(RuntimeError): y.backward()``. A block that raises nothing is a mistake of the
+    chapter: it raises AssertionError, so that the tests see it.
+    """
+    try:
+        yield
+    except kind as error:
+        print(f"{type(error).__name__}: {error}")
+    else:
+        raise AssertionError(_("This cell should have raised {kind}, and it raised nothing.").format(
+            kind=kind.__name__))
+
+
 # ---------------------------------------------------------------- exercise checks
 #
 # Every exercise cell starts with the placeholder ``...`` (Ellipsis): ``answer = ...``. Only ``...``
@@ -221,6 +268,22 @@ def not_answered(hint="", *, what=YOUR_ANSWER):
     print(_("⏳ Not answered yet: in the exercise cell, replace the placeholder `...` with {what}, "
             "then run that cell and this one. Stuck? Open Hint 1, just above the exercise cell.").format(
                 what=_words(what)))
+    return False
+
+
+def not_run(name, number):
+    """The exercise cell of ``number`` has not run in this kernel: ``name``, the answer it makes, is not
+    there."""
+    print(_("⏳ Not answered yet: `{name}` does not exist yet. Run the exercise cell (the one that starts "
+            "with `# Exercise {number}`), then this one.").format(name=name, number=number))
+    return False
+
+
+def run_above_first(name, number):
+    """The check of exercise ``number`` needs ``name``, which the chapter's cells above it make."""
+    print(_("⏳ The check of exercise {number} needs `{name}`, which the chapter's cells above make: run "
+            "them first (Run → Run All Above Selected Cell), then this one.").format(
+                name=name, number=number))
     return False
 
 
@@ -321,16 +384,19 @@ def check(condition, right, hint):
     return bool(condition)
 
 
-def check_answer(answer, expected, *, right="", hint="", atol=1e-4, none_hint=None):
+def check_answer(answer, expected, *, right="", hint="", atol=1e-4, none_hint=None, parts=None):
     """Compare an answer (tensor, number, list, string, bool) with the expected one, and say why not.
 
     ``...`` is "not answered yet"; None, an uncalled function or a wrong kind of answer gets a
     message (``none_hint`` replaces the generic one for None). Never raises for a wrong answer.
+    A wrong list or tuple of the right length is told which of its entries are wrong and which are
+    right: ``parts`` names them (``("x.grad", "y.grad")``: "x.grad is wrong; y.grad is right"), else
+    they are numbered.
     """
     if not can_check(answer, hint, none_hint=none_hint):
         return False
     try:
-        return _compare(answer, expected, right, hint, atol, none_hint)
+        return _compare(answer, expected, right, hint, atol, none_hint, parts)
     except Exception as error:              # a safety net: a wrong answer gets a message, not a traceback
         return check(False, right, _("{hint} (your answer {answer} could not be checked: {error_type}: "
                                      "{error})").format(hint=_chapter(hint), answer=_describe(answer),
@@ -351,7 +417,63 @@ def _near_miss(answer, expected):
     return None
 
 
-def _compare(answer, expected, right, hint, atol, none_hint):
+def _part_names(parts, count):
+    """The names of an answer's entries: ``parts`` (a chapter's words, in the learner's language), or
+    "entry 1", "entry 2", ..."""
+    if parts is not None and len(parts) == count:
+        return [_chapter(part) for part in parts]
+    return [_("entry {number}").format(number=number) for number in range(1, count + 1)]
+
+
+def which_parts(answer, expected, atol=1e-4, parts=None):
+    """"In your answer, x.grad is wrong; y.grad is right." for a list or tuple answer as long as the expected
+    one, with some entry wrong; else "". Names the entries only, never what they should be."""
+    if not isinstance(answer, (list, tuple)):
+        return ""
+    if isinstance(expected, (list, tuple)):
+        wanted = list(expected)
+    else:
+        try:
+            values = _values(expected)
+        except (TypeError, ValueError, RuntimeError):
+            return ""
+        if values.ndim != 1:
+            return ""
+        wanted = list(values)
+    if len(answer) != len(wanted) or len(wanted) < 2:
+        return ""
+    good = [_same(got, want, atol) for got, want in zip(answer, wanted, strict=True)]
+    if all(good):
+        return ""
+    names = _part_names(parts, len(wanted))
+    joined = _(", ")
+    wrong = [name for name, ok in zip(names, good, strict=True) if not ok]
+    fine = [name for name, ok in zip(names, good, strict=True) if ok]
+    wrong_words = (_("In your answer, {part} is wrong") if len(wrong) == 1
+                   else _("In your answer, {parts} are wrong")).format(part=wrong[0],
+                                                                         parts=joined.join(wrong))
+    if not fine:
+        return _("{wrong}.").format(wrong=wrong_words)
+    right_words = (_("{part} is right") if len(fine) == 1 else _("{parts} are right")).format(
+        part=fine[0], parts=joined.join(fine))
+    return _("{wrong}; {right}.").format(wrong=wrong_words, right=right_words)
+
+
+def with_parts(which, text):
+    """``text`` (a hint and the answer, already in the learner's language) after ``which``, the sentence of
+    ``which_parts`` saying which entries are wrong, if any."""
+    return _("{which} {text}").format(which=which, text=text) if which else text
+
+
+def _shown(answer, got):
+    """An answer as a message shows it: a list of plain numbers or booleans as written (``[True, False]``),
+    anything else as its numbers, rounded (``[7.75, -3.0]`` for two tensors)."""
+    if isinstance(answer, (list, tuple)) and all(isinstance(e, (bool, int, float)) for e in answer):
+        return list(answer)
+    return np.round(got, 4).tolist()
+
+
+def _compare(answer, expected, right, hint, atol, none_hint, parts=None):
     your_answer = _("{hint} (your answer: {answer!r})")
     if isinstance(expected, str):
         if not isinstance(answer, str):
@@ -371,7 +493,8 @@ def _compare(answer, expected, right, hint, atol, none_hint):
             return _reject(_("The answer should be a tuple of {count} entries, not {answer}.").format(
                 count=len(expected), answer=_describe(answer)), hint)
         return check(_same(answer, expected, atol), right,
-                     your_answer.format(hint=_chapter(hint), answer=answer))
+                     with_parts(which_parts(answer, expected, atol, parts),
+                                 your_answer.format(hint=_chapter(hint), answer=answer)))
     if _contains(answer, lambda e: e is None):
         return _reject(_("Your answer contains None. {why}").format(
             why=_chapter(none_hint) if none_hint else _(NONE_HINT)), hint)
@@ -390,8 +513,9 @@ def _compare(answer, expected, right, hint, atol, none_hint):
         return check(False, right, _("{hint} (your answer holds {got}; expected {want})").format(
             hint=_chapter(hint), got=_shape_words(got.shape), want=_shape_words(want.shape)))
     return check(np.allclose(got, want, atol=atol), right,
-                 _("{hint} (your answer: {answer})").format(hint=_chapter(hint),
-                                                             answer=np.round(got, 4).tolist()))
+                 with_parts(which_parts(answer, expected, atol, parts),
+                             _("{hint} (your answer: {answer})").format(hint=_chapter(hint),
+                                                                         answer=_shown(answer, got))))
 
 
 def run_check(test, hint=""):

@@ -83,8 +83,8 @@ def _sanitized(text):
 
 
 MARKS = ("⏳", "✅", "❌")
-CHECKS = re.compile(r"\b(buildtrack\.\w+|check_answer|check|can_check|run_check|not_answered|setup_check|"
-                    r"print_versions)\(")
+CHECKS = re.compile(r"\b(buildtrack\.\w+|check_exercise|check_answer|check|can_check|run_check|not_answered|"
+                    r"setup_check|print_versions)\(")
 
 
 def _is_check_cell(cell):

@@ -84,7 +84,8 @@ def shown_texts(path):
                 continue                           # (the error PyTorch, or mini_autograd as PyTorch, raised)
             else:
                 data = output.get("data", {})
-                found.append((index, "".join(data.get("text/plain", ""))))
+                # (a listing shown folded, coursetools.answer_fold: its text form is a line, then the listing)
+                found.append((index, _without_listings("".join(data.get("text/plain", "")))))
                 found.append((index, "".join(data.get("text/markdown", ""))))
                 found += [(index, text) for text in _html_words("".join(data.get("text/html", "")))]
                 if "image/svg+xml" in data:

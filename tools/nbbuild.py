@@ -3,9 +3,10 @@
 Each chapter is written as ``notebooks/src/NN_slug.py`` in jupytext's percent
 format: cells start with ``# %%`` (code) or ``# %% [markdown]`` (markdown,
 every line prefixed with ``# ``). jupytext reads a source into a notebook;
-this script gives its cells stable ids (and the ``raises-exception`` tag where
-an error is the lesson), runs it top to bottom with nbclient in a fresh kernel
-(from the notebooks folder, as JupyterLab and nbval do) and stores the outputs
+this script gives its cells stable ids and their tags (the source's own, ``# %% tags=["hide-input"]``,
+and the ``raises-exception`` tag where an error is the lesson; a ``hide-input`` cell, an exercise's check,
+is also collapsed in JupyterLab: ``"jupyter": {"source_hidden": true}``), runs it top to bottom with
+nbclient in a fresh kernel (from the notebooks folder, as JupyterLab and nbval do) and stores the outputs
 in ``notebooks/NN_slug.ipynb``. With jupytext installed (the test extra), an
 author can open a source in JupyterLab as a notebook (right-click, Open With,
 Notebook) to try it; the stored notebook is still what this script builds.
@@ -50,17 +51,32 @@ def to_notebook(text):
     nb.metadata["language_info"] = {"name": "python"}
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i:03d}"         # stable ids keep diffs small
+        tags = list(cell.metadata.get("tags", []))       # the source's own: `# %% tags=["hide-input"]`
         cell.metadata = {}
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
             if "# NBVAL_RAISES_EXCEPTION" in cell.source.split("\n"):
-                cell.metadata["tags"] = ["raises-exception"]   # the error is the lesson: keep executing
+                tags.append("raises-exception")          # the error is the lesson: keep executing
+        if tags:
+            cell.metadata["tags"] = tags
+        if "hide-input" in tags:
+            # Hidden on the website (Jupyter Book's tag) and collapsed in JupyterLab: an exercise's check
+            # cell, whose code would show how the answer is judged. JupyterLab shows its first line and a
+            # row of dots; a click opens it.
+            cell.metadata["jupyter"] = {"source_hidden": True}
     return nb
 
 
 def cells_of(text):
     """``[(cell type, source), ...]`` of a percent-format source."""
     return [(cell.cell_type, cell.source) for cell in to_notebook(text).cells]
+
+
+def shape_of(nb):
+    """``[(cell type, source, tags, jupyter metadata), ...]``: what a stored notebook must share with the
+    notebook its source gives (outputs aside)."""
+    return [(cell.cell_type, cell.source, list(cell.metadata.get("tags", [])),
+             dict(cell.metadata.get("jupyter", {}))) for cell in nb.cells]
 
 
 def zh_chapters():
@@ -122,8 +138,8 @@ def check_sources():
         if not target.exists():
             problems.append(f"{target.name}: missing (run tools/nbbuild.py {source_path})")
             continue
-        expected = cells_of(source_path.read_text())
-        stored = [(c.cell_type, c.source) for c in nbformat.read(target, as_version=4).cells]
+        expected = shape_of(to_notebook(source_path.read_text()))
+        stored = shape_of(nbformat.read(target, as_version=4))
         if expected != stored:
             problems.append(f"{target.name}: differs from {source_path.name}; rebuild it")
     built = zh_chapters()
@@ -133,8 +149,8 @@ def check_sources():
             problems.append(f"zh/{target.name}: missing: tools/nbbuild.py --zh notebooks/src/{chapter}.py")
             continue
         text = (SOURCES / f"{chapter}.py").read_text()
-        expected = [(c.cell_type, c.source) for c in to_zh_notebook(text, chapter, built).cells]
-        stored = [(c.cell_type, c.source) for c in nbformat.read(target, as_version=4).cells]
+        expected = shape_of(to_zh_notebook(text, chapter, built))
+        stored = shape_of(nbformat.read(target, as_version=4))
         if expected != stored:
             problems.append(f"zh/{target.name}: differs from {chapter}.py and its catalogue; rebuild it "
                             f"(tools/nbbuild.py --zh notebooks/src/{chapter}.py)")

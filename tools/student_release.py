@@ -20,8 +20,9 @@ as they are on disk):
 What it leaves out: ``answers/`` itself, the chapters' sources and translations (``notebooks/src/``), the
 tests, tools, benchmarks, the website and CI. With ``--no-solutions``, each exercise's "Show solution" box
 (``<details><summary>Show solution</summary>``, in Chinese ``查看答案``: always a markdown cell of its own)
-becomes one line saying it was left out. The check cells stay as they are: they compute the expected answer
-in the open, which is how they check an answer, so a student who reads them can still find it.
+becomes one line saying it was left out. The check cells stay as they are: they call the exercises' checks
+(``notebooks/exercises/``, released with the chapters), where a student who reads them can still find the
+expected answers.
 
 Why a link to the answer key: the check cells run in the student's own kernel and compare the student's
 pieces with the answer key's (``buildtrack/package.py``: ``ANSWER_KEY`` is ``answers/myautograd`` beside

@@ -11,9 +11,11 @@ gettext editor) and its compiled ``.mo`` (what the standard library's ``gettext`
   where Chinese wants them.
 - ``coursetools``: the exercise checks and the set-up check (``notebooks/coursetools.py``), marked the same
   way.
-- ``chapters``: what a chapter's code cells hand to those checks (``right=``, ``hint=``, a message made
-  with an f-string), and the chapter's own words that its code prints or draws, each written in
-  ``tr("...")`` (``coursetools.tr``: a printed label, a plot's title, axis label or legend). The code cells
+- ``chapters``: what a chapter's code hands to those checks (``right=``, ``hint=``, a message made with an
+  f-string), in its code cells or in its exercises' checks (``notebooks/exercises/chNN.py``, which the
+  exercise check cells call: ``check_exercise("1.1")``), and the chapter's own words that its code prints or
+  draws, each written in ``tr("...")`` (``coursetools.tr``: a printed label, a plot's title, axis label or
+  legend; an exercise's names for the entries of its answer, ``parts=``). The code cells
   are the same in both editions, so those texts arrive in English, made: each is found in its catalogue as
   it was written in the chapter source (``f"... {hint}"`` is the template ``... {hint}``;
   ``tr(f"loss after {steps} steps")`` the template ``loss after {steps} steps``), and its values, themselves
@@ -294,7 +296,8 @@ def sources(domain):
         return sorted(HERE.glob("*.py"))
     if domain == "coursetools":
         return [NOTEBOOKS / "coursetools.py"]
-    return sorted((NOTEBOOKS / "src").glob("[0-9][0-9]_*.py"))
+    return (sorted((NOTEBOOKS / "src").glob("[0-9][0-9]_*.py"))
+            + sorted((NOTEBOOKS / "exercises").glob("ch*.py")))         # (the exercises' checks)
 
 
 # (function name, positions of its message arguments): _("..."), N_("..."), @step(id, title, pieces)
@@ -539,7 +542,8 @@ Made and kept in step by `python -m buildtrack --translations update` (notebooks
 Keep every {{field}} of a msgid in its msgstr; PyTorch's names and quoted messages stay as they are."""
 WHAT = {"buildtrack": "build-track messages (notebooks/buildtrack/)",
         "coursetools": "exercise checks and set-up check (notebooks/coursetools.py)",
-        "chapters": "texts that the chapters' code cells hand to the checks (notebooks/src/*.py)"}
+        "chapters": "texts that the chapters' code cells hand to the checks (notebooks/src/*.py, "
+                    "notebooks/exercises/*.py)"}
 
 
 def _read_po(domain):

@@ -59,10 +59,12 @@ meaning
 # a function, put the cursor on it and press **Shift+Tab**, or run a cell with `torch.tensor?`.
 #
 # **Exercises.** Each chapter ends with two or three. An exercise cell starts with `# Exercise N.k` and
-# holds a placeholder `answer = ...` (the three dots are Python's `Ellipsis`, meaning "not filled in
-# yet"); replace the dots with your answer and run it. The cell right after it checks your answer and
-# says why not if it is wrong; as shipped it says the exercise is not answered yet. Above the exercise
-# cell, closed boxes help if you want help: **Hint 1** (a nudge), **Hint 2** (more), and **A sketch**
+# holds a placeholder under the exercise's own name, such as `answer_1_1 = ...` (the three dots are Python's
+# `Ellipsis`, meaning "not filled in yet"; an exercise that asks for a function has `return ...` instead);
+# replace the dots with your answer and run it. The cell right after it checks your answer and says why not
+# if it is wrong; as shipped it says the exercise is not answered yet. Its code is folded away, all but its
+# first line, `check_exercise("N.k")`, and a row of dots: the check it calls knows the answer. Run it as it
+# is. Above the exercise cell, closed boxes help if you want help: **Hint 1** (a nudge), **Hint 2** (more), and **A sketch**
 # (the shape of the answer, with blanks). A **Show solution** box follows the check, closed, for when
 # you are stuck.
 
@@ -79,7 +81,8 @@ meaning
 # %%
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import check_answer, print_versions, setup_check
+from coursetools import print_versions, setup_check
+from exercises import check_exercise
 
 # %% [markdown]
 # First, what is installed. These versions come from your machine, so yours may differ from the ones stored in
@@ -200,19 +203,16 @@ viz.draw(z, params={"x": x, "y": y}, names={"z": z})
 #
 # <details><summary>A sketch</summary>
 #
-# Either run the example again with `x = torch.tensor(5.0, requires_grad=True)` and read `x.grad`, or compute $2 \cdot 5$ by hand; then `answer = ...` that number.
+# Either run the example again with `x = torch.tensor(5.0, requires_grad=True)` and read `x.grad`, or compute $2 \cdot 5$ by hand; then `answer_0_1 = ...` that number.
 #
 # </details>
 
 # %%
 # Exercise 0.1
-answer = ...  # your answer here: x.grad when x = 5
+answer_0_1 = ...  # your answer here: x.grad when x = 5
 
-# %%
-x5 = 5.0
-_ = check_answer(answer, 2 * x5,  # dz/dx = 2x
-                 right="dz/dx = 2x, so at x = 5 the gradient is 10.",
-                 hint="z = x**2 + 3*y, so dz/dx = 2x; evaluate it at x = 5.")
+# %% tags=["hide-input"]
+check_exercise("0.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -222,7 +222,7 @@ _ = check_answer(answer, 2 * x5,  # dz/dx = 2x
 # y = torch.tensor(3.0, requires_grad=True)
 # z = x ** 2 + y * 3
 # z.backward()
-# answer = x.grad          # tensor(10.); typing answer = 10 works too
+# answer_0_1 = x.grad          # tensor(10.); typing answer_0_1 = 10 works too
 # ```
 #
 # The derivative of $x^2$ is $2x$, which is $10$ at $x = 5$. The term $3y$ does not depend on `x`, so it adds nothing.

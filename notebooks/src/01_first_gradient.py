@@ -24,7 +24,8 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, can_check, run_check, count_backward_calls, agrees, tr
+from coursetools import show_source, answer_fold, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## The 30-second example
@@ -341,12 +342,14 @@ buildtrack.check("01.1")
 #
 # Compare your constructor with `mini_autograd`'s, which keeps the same bookkeeping beside its numpy array. Its
 # fields start as class attributes, so that a new tensor sets only what differs; then come the lines of its
-# constructor that this chapter is about:
+# constructor that this chapter is about. The listing is folded: it is the answer of step 01.1, so open it once
+# your check says done (or when you are stuck).
 
 # %%
-show_source(torch.Tensor, stop_at="def __init__")
-show_source(torch.Tensor.__init__, only=["self._data = data", "self._requires_grad", "if requires_grad:",
-                                         "is_floating_point", "Only Tensors"])
+with answer_fold("01.1"):
+    show_source(torch.Tensor, stop_at="def __init__")
+    show_source(torch.Tensor.__init__, only=["self._data = data", "self._requires_grad", "if requires_grad:",
+                                             "is_floating_point", "Only Tensors"])
 
 # %% [markdown]
 # The numbers live in `_data` (a numpy array). Next to them: the `requires_grad` switch, `_grad`
@@ -412,10 +415,12 @@ show_source(torch.Tensor.requires_grad.fget)
 buildtrack.check("01.2")
 
 # %% [markdown]
-# `mini_autograd` makes the same decision inside `Function.apply` (the whole method is chapter 02's subject):
+# `mini_autograd` makes the same decision inside `Function.apply` (the whole method is chapter 02's subject), folded
+# below as the answer of step 01.2:
 
 # %%
-show_source(torch.autograd.Function.apply, only=["needs_input_grad = ", "grad_enabled = grad_mode", "record = "])
+with answer_fold("01.2"):
+    show_source(torch.autograd.Function.apply, only=["needs_input_grad = ", "grad_enabled = grad_mode", "record = "])
 
 # %% [markdown]
 # Once both steps are done, your tensors print as PyTorch's do (the printing is given), and follow the rule:
@@ -432,7 +437,7 @@ if mine:
 # ### Exercise 1.1: a gradient at a point
 #
 # Use `mini_autograd` to compute both partial derivatives of $z = x^3 - 2xy$ at $x = 1.5$, $y = -0.5$.
-# Set `answer` to the pair `(x.grad, y.grad)`. Before running it, work out the derivatives by hand: do they agree?
+# Set `answer_1_1` to the pair `(x.grad, y.grad)`. Before running it, work out the derivatives by hand: do they agree?
 #
 # <details><summary>Hint 1</summary>
 #
@@ -448,23 +453,16 @@ if mine:
 #
 # <details><summary>A sketch</summary>
 #
-# `x = torch.tensor(1.5, requires_grad=True)`; the same for `y` with `-0.5`; `z = ___`; `z.backward()`; `answer = (___, ___)`.
+# `x = torch.tensor(1.5, requires_grad=True)`; the same for `y` with `-0.5`; `z = ___`; `z.backward()`; `answer_1_1 = (___, ___)`.
 #
 # </details>
 
 # %%
 # Exercise 1.1
-answer = ...  # your answer here: (x.grad, y.grad)
+answer_1_1 = ...  # your answer here: (x.grad, y.grad)
 
-# %%
-x0, y0 = 1.5, -0.5
-by_hand = (3 * x0**2 - 2 * y0, -2 * x0)        # dz/dx = 3x² - 2y, dz/dy = -2x
-_ = check_answer(answer, by_hand,
-                 right="dz/dx = 3x² - 2y = 7.75 and dz/dy = -2x = -3, as autograd says.",
-                 hint="Create x and y with requires_grad=True, compute z = x**3 - 2*x*y, call z.backward(), "
-                      "then answer = (x.grad, y.grad).",
-                 none_hint="A .grad is None until backward() has run, and stays None for a tensor "
-                           "created without requires_grad=True.")
+# %% tags=["hide-input"]
+check_exercise("1.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -475,7 +473,7 @@ _ = check_answer(answer, by_hand,
 # y = torch.tensor(-0.5, requires_grad=True)
 # z = x**3 - 2 * x * y
 # z.backward()
-# answer = (x.grad, y.grad)      # (tensor(7.7500), tensor(-3.))
+# answer_1_1 = (x.grad, y.grad)      # (tensor(7.7500), tensor(-3.))
 # ```
 #
 # By hand: $\partial z/\partial x = 3x^2 - 2y = 6.75 + 1 = 7.75$ and $\partial z/\partial y = -2x = -3$.
@@ -519,28 +517,17 @@ _ = check_answer(answer, by_hand,
 
 # %%
 # Exercise 1.2
-answer = ...  # your answer here, e.g. (True, True, False, False)
+answer_1_2 = ...  # your answer here, e.g. (True, True, False, False)
 
-# %%
-p = torch.tensor(1.0, requires_grad=True)
-q = torch.tensor(2.0)
-c = p * q
-d = q * 3
-e = d + c
-with torch.no_grad():
-    n = p * 2
-_ = check_answer(answer, (c.requires_grad, d.requires_grad, e.requires_grad, n.requires_grad),
-                 right="One input that requires grad is enough (c, and e through c); none gives none (d); "
-                       "no_grad records nothing (n).",
-                 hint="A result requires grad when at least one input does and recording is on; "
-                      "inside no_grad() nothing is recorded.")
+# %% tags=["hide-input"]
+check_exercise("1.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 1.2
-# answer = (True, False, True, False)
+# answer_1_2 = (True, False, True, False)
 # ```
 #
 # `c` has the input `p`, which requires grad. `d` is made from `q` and a number: neither requires grad.
@@ -578,30 +565,8 @@ def derivatives(points):
     """h'(x) for h(x) = x³ - x at each of the points, with one call to backward()."""
     return ...  # your answer here: a tensor with one derivative per point
 
-
-answer = derivatives([0.0, 1.0, 2.0, 3.0])
-
-# %%
-hint = ("Put the points in one tensor with requires_grad=True, compute h elementwise, "
-        "call .sum().backward() once and return x.grad.")
-
-
-def check_derivatives():
-    others = [-1.5, 0.5, 4.0]
-    again, calls = count_backward_calls(torch, lambda: derivatives(others))
-    if calls != 1:
-        return check(False, "", f"derivatives() started {calls} backward passes; the exercise asks for one. "
-                                f"{hint}")
-    want = 3 * np.array(others) ** 2 - 1                       # h'(x) = 3x² - 1
-    if not agrees(again, want):
-        return check(False, "", f"derivatives({others}) gives {again!r}, expected {want.tolist()}. {hint}")
-    return check_answer(answer, 3 * np.array([0.0, 1.0, 2.0, 3.0]) ** 2 - 1,
-                        right="h'(x) = 3x² - 1 gives -1, 2, 11, 26: one backward on the sum computed "
-                              "all four.", hint=hint)
-
-
-if can_check(answer, hint, none_hint="backward() returns None: run it, then return x.grad."):
-    run_check(check_derivatives, hint)
+# %% tags=["hide-input"]
+check_exercise("1.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -616,7 +581,7 @@ if can_check(answer, hint, none_hint="backward() returns None: run it, then retu
 #     return x.grad
 #
 #
-# answer = derivatives([0.0, 1.0, 2.0, 3.0])  # tensor([-1.,  2., 11., 26.])
+# derivatives([0.0, 1.0, 2.0, 3.0])  # tensor([-1.,  2., 11., 26.])
 # ```
 #
 # Each $h(x_i)$ depends only on its own $x_i$, so the derivative of the sum with respect to $x_i$ is $h'(x_i) = 3x_i^2 - 1$.

@@ -23,7 +23,8 @@
 # %%
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer
+from coursetools import show_source
+from exercises import check_exercise
 
 # %% [markdown]
 # ## PyTorch's scratch paper
@@ -479,22 +480,17 @@ show_source(gradient_edge)
 
 # %%
 # Exercise 2.1
-answer = ...  # your answer here: a node name as a string
+answer_2_1 = ...  # your answer here: a node name as a string
 
-# %%
-w = torch.tensor([1.0, 2.0], requires_grad=True)
-r = 2 * w.exp().sum()
-_ = check_answer(answer, r.grad_fn.name(),
-                 right="grad_fn belongs to the last operation that made r: the multiplication by 2.",
-                 hint="grad_fn is the node of the *last* operation that produced the tensor. "
-                      "Which operation runs last in 2 * w.exp().sum()?")
+# %% tags=["hide-input"]
+check_exercise("2.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 2.1
-# answer = "MulBackward0"
+# answer_2_1 = "MulBackward0"
 # ```
 #
 # Python evaluates `w.exp()` first, then `.sum()`, and multiplies by 2 last. A tensor's `grad_fn` is the node of the
@@ -529,39 +525,23 @@ _ = check_answer(answer, r.grad_fn.name(),
 #
 # <details><summary>A sketch</summary>
 #
-# Count: operations in `(a * b + a).sum()` = ___; leaves that require grad = ___; `answer` = their sum.
+# Count: operations in `(a * b + a).sum()` = ___; leaves that require grad = ___; `answer_2_2` = their sum.
 #
 # </details>
 
 # %%
 # Exercise 2.2
-answer = ...  # your answer here: a number of nodes
+answer_2_2 = ...  # your answer here: a number of nodes
 
-# %%
-def count_nodes(tensor):
-    """Distinct nodes reachable from tensor.grad_fn."""
-    seen, stack = set(), [tensor.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is not None and node not in seen:
-            seen.add(node)
-            stack.extend(next_node for next_node, _ in node.next_functions)
-    return len(seen)
-
-a = torch.tensor([1.0, 2.0], requires_grad=True)
-b = torch.tensor([3.0, 4.0], requires_grad=True)
-s = (a * b + a).sum()
-_ = check_answer(answer, count_nodes(s),
-                 right="SumBackward0, AddBackward0, MulBackward0 and one AccumulateGrad per leaf: a and b.",
-                 hint="One node per operation (*, +, sum), plus one AccumulateGrad per leaf that requires grad. "
-                      "A leaf used twice still has a single AccumulateGrad.")
+# %% tags=["hide-input"]
+check_exercise("2.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 2.2
-# answer = 5
+# answer_2_2 = 5
 # ```
 #
 # Three operations give `SumBackward0`, `AddBackward0` and `MulBackward0`. The leaves add one `AccumulateGrad` each.
@@ -596,31 +576,23 @@ _ = check_answer(answer, count_nodes(s),
 #
 # <details><summary>A sketch</summary>
 #
-# `answer = ("___Backward0", ___)`: first the node that made `a * 2`, then the entry for `b`.
+# `answer_2_3 = ("___Backward0", ___)`: first the node that made `a * 2`, then the entry for `b`.
 #
 # </details>
 
 # %%
 # Exercise 2.3
-answer = ...  # your answer here: (name or None, name or None)
+answer_2_3 = ...  # your answer here: (name or None, name or None)
 
-# %%
-a = torch.tensor([1.0, 2.0], requires_grad=True)
-b = torch.ones(2)
-u = a * 2 + b
-expected = tuple(None if node is None else node.name() for node, _ in u.grad_fn.next_functions)
-_ = check_answer(answer, expected,
-                 right="The + node sends gradients to a * 2 (a MulBackward0) and nowhere for b, "
-                       "which does not require grad.",
-                 hint="u.grad_fn is the + node; it has one entry per input of the +, in order. "
-                      "What made the first input, and does the second one need a gradient?")
+# %% tags=["hide-input"]
+check_exercise("2.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 2.3
-# answer = ("MulBackward0", None)
+# answer_2_3 = ("MulBackward0", None)
 # ```
 #
 # `u.grad_fn` is the `AddBackward0` of `... + b`. Its first input, `a * 2`, was made by a multiplication, so the first

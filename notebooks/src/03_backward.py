@@ -36,7 +36,8 @@ import numpy as np
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, can_check, run_check, tr
+from coursetools import show_source, answer_fold, expect_error, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## 1. The classic example
@@ -158,12 +159,16 @@ print("x.grad:", x.grad.tolist())
 # For a scalar loss the very first $\mathbf{v}$ is just the number 1, and `backward()` fills it
 # in. For a result with several entries, there is no single obvious starting vector, so
 # `backward()` refuses to guess:
+#
+# The next cell fails on purpose, with a `RuntimeError`: `y` holds three numbers, and `backward()` has no
+# starting gradient for them. It prints the error as PyTorch's traceback ends, `RuntimeError: ...`; so does
+# every cell of the course that fails on purpose.
 
 # %%
-# NBVAL_RAISES_EXCEPTION
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x ** 2
-y.backward()
+with expect_error(RuntimeError):
+    y.backward()
 
 # %% [markdown]
 # `grad can be implicitly created only for scalar outputs`: "implicitly created" is the
@@ -339,12 +344,14 @@ buildtrack.check("03.1")
 
 # %% [markdown]
 # Compare with `mini_autograd`'s `Mul` (its `forward` keeps only what the other input's gradient needs, a
-# refinement chapter 07 explains):
+# refinement chapter 07 explains). It is the answer of step 03.1 for `Mul`, so it is folded: open it once your check
+# says done.
 
 # %%
 from mini_autograd.ops.pointwise import Mul
 
-show_source(Mul)
+with answer_fold("03.1"):
+    show_source(Mul)
 
 # %% [markdown]
 # ### Step 03.2: a first engine
@@ -660,21 +667,17 @@ print(tr("after step:      weight changed:"), not np.array_equal(model.weight.de
 
 # %%
 # Exercise 3.1
-answer = ...  # your answer here, e.g. [0.0, 0.0, 0.0]
+answer_3_1 = ...  # your answer here, e.g. [0.0, 0.0, 0.0]
 
-# %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-(x ** 3).mean().backward()
-_ = check_answer(answer, x.grad,
-                 right="d/dx_i of (x_1³ + x_2³ + x_3³)/3 is 3x_i²/3 = x_i².",
-                 hint="The mean divides by 3, and d(x³)/dx = 3x². Combine the two for each entry.")
+# %% tags=["hide-input"]
+check_exercise("3.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 3.1
-# answer = [1.0, 4.0, 9.0]
+# answer_3_1 = [1.0, 4.0, 9.0]
 # ```
 #
 # $\text{out} = \frac{1}{3}(x_1^3 + x_2^3 + x_3^3)$, so $\partial\,\text{out}/\partial x_i =
@@ -686,7 +689,7 @@ _ = check_answer(answer, x.grad,
 # %% [markdown]
 # **Exercise 3.2.** With `x = [1., 2., 3.]` and `y = x ** 2`, you want `x.grad` to hold the
 # gradient of the weighted sum $L = 2\,y_0 + y_1 - y_2$ — without building `L`, by calling
-# `y.backward(v)`. Which tensor `v` do you pass?
+# `y.backward(v)`. Which tensor `v` do you pass? Set `answer_3_2` to it.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -702,40 +705,23 @@ _ = check_answer(answer, x.grad,
 #
 # <details><summary>A sketch</summary>
 #
-# `v = torch.tensor([___, ___, ___])`, shaped like `y`.
+# `answer_3_2 = torch.tensor([___, ___, ___])`, shaped like `y`.
 #
 # </details>
 
 # %%
 # Exercise 3.2
-v = ...  # your answer here: a tensor shaped like y
+answer_3_2 = ...  # your answer here: v, a tensor shaped like y
 
-# %%
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-y = x ** 2
-(2 * y[0] + y[1] - y[2]).backward()
-expected = x.grad.clone()                       # the gradient of L, built the long way
-
-x.grad = None
-hint = "v holds the weight of each y_i in L: y.backward(v) computes the gradient of sum(v * y)."
-
-
-def backward_with_v():
-    (x ** 2).backward(v)
-    return check_answer(x.grad, expected, right="y.backward(v) is the gradient of sum(v * y), "
-                        "here 2·y0 + y1 − y2: x.grad = v · 2x = [4., 4., -6.].", hint=hint)
-
-
-if can_check(v, hint, none_hint="v = None is backward()'s default, which works only when y holds a single "
-                                "number: pass a tensor of weights shaped like y."):
-    run_check(backward_with_v, hint)
+# %% tags=["hide-input"]
+check_exercise("3.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 3.2
-# v = torch.tensor([2.0, 1.0, -1.0])
+# answer_3_2 = torch.tensor([2.0, 1.0, -1.0])
 # ```
 #
 # The `gradient=` argument is the gradient arriving from upstream: $\partial L/\partial y$.
@@ -778,31 +764,17 @@ if can_check(v, hint, none_hint="v = None is backward()'s default, which works o
 
 # %%
 # Exercise 3.3
-answer = ...  # your answer here: (a works?, b works?, c works?)
+answer_3_3 = ...  # your answer here: (a works?, b works?, c works?)
 
-# %%
-def backward_works(make):
-    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    try:
-        make(x).backward()
-        return True
-    except RuntimeError:
-        return False
-
-
-expected = (backward_works(lambda x: x.sum()),
-            backward_works(lambda x: x[0:1] * 2),
-            backward_works(lambda x: x * 2))
-_ = check_answer(answer, expected,
-                 right="The rule counts elements, not dimensions: one element is enough.",
-                 hint="Look at how _make_grads decides: it checks out.numel(), the number of elements.")
+# %% tags=["hide-input"]
+check_exercise("3.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 3.3
-# answer = (True, True, False)
+# answer_3_3 = (True, True, False)
 # ```
 #
 # `_make_grads` raises only when `out.numel() != 1`. `a` is a 0-d scalar and `b` has shape

@@ -31,11 +31,11 @@
 # %%
 import warnings
 
-import numpy as np
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, can_check, tr
+from coursetools import show_source, expect_error, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## 1. Who is a leaf?
@@ -175,11 +175,13 @@ print(a, "| is_leaf:", a.is_leaf)
 # %% [markdown]
 # On a non-leaf it cannot be switched off: the tensor's `grad_fn` already ties it into the
 # graph. PyTorch's error says what to do instead — `detach()`:
+#
+# The next cell fails on purpose, with a `RuntimeError`: `b` is not a leaf.
 
 # %%
-# NBVAL_RAISES_EXCEPTION
 b = a * 2
-b.requires_grad_(False)
+with expect_error(RuntimeError):
+    b.requires_grad_(False)
 
 # %% [markdown]
 # (Switching it *on* for a non-leaf, `b.requires_grad_(True)`, is allowed and changes nothing:
@@ -188,10 +190,12 @@ b.requires_grad_(False)
 # And an integer tensor cannot require gradients: only floating-point ones can (and, in PyTorch,
 # complex ones, as its message says; mini_autograd has no complex numbers). A gradient describes
 # how the output changes when the input moves a tiny bit, and an integer cannot move a tiny bit:
+#
+# The next cell fails on purpose, with a `RuntimeError`: its tensor holds integers.
 
 # %%
-# NBVAL_RAISES_EXCEPTION
-torch.tensor([1, 2, 3], requires_grad=True)
+with expect_error(RuntimeError):
+    torch.tensor([1, 2, 3], requires_grad=True)
 
 # %% [markdown]
 # ## 5. Open the hood: each leaf has an `AccumulateGrad` node
@@ -446,35 +450,23 @@ t = r * p
 #
 # <details><summary>A sketch</summary>
 #
-# Go through `p`, `q`, `r`, `s`, `t`: was it created directly, detached, or made by a recorded operation? `answer = {"___", ...}` with the leaves.
+# Go through `p`, `q`, `r`, `s`, `t`: was it created directly, detached, or made by a recorded operation? `answer_4_1 = {"___", ...}` with the leaves.
 #
 # </details>
 
 # %%
 # Exercise 4.1
-answer = ...  # your answer here: a set of names
+answer_4_1 = ...  # your answer here: a set of names
 
-# %%
-tensors = {"p": p, "q": q, "r": r, "s": s, "t": t}
-expected = {name for name, tensor in tensors.items() if tensor.is_leaf}
-hint = "A leaf is a tensor with grad_fn None: not made by an operation that was recorded."
-if can_check(answer, hint, kind=(set, frozenset, list, tuple), what='a set of names, such as {"p", "q"}'):
-    if not all(isinstance(name, str) for name in answer):
-        check(False, "", f'{hint} (answer with the names as strings, such as {{"p", "q"}})')
-    elif set(answer) - tensors.keys():
-        check(False, "", f"{hint} (there is no tensor named {', '.join(sorted(set(answer) - tensors.keys()))}: "
-                         "the names are p, q, r, s and t)")
-    else:
-        check(set(answer) == expected,
-              right="p was created by you; r is detached; s was made from tensors needing no grad.",
-              hint=f"{hint} (your answer: {sorted(answer)})")
+# %% tags=["hide-input"]
+check_exercise("4.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 4.1
-# answer = {"p", "r", "s"}
+# answer_4_1 = {"p", "r", "s"}
 # ```
 #
 # `p` is created by you. `q = p * 3` is recorded (`p` requires grad), so it has a `grad_fn`.
@@ -486,7 +478,7 @@ if can_check(answer, hint, kind=(set, frozenset, list, tuple), what='a set of na
 
 # %% [markdown]
 # **Exercise 4.2.** Get the gradient of `loss` with respect to the intermediate tensor `u`.
-# Edit the cell: add one line before `backward()`, and set `answer`.
+# Edit the cell: add one line before `backward()`, and set `answer_4_2`.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -502,7 +494,7 @@ if can_check(answer, hint, kind=(set, frozenset, list, tuple), what='a set of na
 #
 # <details><summary>A sketch</summary>
 #
-# Add `u.___()` between `u = ...` and `loss.backward()`, then `answer = u.___`.
+# Add `u.___()` between `u = ...` and `loss.backward()`, then `answer_4_2 = u.___`.
 #
 # </details>
 
@@ -513,15 +505,10 @@ x = torch.tensor([2.0, 1.0, 0.5])
 u = w * x + 1
 loss = (u ** 2).mean()
 loss.backward()
-answer = ...  # your answer here: the gradient of loss with respect to u
+answer_4_2 = ...  # your answer here: the gradient of loss with respect to u
 
-# %%
-_ = check_answer(answer, 2 * u.detach() / u.numel(),
-                 right="u.retain_grad() before backward() keeps d loss / d u = 2u / 3 in u.grad.",
-                 hint="u is not a leaf, so u.grad stays None unless you ask autograd to keep it "
-                      "before calling backward().",
-                 none_hint="u.grad is None: backward() computed u's gradient on the way to w, but "
-                           "dropped it.")
+# %% tags=["hide-input"]
+check_exercise("4.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -534,7 +521,7 @@ _ = check_answer(answer, 2 * u.detach() / u.numel(),
 # u.retain_grad()
 # loss = (u ** 2).mean()
 # loss.backward()
-# answer = u.grad
+# answer_4_2 = u.grad
 # ```
 #
 # `u = [3, -1, 2.5]` and `loss = (u₀² + u₁² + u₂²)/3`, so `u.grad = 2u/3 = [2.0, -0.6667,
@@ -545,7 +532,7 @@ _ = check_answer(answer, 2 * u.detach() / u.numel(),
 
 # %% [markdown]
 # **Exercise 4.3.** A classic bug: the line below is meant to create a small random parameter,
-# but `w_buggy` is not a leaf, so after `backward()` its `.grad` is `None`. Write a `w` that
+# but `w_buggy` is not a leaf, so after `backward()` its `.grad` is `None`. Write a `w`, as `answer_4_3`, that
 # holds the same kind of numbers — three numbers from `torch.randn`, scaled by 0.1 — and *is* a
 # leaf that requires grad. (The cell seeds the random generator, so the check knows which
 # numbers to expect: the ones `w_buggy` got, or the next three.)
@@ -564,7 +551,7 @@ _ = check_answer(answer, 2 * u.detach() / u.numel(),
 #
 # <details><summary>A sketch</summary>
 #
-# `w = (torch.randn(3) * ___).___()`, after the cell's `torch.manual_seed(0)`.
+# `answer_4_3 = (torch.randn(3) * ___).___()`, after the cell's `torch.manual_seed(0)`.
 #
 # </details>
 
@@ -572,44 +559,10 @@ _ = check_answer(answer, 2 * u.detach() / u.numel(),
 # Exercise 4.3
 torch.manual_seed(0)
 w_buggy = torch.randn(3, requires_grad=True) * 0.1   # the bug: this is the result of `* 0.1`
-w = ...  # your answer here: a leaf tensor of small random numbers that requires grad
+answer_4_3 = ...  # your answer here: w, a leaf tensor of small random numbers that requires grad
 
-# %%
-hint = ("Do the scaling first, on a tensor that does not require grad, then switch requires_grad "
-        "on for the result.")
-torch.manual_seed(0)                        # the exercise cell's seed: its first two draws of randn(3)
-draws = [torch.randn(3).numpy(), torch.randn(3).numpy()]
-
-
-def whats_wrong_43(w):
-    """What is wrong with w, in a sentence; None when it is what the exercise asks for."""
-    if not w.is_leaf:
-        return (f"w is not a leaf: its grad_fn is {w.grad_fn.name()}, so the operation that made it was "
-                "recorded, and w.grad will stay None.")
-    if not w.requires_grad:
-        return "w is a leaf but does not require grad: backward() would not compute a gradient for it."
-    if list(w.shape) != [3]:
-        return f"w has shape {list(w.shape)}; w_buggy has shape [3]."
-    values = w.detach().numpy()
-    if not values.any():
-        return "w is all zeros: the exercise asks for random numbers, from torch.randn."
-    if any(np.allclose(values, draw, atol=1e-6) for draw in draws):
-        return "w holds torch.randn's numbers unscaled: multiply them by 0.1 first."
-    if not any(np.allclose(values, 0.1 * draw, atol=1e-6) for draw in draws):
-        return ("w's numbers are not torch.randn(3) * 0.1 after torch.manual_seed(0). Run the exercise "
-                "cell again from its first line (it seeds the generator), and use randn, not rand.")
-    return None
-
-
-if can_check(w, hint, kind=torch.Tensor, what="a tensor"):
-    problem = whats_wrong_43(w)
-    if problem is not None:
-        check(False, "", f"{problem} {hint}")
-    else:
-        (w * 2).sum().backward()
-        check(w.grad is not None,
-              right=f"w is a leaf that requires grad and holds randn's numbers scaled by 0.1, so "
-                    f"backward() filled w.grad: {w.grad}.", hint=hint)
+# %% tags=["hide-input"]
+check_exercise("4.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -617,7 +570,7 @@ if can_check(w, hint, kind=torch.Tensor, what="a tensor"):
 # ```python
 # # Exercise 4.3
 # torch.manual_seed(0)
-# w = (torch.randn(3) * 0.1).requires_grad_()
+# answer_4_3 = (torch.randn(3) * 0.1).requires_grad_()
 # ```
 #
 # `torch.randn(3, requires_grad=True) * 0.1` is the result of a recorded multiplication, so

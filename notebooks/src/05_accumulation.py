@@ -29,7 +29,8 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, can_check, run_check, tr
+from coursetools import show_source, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## 1. Twice `backward()`, twice the gradient
@@ -433,29 +434,23 @@ if mine:
 #
 # <details><summary>A sketch</summary>
 #
-# `answer` = (number of backward calls) × ___.
+# `answer_5_1` = (number of backward calls) × ___.
 #
 # </details>
 
 # %%
 # Exercise 5.1
-answer = ...  # your answer here: a number
+answer_5_1 = ...  # your answer here: a number
 
-# %%
-x = torch.tensor(3.0, requires_grad=True)
-for _ in range(3):
-    y = x ** 2
-    y.backward()
-_ = check_answer(answer, x.grad,
-                 right="Each backward adds dy/dx = 2x = 6, three times: 18.",
-                 hint="Each backward computes the same gradient, 2x at x = 3, and adds it to .grad.")
+# %% tags=["hide-input"]
+check_exercise("5.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 5.1
-# answer = 18.0
+# answer_5_1 = 18.0
 # ```
 #
 # $dy/dx = 2x = 6$ at $x = 3$. Nothing clears `.grad`, so the three backward calls leave
@@ -466,7 +461,7 @@ _ = check_answer(answer, x.grad,
 # %% [markdown]
 # **Exercise 5.2.** This gradient-descent loop should bring `w` to 3 (the minimum of
 # $(w-3)^2$), but it forgets something, and `w` swings around 3 instead of settling. Fix
-# `train`, then set `answer = train()`.
+# `train`, then set `answer_5_2 = train()`.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -482,7 +477,7 @@ _ = check_answer(answer, x.grad,
 #
 # <details><summary>A sketch</summary>
 #
-# In the loop, before `loss.backward()`: `w.grad = ___`. Then `answer = train()`.
+# In the loop, before `loss.backward()`: `w.grad = ___`. Then `answer_5_2 = train()`.
 #
 # </details>
 
@@ -498,30 +493,10 @@ def train(steps=20, lr=0.25):
     return w
 
 
-answer = ...  # your answer here: train(), once the loop is fixed
+answer_5_2 = ...  # your answer here: train(), once the loop is fixed
 
-# %%
-hint = "Each step's backward adds to the gradients of all the earlier steps: clear w.grad in the loop."
-
-
-def check_train():
-    # With w.grad cleared, each step moves w by lr * 2(w - 3): w after n steps is 3 - 3(1 - 2 lr)^n.
-    for steps, lr in [(20, 0.25), (3, 0.1), (5, 0.3)]:
-        w = float(train(steps, lr))
-        want = 3 - 3 * (1 - 2 * lr) ** steps
-        if abs(w - want) > 1e-4:
-            return check(False, "", f"{hint} (train(steps={steps}, lr={lr}) ends at w = {w:.4f}, "
-                                    f"expected {want:.4f})")
-    return check(abs(float(answer) - 3.0) < 1e-3,
-                 right="With w.grad cleared every step, each update uses only the current gradient.",
-                 hint=f"{hint} (your answer: {float(answer):.4f}; set answer = train())")
-
-
-if can_check(answer, hint, kind=(torch.Tensor, float, int), what="w, the number that train() returns"):
-    if isinstance(answer, torch.Tensor) and answer.numel() != 1:
-        check(False, "", f"{hint} (train() should return w, one number; your answer has shape {list(answer.shape)})")
-    else:
-        run_check(check_train, hint)
+# %% tags=["hide-input"]
+check_exercise("5.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -539,7 +514,7 @@ if can_check(answer, hint, kind=(torch.Tensor, float, int), what="w, the number 
 #     return w
 #
 #
-# answer = train()
+# answer_5_2 = train()
 # ```
 #
 # Without clearing, `w.grad` at step $t$ holds the sum of all gradients so far, so every update
@@ -576,45 +551,17 @@ if can_check(answer, hint, kind=(torch.Tensor, float, int), what="w, the number 
 
 # %%
 # Exercise 5.3
-answer = ...  # your answer here: [factor for piece 1, piece 2, piece 3]
+answer_5_3 = ...  # your answer here: [factor for piece 1, piece 2, piece 3]
 
-# %%
-w = torch.tensor([0.0, 0.0], requires_grad=True)
-b = torch.tensor(0.0, requires_grad=True)
-mse(w, b, X[:40], Y[:40]).backward()
-whole = np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)])
-
-hint = "Write the mean over 40 samples as a weighted sum of the three pieces' means."
-
-
-def accumulate_with(factors):
-    w.grad, b.grad = None, None
-    for (start, stop), factor in zip([(0, 10), (10, 20), (20, 40)], factors, strict=True):
-        (mse(w, b, X[start:stop], Y[start:stop]) * factor).backward()
-    pieces = np.concatenate([w.grad.numpy(), b.grad.numpy().reshape(1)])
-    return check(np.allclose(pieces, whole, atol=1e-5),
-                 right="Each piece weighs by its share of the samples, n_j / N: 1/4, 1/4 and 1/2.",
-                 hint=f"{hint} (your factors give the gradient {np.round(pieces, 3)}, "
-                      f"the whole batch {np.round(whole, 3)})")
-
-
-if can_check(answer, hint, kind=(list, tuple, np.ndarray, torch.Tensor), what="a list of three numbers",
-             length=3):
-    try:
-        factors = [None if isinstance(factor, str) else float(factor) for factor in answer]
-    except (TypeError, ValueError, RuntimeError):
-        factors = [None]
-    if None in factors:
-        check(False, "", f"{hint} (the factors should be numbers; your answer: {answer!r})")
-    else:
-        run_check(lambda: accumulate_with(factors), hint)
+# %% tags=["hide-input"]
+check_exercise("5.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 5.3
-# answer = [10 / 40, 10 / 40, 20 / 40]
+# answer_5_3 = [10 / 40, 10 / 40, 20 / 40]
 # ```
 #
 # $\frac{1}{40}\sum_{i=1}^{40}\ell_i = \frac{10}{40}\,\text{mean}_1 + \frac{10}{40}\,\text{mean}_2

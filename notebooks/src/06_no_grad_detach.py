@@ -41,7 +41,8 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import nn, viz
-from coursetools import show_source, check_answer, check, can_check, run_check, tr
+from coursetools import show_source, expect_error, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## 1. Four things that look alike
@@ -279,6 +280,9 @@ print("z:", z, "| requires_grad:", z.requires_grad, "| is_inference:", z.is_infe
 #
 # A realistic way to hit this: compute features with a frozen network under
 # `inference_mode`, then train a small head on them.
+#
+# The cell below fails on purpose at its last line, with a `RuntimeError`: `head` would have to save
+# `features`, an inference tensor, for backward.
 
 # %%
 torch.manual_seed(0)
@@ -288,10 +292,8 @@ data = torch.randn(5, 4)
 with torch.inference_mode():
     features = backbone(data)
 print("features.is_inference():", features.is_inference())
-
-# %%
-# NBVAL_RAISES_EXCEPTION
-prediction = head(features)
+with expect_error(RuntimeError):
+    prediction = head(features)
 
 # %% [markdown]
 # The error comes at the forward, not at `backward()`: `head` computes `features @ W.T + b`,
@@ -492,10 +494,12 @@ print(x.grad)
 
 # %% [markdown]
 # A second `backward()` through the same graph fails:
+#
+# The next cell fails on purpose, with a `RuntimeError`: the first backward freed what the graph had saved.
 
 # %%
-# NBVAL_RAISES_EXCEPTION
-y.backward()
+with expect_error(RuntimeError):
+    y.backward()
 
 # %% [markdown]
 # Backward reads the ledger from the last entry to the first — and, to save memory, throws away
@@ -821,33 +825,17 @@ buildtrack.progress()
 
 # %%
 # Exercise 6.1
-answer = ...  # your answer here: (a?, b?, c?, d?, e?, f?)
+answer_6_1 = ...  # your answer here: (a?, b?, c?, d?, e?, f?)
 
-# %%
-w = torch.tensor([1.0, 2.0], requires_grad=True)
-a = w * 2
-with torch.no_grad():
-    b = w * 2
-    with torch.enable_grad():
-        c = w * 2
-d = a.detach() * w
-with torch.inference_mode():
-    e = w * 2
-f = b * 2
-expected = tuple(t.grad_fn is not None for t in (a, b, c, d, e, f))
-
-_ = check_answer(answer, expected,
-                 right="a, c and d are recorded. b and e were made with recording off, and f's only "
-                       "tensor input, b, does not require grad.",
-                 hint="An operation is recorded when grad mode is on and at least one input requires grad. "
-                      "Check both conditions for each line.")
+# %% tags=["hide-input"]
+check_exercise("6.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 6.1
-# answer = (True, False, True, True, False, False)
+# answer_6_1 = (True, False, True, True, False, False)
 # ```
 #
 # - `a`: recording on, `w` requires grad: recorded.
@@ -865,7 +853,7 @@ _ = check_answer(answer, expected,
 # loop and, to keep the graph out of the log, put a `detach()` on the hidden layer. Since then
 # the loss ends higher. Fix `train_with_logging` so that the log still holds plain numbers (no
 # tensors, no graph) but the model trains as in the correct run of section 11, then set
-# `answer = train_with_logging()`: the final loss and the log.
+# `answer_6_2 = train_with_logging()`: the final loss and the log.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -881,7 +869,7 @@ _ = check_answer(answer, expected,
 #
 # <details><summary>A sketch</summary>
 #
-# Keep `hidden = layer1(X).tanh()` as it was before the `detach()`, and log `hidden.___().mean().item()`; then `answer = train_with_logging()`.
+# Keep `hidden = layer1(X).tanh()` as it was before the `detach()`, and log `hidden.___().mean().item()`; then `answer_6_2 = train_with_logging()`.
 #
 # </details>
 
@@ -903,33 +891,10 @@ def train_with_logging(steps=200, lr=0.2):
     return loss.item(), mean_activation
 
 
-answer = ...  # your answer here: train_with_logging(), once it is fixed
+answer_6_2 = ...  # your answer here: train_with_logging(), once it is fixed
 
-# %%
-hint = "The detach() cuts layer1 out of the graph. Detach only the value that goes into the log."
-
-
-def check_logging():
-    for steps, lr in [(30, 0.1), (200, 0.2)]:             # train() of section 11 is the reference
-        final_loss, log = train_with_logging(steps, lr)
-        want = train(steps=steps, lr=lr)[0][-1]
-        if any(isinstance(entry, torch.Tensor) for entry in log):
-            return check(False, "", "The log holds tensors, and each one keeps its graph alive: "
-                                    "log plain numbers (.item()).")
-        if len(log) != steps:
-            return check(False, "", f"The log has {len(log)} entries after {steps} steps, expected {steps}.")
-        if abs(final_loss - want) > 1e-4:
-            return check(False, "", f"{hint} (train_with_logging({steps}, {lr}) ends at loss "
-                                    f"{final_loss:.4f}, the correct run at {want:.4f})")
-    final_loss, _ = answer
-    return check(abs(final_loss - want) < 1e-4,
-                 right=f"The final loss is back to {want:.4f}: layer1 learns again, and the log "
-                       "holds plain numbers.",
-                 hint=f"{hint} (your answer's final loss: {final_loss:.4f}; set answer = train_with_logging())")
-
-
-if can_check(answer, hint, kind=tuple, what="what train_with_logging() returns: (final loss, log)", length=2):
-    run_check(check_logging, hint)
+# %% tags=["hide-input"]
+check_exercise("6.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -952,7 +917,7 @@ if can_check(answer, hint, kind=tuple, what="what train_with_logging() returns: 
 #     return loss.item(), mean_activation
 #
 #
-# answer = train_with_logging()
+# answer_6_2 = train_with_logging()
 # ```
 #
 # The `detach()` belongs to the logging line, not to the model. (`.item()` alone would already
@@ -986,32 +951,23 @@ if can_check(answer, hint, kind=tuple, what="what train_with_logging() returns: 
 #
 # <details><summary>A sketch</summary>
 #
-# `answer = (d.is_leaf, d.requires_grad, y[0] after the write, the number of in-place writes so far)` = `(___, ___, ___, ___)`.
+# `answer_6_3 = (d.is_leaf, d.requires_grad, y[0] after the write, the number of in-place writes so far)` = `(___, ___, ___, ___)`.
 #
 # </details>
 
 # %%
 # Exercise 6.3
-answer = ...  # your answer here: (d.is_leaf, d.requires_grad, y[0].item(), y._version)
+answer_6_3 = ...  # your answer here: (d.is_leaf, d.requires_grad, y[0].item(), y._version)
 
-# %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 3
-d = y.detach()
-d[0] = 100.0
-expected = (d.is_leaf, d.requires_grad, y[0].item(), y._version)
-_ = check_answer(answer, expected,
-                 right="d is a leaf that does not require grad; it shares y's data (so y[0] is 100) and "
-                       "its version counter (so y._version is 1).",
-                 hint="detach() gives a new leaf without grad, but over the same data and the same "
-                      "version counter.")
+# %% tags=["hide-input"]
+check_exercise("6.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 6.3
-# answer = (True, False, 100.0, 1)
+# answer_6_3 = (True, False, 100.0, 1)
 # ```
 #
 # `detach()` returns a leaf (`grad_fn is None`) that does not require grad. It shares the data,

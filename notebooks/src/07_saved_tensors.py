@@ -44,7 +44,8 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import nn, viz
-from coursetools import show_source, check_answer, tr
+from coursetools import show_source, expect_error, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## 1. Backward needs numbers from the forward pass
@@ -509,15 +510,16 @@ show_source(BackwardFunction.release_variables)
 # </details>
 #
 # So a second backward through the same graph finds the slots empty:
+#
+# The cell below fails on purpose at its last line, with a `RuntimeError`: the second `backward()` needs
+# `x`, which the first one freed.
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = (x ** 2).sum()
 y.backward()
-
-# %%
-# NBVAL_RAISES_EXCEPTION
-y.backward()
+with expect_error(RuntimeError):
+    y.backward()
 
 # %% [markdown]
 # With `retain_graph=True` the first backward keeps the saved tensors; they are freed by the
@@ -569,13 +571,15 @@ print(tr(f"v + 1 makes a new tensor; v is still at {v._version} and the new one 
 # Each `SavedTensor` remembers the version at which it was saved (`saved_version`). When
 # backward unpacks it, `unpack` compares that with the tensor's current version. Here `exp`
 # saved its result at version 0, and `add_(1)` then changed it:
+#
+# The next cell fails on purpose, with a `RuntimeError`: backward finds `y` at version 1, not 0.
 
 # %%
-# NBVAL_RAISES_EXCEPTION
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = x.exp()
 y.add_(1)
-y.sum().backward()
+with expect_error(RuntimeError):
+    y.sum().backward()
 
 # %% [markdown]
 # Every part of the message is useful: `[torch.FloatTensor [3]]` is the type and shape of the
@@ -1035,30 +1039,23 @@ if mine:
 #
 # <details><summary>A sketch</summary>
 #
-# `answer = "___"`: `"self"` for the input, `"result"` for the output.
+# `answer_7_1 = "___"`: `"self"` for the input, `"result"` for the output.
 #
 # </details>
 
 # %%
 # Exercise 7.1
-answer = ...  # your answer here: "self" or "result"
+answer_7_1 = ...  # your answer here: "self" or "result"
 
-# %%
-x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
-s = x.sigmoid()
-saves_result = np.allclose(s.grad_fn._saved_result.detach().numpy(), s.detach().numpy())
-expected = "result" if saves_result else "self"
-_ = check_answer(answer, expected,
-                 right="The derivative is written in terms of σ(x) itself, so the result is saved "
-                       "(grad_fn._saved_result), as for exp and tanh.",
-                 hint="Look at what the derivative formula needs: x, or σ(x)?")
+# %% tags=["hide-input"]
+check_exercise("7.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 7.1
-# answer = "result"
+# answer_7_1 = "result"
 # ```
 #
 # $\sigma'(x) = \sigma(x)(1 - \sigma(x))$ needs only the output, which the forward pass has just
@@ -1094,33 +1091,23 @@ _ = check_answer(answer, expected,
 #
 # <details><summary>A sketch</summary>
 #
-# Count the saved tensors of 1000 float32 numbers each, once each: `answer = ___ * 1000 * 4`.
+# Count the saved tensors of 1000 float32 numbers each, once each: `answer_7_2 = ___ * 1000 * 4`.
 #
 # </details>
 
 # %%
 # Exercise 7.2
-answer = ...  # your answer here: a number of bytes
+answer_7_2 = ...  # your answer here: a number of bytes
 
-# %%
-a = torch.randn(1000, requires_grad=True)
-w = torch.randn(1000, requires_grad=True)
-b = a * w
-c = b.exp()
-d = c.sum()
-_ = check_answer(answer, saved_bytes(d),
-                 right="a and w (saved by the multiplication, each for the other's gradient) and c "
-                       "(exp's result): 3 x 4,000 bytes. b itself is not saved: exp keeps its output, "
-                       "not its input, and sum keeps only a shape.",
-                 hint="Go node by node: what does MulBackward0 keep when both inputs require grad? "
-                      "What does ExpBackward0 keep? And SumBackward0?")
+# %% tags=["hide-input"]
+check_exercise("7.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 7.2
-# answer = 12_000
+# answer_7_2 = 12_000
 # ```
 #
 # `MulBackward0` keeps `a` and `w` (4,000 bytes each), `ExpBackward0` keeps its result `c`
@@ -1135,7 +1122,7 @@ _ = check_answer(answer, saved_bytes(d),
 # **Exercise 7.3.** `f` below fails at backward with "one of the variables needed for gradient
 # computation has been modified by an inplace operation". Fix `f` so that it computes the same
 # value, $\sum_i (e^{x_i} + 1)^2$, without the error; then run the backward and set
-# `answer = x.grad`.
+# `answer_7_3 = x.grad`.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -1151,7 +1138,7 @@ _ = check_answer(answer, saved_bytes(d),
 #
 # <details><summary>A sketch</summary>
 #
-# In `f`, replace `y.add_(1)` by `y = ___` (out of place). Then `f(x).backward()` and `answer = x.grad`.
+# In `f`, replace `y.add_(1)` by `y = ___` (out of place). Then `f(x).backward()` and `answer_7_3 = x.grad`.
 #
 # </details>
 
@@ -1166,16 +1153,10 @@ def f(x):
     return (y ** 2).sum()
 
 
-answer = ...  # your answer here: x.grad, once f(x).backward() works
+answer_7_3 = ...  # your answer here: x.grad, once f(x).backward() works
 
-# %%
-x_np = np.array([0.0, 1.0, 2.0])
-by_hand = 2 * (np.exp(x_np) + 1) * np.exp(x_np)       # d/dx (e^x + 1)^2
-_ = check_answer(answer, by_hand,
-                 right="y = y + 1 makes a new tensor, so exp's saved result stays at version 0; "
-                       "the gradient is 2(e^x + 1)e^x.",
-                 hint="exp saved its result y; add_ changes y in place. Make the shifted value a new "
-                      "tensor instead.", atol=1e-3)
+# %% tags=["hide-input"]
+check_exercise("7.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -1192,7 +1173,7 @@ _ = check_answer(answer, by_hand,
 #
 #
 # f(x).backward()
-# answer = x.grad
+# answer_7_3 = x.grad
 # ```
 #
 # `ExpBackward0` saved its result `y` at version 0; `add_(1)` raised it to version 1, so backward

@@ -41,7 +41,8 @@ from mini_autograd.autograd import engine
 from mini_autograd.autograd.engine import GraphTask, ReadyQueue, InputBuffer, compute_dependencies
 from mini_autograd.autograd.graph import AccumulateGrad
 import numpy as np
-from coursetools import show_source, check_answer, can_check, check, tr
+from coursetools import show_source, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## 1. Two layers: a Python API and an engine
@@ -860,31 +861,23 @@ if mine:
 #
 # <details><summary>A sketch</summary>
 #
-# Go through the lines that use `w` and add up its uses: `answer = ___`.
+# Go through the lines that use `w` and add up its uses: `answer_8_1 = ___`.
 #
 # </details>
 
 # %%
 # Exercise 8.1
-answer = ...  # your answer here: a whole number
+answer_8_1 = ...  # your answer here: a whole number
 
-# %%
-w = torch.tensor(1.5, requires_grad=True)
-u = w * w
-v = u + w
-out_81 = v * u
-task_81 = GraphTask(keep_graph=True, create_graph=False)
-compute_dependencies(out_81.grad_fn, task_81)
-_ = check_answer(answer, task_81.dependencies[u.grad_fn.next_functions[0][0]],
-                 right="w * w has two edges to w's AccumulateGrad, u + w one more: 3.",
-                 hint="Count the edges that end at w's AccumulateGrad: one per use of w in an operation.")
+# %% tags=["hide-input"]
+check_exercise("8.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 8.1
-# answer = 3
+# answer_8_1 = 3
 # ```
 #
 # `w * w` makes a `MulBackward0` whose `next_functions` are `((AccumulateGrad, 0),
@@ -921,42 +914,23 @@ _ = check_answer(answer, task_81.dependencies[u.grad_fn.next_functions[0][0]],
 #
 # <details><summary>A sketch</summary>
 #
-# Which of `q = x.tanh()` and `p = x.exp()` ran later? `answer = "___Backward0"`.
+# Which of `q = x.tanh()` and `p = x.exp()` ran later? `answer_8_2 = "___Backward0"`.
 #
 # </details>
 
 # %%
 # Exercise 8.2
-answer = ...  # your answer here: a node name as a string
+answer_8_2 = ...  # your answer here: a node name as a string
 
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-q = x.tanh()
-p = x.exp()
-out_82 = q * p
-on_first_edge = out_82.grad_fn.next_functions[0][0].name()       # TanhBackward0: q is the first factor
-newest = max([q.grad_fn, p.grad_fn], key=lambda node: node._sequence_nr()).name()
-runs_first = execution_order(out_82)[1].split()[1]              # what the engine really did
-if can_check(answer, "Section 7: among nodes that are ready, which one does the ready queue pop?",
-             kind=str, what='a node name in quotes, e.g. "MulBackward0"'):
-    if answer == runs_first:
-        check(True, f"{runs_first} has the higher sequence number: p = x.exp() was created after "
-                    "q = x.tanh(), so it is popped first, although TanhBackward0 is on the first edge.", "")
-    elif answer == on_first_edge:
-        check(False, "", f"{answer} is on the root's first edge (q is the first factor of q * p), and it "
-                         "was created first. Neither counts: the order of the edges plays no role, and "
-                         "backward replays the forward pass in reverse. Among ready nodes the ready queue "
-                         "pops the one created last, the highest sequence number.")
-    else:
-        check(False, "", f"{answer!r} is not one of the two ready nodes: answer \"{on_first_edge}\" "
-                         f"or \"{newest}\".")
+# %% tags=["hide-input"]
+check_exercise("8.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 8.2
-# answer = "ExpBackward0"
+# answer_8_2 = "ExpBackward0"
 # ```
 #
 # Both `ExpBackward0` and `TanhBackward0` become ready when the root has run. The ready queue
@@ -995,36 +969,23 @@ if can_check(answer, "Section 7: among nodes that are ready, which one does the 
 #
 # <details><summary>A sketch</summary>
 #
-# `answer = (sum of what the ___ edges carry, number of edges)`.
+# `answer_8_3 = (sum of what the ___ edges carry, number of edges)`.
 #
 # </details>
 
 # %%
 # Exercise 8.3
-answer = ...  # your answer here: (value in the buffer, number of gradients summed)
+answer_8_3 = ...  # your answer here: (value in the buffer, number of gradients summed)
 
-# %%
-x = torch.tensor(2.0, requires_grad=True)
-a = x + 1
-b = a * a
-out_83 = b + a
-buffer_83 = []
-a.grad_fn.register_prehook(lambda grad_outputs: buffer_83.append(grad_outputs[0].item()))
-task_83 = GraphTask(keep_graph=True, create_graph=False)
-compute_dependencies(out_83.grad_fn, task_83)
-delivered = task_83.dependencies[a.grad_fn]
-out_83.backward()
-_ = check_answer(answer, (buffer_83[0], delivered),
-                 right="1 from out = b + a, and a = 3 twice from b = a * a: 1 + 3 + 3 = 7, three gradients.",
-                 hint="Count the edges into a's node (a * a counts twice), and work out what each "
-                      "one carries: d(b + a)/da = 1, and each factor of a * a gets the other factor.")
+# %% tags=["hide-input"]
+check_exercise("8.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 8.3
-# answer = (7.0, 3)
+# answer_8_3 = (7.0, 3)
 # ```
 #
 # Three edges end at `a`'s node: one from `AddBackward0` (`out = b + a`), carrying 1, and two

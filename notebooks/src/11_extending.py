@@ -39,7 +39,8 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, check_answer, check, tr
+from coursetools import show_source, tr
+from exercises import check_exercise
 
 # %% [markdown]
 # ## 1. A custom operation: `MyExp`
@@ -737,31 +738,8 @@ class SmoothReLU(torch.autograd.Function):
         (x,) = ctx.saved_tensors
         return ...  # your code here: the gradient with respect to x
 
-# %%
-x_check = torch.tensor([-3.0, -0.5, 0.0, 0.7, 2.5], dtype=torch.float64, requires_grad=True)
-hint = "d/dx ln(1 + e^x) = e^x / (1 + e^x); and don't forget to multiply by grad_output."
-from coursetools import not_answered
-
-
-class _SavedX:                                     # just enough of a ctx to call backward directly
-    saved_tensors = (x_check.detach(),)
-
-
-try:
-    unanswered = SmoothReLU.backward(_SavedX(), torch.ones_like(x_check)) is ...
-except Exception:                                  # an error in your backward: reported below
-    unanswered = False
-try:
-    if unanswered:                                 # backward still returns the placeholder
-        not_answered(hint, what="your code")
-    elif torch.autograd.grad(SmoothReLU.apply(x_check).sum(), x_check, allow_unused=True)[0] is None:
-        check(False, "", f"{hint} (your backward returned None: no gradient reached x)")
-    else:
-        check(torch.autograd.gradcheck(SmoothReLU.apply, (x_check,)),
-              right="gradcheck agrees: the derivative of softplus is the sigmoid, times grad_output.",
-              hint=hint)
-except Exception as error:                         # GradcheckError, or an error inside your backward
-    check(False, "", f"{hint} ({type(error).__name__}: {(str(error).splitlines() or [''])[0]})")
+# %% tags=["hide-input"]
+check_exercise("11.1")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
@@ -810,22 +788,17 @@ except Exception as error:                         # GradcheckError, or an error
 
 # %%
 # Exercise 11.2
-answer = ...  # your answer here: a number
+answer_11_2 = ...  # your answer here: a number
 
-# %%
-x = torch.tensor(1.0, requires_grad=True)
-(first,) = torch.autograd.grad(x ** 4, x, create_graph=True)
-(second,) = torch.autograd.grad(first, x)
-_ = check_answer(answer, second,
-                 right="y' = 4x³ and y'' = 12x², which is 12 at x = 1.",
-                 hint="Differentiate x⁴ twice by the power rule, then put x = 1.")
+# %% tags=["hide-input"]
+check_exercise("11.2")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>
 #
 # ```python
 # # Exercise 11.2
-# answer = 12.0
+# answer_11_2 = 12.0
 # ```
 #
 # $y' = 4x^3$ (that is what the first `grad` returns, with its own graph), $y'' = 12x^2$,
@@ -860,50 +833,8 @@ _ = check_answer(answer, second,
 # Exercise 11.3
 double = ...  # your answer here: a function of grad
 
-# %%
-hint = ("A tensor hook receives the gradient and returns the new one, a new tensor: "
-        "leave grad itself as it is.")
-from coursetools import can_check, run_check
-
-
-def check_double():
-    x = torch.tensor([1.0, -2.0], requires_grad=True)
-    h = x * 3                                   # an intermediate tensor: dL/dh = 2h = 6x
-    seen = {}
-
-    def watched(grad):                          # calls your hook, and watches what it does to grad
-        before, version = grad.numpy().copy(), grad._version
-        seen["returned"] = returned = double(grad)
-        seen["changed in place"] = grad._version != version or not np.array_equal(grad.numpy(), before)
-        seen["grad shape"] = list(grad.shape)
-        usable = returned is None or getattr(returned, "shape", None) == grad.shape
-        return returned if usable else None     # not a gradient: reported below, not by the engine
-
-    h.register_hook(watched)
-    (h ** 2).sum().backward()
-    returned = seen["returned"]
-    if seen["changed in place"]:
-        return check(False, "", "Your hook changed the gradient it was given in place (an in-place "
-                     "operation such as grad.mul_(2) or grad *= 2). PyTorch's documentation says a hook "
-                     "must not modify its argument: the engine may be using that tensor elsewhere too. "
-                     "Return a new tensor instead, e.g. return grad * 2.")
-    if returned is None:
-        return check(False, "", f"Your hook returned None, so the gradient went on unchanged (x.grad = "
-                     f"{x.grad}). {hint}")
-    if not hasattr(returned, "shape"):
-        return check(False, "", f"Your hook returned a {type(returned).__name__} ({returned!r:.40}), "
-                     f"not a tensor. {hint}")
-    if list(returned.shape) != seen["grad shape"]:
-        return check(False, "", f"Your hook returned a tensor of shape {list(returned.shape)}; the gradient "
-                     f"it replaces has shape {seen['grad shape']}, and so must the new one. {hint}")
-    expected = 2 * (3 * 2 * 3 * np.array([1.0, -2.0]))     # twice 18x
-    return check(x.grad is not None and x.grad.shape == (2,) and np.allclose(x.grad.numpy(), expected),
-                 right="The gradient arriving at h was doubled, and the chain rule carried the factor 2 on to x.",
-                 hint=f"{hint} (x.grad came out as {x.grad}, expected {expected.tolist()})")
-
-
-if can_check(double, hint, kind=callable, what="a function of grad, such as def double(grad): ..."):
-    _ = run_check(check_double, hint)
+# %% tags=["hide-input"]
+check_exercise("11.3")
 
 # %% [markdown]
 # <details><summary>Show solution</summary>

@@ -41,6 +41,24 @@ def test_the_shipped_random_programs_are_the_ones_hypothesis_writes():
         "rebuild with: python tools/buildtrack_programs.py")
 
 
+def test_the_shipped_reference_results_are_mini_autograds():
+    """notebooks/buildtrack/reference_runs.json holds mini_autograd's result of every shipped program, as it
+    runs now (compared as the checks compare: a last bit of a matrix product may differ on another CPU)."""
+    from buildtrack import differential
+    shipped = differential.shipped_reference_results()
+    assert shipped, "rebuild with: python tools/buildtrack_programs.py (mini_autograd or the checks changed)"
+    assert set(shipped) == set(differential.STEPS)
+    import mini_autograd
+    for level, programs in differential.shipped_programs().items():
+        features = differential.features_for(level)
+        assert len(shipped[level]) == len(programs)
+        for program, result in zip(programs, shipped[level], strict=True):
+            live = differential.run(program, mini_autograd, features)
+            assert list(result) == list(live), program.source("mini_autograd")
+            assert not differential.differences(result, live), (program.source("mini_autograd"),
+                                                                  differential.differences(result, live))
+
+
 @pytest.mark.parametrize("step_id", STEP_IDS)
 def test_with_the_stubs_every_step_is_not_done_yet(step_id):
     result = verdict(step_id, LEARNER_PACKAGE)

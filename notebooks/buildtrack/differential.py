@@ -563,7 +563,7 @@ def run(program, torch, features=frozenset()):
     with _fresh_grad_mode(torch), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for helper in program.helpers:
-            exec(HELPERS[helper][name], namespace)
+            exec(_compiled(HELPERS[helper][name]), namespace)
         namespace["run_order"] = run_order_helper(torch, namespace, made_by)
         seen, stopped_midway = {}, False
         for line, statement in zip(program.first_lines(), program.statements, strict=True):
@@ -574,7 +574,7 @@ def run(program, torch, features=frozenset()):
             if assignment:
                 made_by[assignment.group(1)] = assignment.group(0).strip()
             try:
-                exec(statement, namespace)
+                exec(_compiled(statement), namespace)
             except NotImplementedError:
                 raise
             except Exception as error:                        # an error is an output too
@@ -591,6 +591,12 @@ def run(program, torch, features=frozenset()):
         partial = stopped_midway and "order" not in features
         seen.update(_observe(namespace, torch, features, compare_saved, partial))
     return seen
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(source):
+    """A statement compiled once: a cold check runs the same statements on several packages."""
+    return compile(source, "<string>", "exec")
 
 
 def _words(error):
@@ -705,9 +711,20 @@ def _equal(mine, theirs):
         return True
     if isinstance(mine, tuple) and isinstance(theirs, tuple) and mine[:1] == theirs[:1] == ("values",):
         return (mine[2] == theirs[2] and mine[1].shape == theirs[1].shape
-                and (mine[1].tobytes() == theirs[1].tobytes()      # (the same bits: the usual case, fast)
-                     or np.allclose(mine[1], theirs[1], rtol=1e-4, atol=1e-5, equal_nan=True)))
+                and _same_numbers(mine[1], theirs[1]))
     return mine == theirs
+
+
+def _same_numbers(mine, theirs):
+    """Equal up to rounding, and exactly where rounding plays no part: nan where nan is, and the sign of
+    every zero (``(x * -0.0).backward()`` leaves ``x.grad`` -0.0 in PyTorch, and a gradient made as zeros
+    and then added to holds 0.0)."""
+    if mine.tobytes() == theirs.tobytes():                  # (the same bits: the usual case, fast)
+        return True
+    if not np.allclose(mine, theirs, rtol=1e-4, atol=1e-5, equal_nan=True):
+        return False
+    zeros = (mine == 0) & (theirs == 0)
+    return bool(np.array_equal(np.signbit(mine[zeros]), np.signbit(theirs[zeros])))
 
 
 SAVED_STATES = {"freed": N_("freed"), "kept": N_("kept")}
@@ -843,8 +860,6 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
     never speaks for itself: whatever it raises, the verdict rests on the programs that differed.
     ``explain=False``: a ``Wrong`` marked ``unexplained`` as soon as a program differs, nothing more.
     """
-    from hypothesis import HealthCheck, given, seed, settings
-
     features = features_for(step_id)
     first_failure = next(((program, found, theirs) for program, theirs in reference_runs(step_id, examples)
                           if (found := differences(_safe_run(program, package, features), theirs))), None)
@@ -854,6 +869,7 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
         error = Wrong(_("a random program gives a different result on your myautograd"))
         error.differential, error.unexplained, error.first_failure = True, True, first_failure
         raise error
+    from hypothesis import HealthCheck, given, seed, settings      # (only now: importing it takes 0.2 s)
     failures, tried_since = [], []
 
     @seed(SEED)
@@ -891,9 +907,14 @@ def check(package, step_id, examples=EXAMPLES, on_trial=None, explain=True):
 def reference_runs(step_id, examples):
     """``[(program, mini_autograd's result)]``: the programs of ``step_id``'s level, each run once on
     mini_autograd, once per process (the steps 01.1 to 03.1 share 03.2's). The programs come written in
-    programs.json when it is current; else hypothesis writes them (the same ones: it is derandomized)."""
+    programs.json when it is current; else hypothesis writes them (the same ones: it is derandomized).
+    mini_autograd's results come from reference_runs.json while mini_autograd is the one that gave them."""
     features = features_for(step_id)
-    written = shipped_programs().get(step_id) if examples == EXAMPLES and not DRAWN_AFRESH else None
+    shipped = examples == EXAMPLES and not DRAWN_AFRESH
+    written = shipped_programs().get(step_id) if shipped else None
+    results = shipped_reference_results().get(step_id) if shipped and written else None
+    if results is not None and len(results) == len(written):
+        return tuple(zip(written, results, strict=True))
     return tuple((program, run(program, mini_autograd, features))
                  for program in (written or write_programs(step_id, examples)))
 
@@ -945,6 +966,58 @@ def shipped_programs():
         return {}
     return {level: [Program(p["statements"], tuple(p["helpers"])) for p in programs]
             for level, programs in shipped["levels"].items()}
+
+
+# mini_autograd's result of each shipped program: a third of a cold check's time was spent computing them.
+# Stale (another mini_autograd, another way of running the programs) they are not used, and computed again.
+REFERENCE_FILE = pathlib.Path(__file__).with_name("reference_runs.json")
+
+
+def reference_fingerprint():
+    """A hash of what mini_autograd's results depend on: this file, _testing.py and mini_autograd itself."""
+    digest = hashlib.sha256()
+    here = pathlib.Path(__file__)
+    for path in [here, here.with_name("_testing.py"),
+                 *sorted(pathlib.Path(mini_autograd.__file__).parent.rglob("*.py"))]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _encoded(value):
+    """A result as JSON holds it: numbers as a list (exact: JSON keeps -0.0, NaN and Infinity)."""
+    if isinstance(value, tuple) and value[:1] == ("values",):
+        return {"values": value[1].ravel().tolist(), "shape": list(value[1].shape), "dtype": value[2]}
+    return value
+
+
+def _decoded(value):
+    if isinstance(value, dict) and "values" in value:
+        return "values", np.array(value["values"], dtype=float).reshape(value["shape"]), value["dtype"]
+    return value
+
+
+@functools.cache
+def shipped_reference_results():
+    """``{level: [result, ...]}`` from reference_runs.json, or ``{}`` if it is missing or stale."""
+    try:
+        shipped = json.loads(REFERENCE_FILE.read_text())
+    except (OSError, ValueError):
+        return {}
+    if shipped.get("reference") != reference_fingerprint() or shipped.get("programs") != generator_fingerprint():
+        return {}
+    return {level: [{key: _decoded(value) for key, value in result.items()} for result in results]
+            for level, results in shipped["levels"].items()}
+
+
+def reference_file_text():
+    """What reference_runs.json should hold: mini_autograd's result of every shipped program."""
+    levels = {}
+    for level, programs_ in shipped_programs().items():
+        features = features_for(level)
+        levels[level] = [{key: _encoded(value) for key, value in run(program, mini_autograd, features).items()}
+                         for program in programs_]
+    return json.dumps({"programs": generator_fingerprint(), "reference": reference_fingerprint(),
+                       "levels": levels}, separators=(",", ":")) + "\n"
 
 
 def programs_file_text():

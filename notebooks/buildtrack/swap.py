@@ -56,13 +56,26 @@ def file_of(qualified):
     raise KeyError(qualified)
 
 
-@functools.cache
 def _answer_function(file, qualified):
+    return _answer_functions(file)[qualified]
+
+
+@functools.cache
+def _answer_functions(file):
+    """``{qualified name: its source}`` of every function in the answer key's ``file``, each as
+    ``ast.get_source_segment`` gives it (the file read and split once, not once per function)."""
     source = _answer_source(file)
+    lines = source.splitlines(keepends=True)
+    found = {}
     for name, function, _ in stubs.functions_of(ast.parse(source)):
-        if name == qualified:
-            return textwrap.dedent(ast.get_source_segment(source, function))
-    raise KeyError(qualified)
+        first, last = function.lineno - 1, function.end_lineno - 1
+        if first == last:
+            text = lines[first].encode()[function.col_offset:function.end_col_offset].decode()
+        else:
+            text = (lines[first].encode()[function.col_offset:].decode() + "".join(lines[first + 1:last])
+                    + lines[last].encode()[:function.end_col_offset].decode())
+        found.setdefault(name, textwrap.dedent(text))      # (a property: its getter)
+    return found
 
 
 def unwritten(directory, directory_fingerprint=None):

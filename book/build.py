@@ -7,9 +7,14 @@ files each time, so they cannot drift from them:
 
 - index.md: the README's learner part (its "Build your own autograd" section
   becomes a short pointer to the build-track page; "Read it online" and
-  "Contributing" stay out);
-- buildtrack.md: the README's "Build your own autograd" section, with
+  "Contributing" stay out; its links to the pages below lead to them, and its
+  line for Chinese readers to the Chinese home page);
+- buildtrack.md: docs/buildtrack.md, the build track's page (the README's
+  "Build your own autograd" section points to it), with
   book/buildtrack-start.md ("How to start") before its subsections;
+- limits.md and modules.md: docs/limits.md (where mini_autograd differs from
+  PyTorch) and docs/modules.md (the module map, made from chapter 12's by
+  tools/module_map.py), their links made relative to the book's root;
 - glossary.md: the glossary (English / 中文) of chapter 00;
 - contributing.md: CONTRIBUTING.md;
 - run-it.md: book/run-it.md, with the Binder and clone links of the repository;
@@ -24,9 +29,11 @@ OUT/_build/html (default `_site/_build/html`).
 The Chinese edition (notebooks/zh/, the chapters whose translation is complete)
 is a second book, staged in OUT/src-zh and built with Sphinx's language zh_CN:
 book/zh/index.md (its list of chapters with their Chinese titles), the glossary of
-its chapter 00, its chapters, book/zh/run-it.md ("运行课程") and book/zh/buildtrack.md
-(the build track, the README's section and book/buildtrack-start.md in Chinese;
-tests/test_site_zh.py keeps it in step with the English page). Its search indexes
+its chapter 00, its chapters, book/zh/run-it.md ("运行课程"), book/zh/buildtrack.md
+(the build track, docs/buildtrack.md and book/buildtrack-start.md in Chinese;
+tests/test_site_zh.py keeps it in step with the English page), book/zh/limits.md and
+book/zh/modules.md (the limits and the module map, written in Chinese; the map's table is
+tools/module_map.py's, in the Chinese chapter 12's words). Its search indexes
 Chinese by overlapping pairs of characters (book/course_site.py). It is copied into
 OUT/_build/html/zh/. Every page of either edition has a link to the same page in the
 other one (to its home page where the other has no such page).
@@ -54,9 +61,13 @@ import yaml
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 CHAPTER_GLOB = "[0-9][0-9]_*.ipynb"
-# README sections: the one that becomes its own page, and the ones left out of the site.
+# README sections: the one that points to its own page, and the ones left out of the site.
 BUILD_TRACK = "Build your own autograd"
 LEFT_OUT = ("Read it online", "Contributing")
+# Pages of their own in docs/, linked from the README: {repository path: page name}.
+DOC_PAGES = {"docs/buildtrack.md": "buildtrack", "docs/limits.md": "limits", "docs/modules.md": "modules"}
+# The README's line for Chinese readers, which links to README.zh.md: on the site, to the Chinese home page.
+ZH_README_LINK = "[README.zh.md](README.zh.md)"
 GLOSSARY_HEADING = re.compile(r"^## Glossary\b.*$", re.M)
 ZH_GLOSSARY_HEADING = re.compile(r"^## 术语表.*$", re.M)
 
@@ -91,30 +102,58 @@ def first_paragraph(text):
     return body.split("\n\n", 1)[0]
 
 
-def landing_and_build_track(readme):
-    """The landing page and the build-track page, from the README."""
+MARKDOWN_LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+HTML_SOURCE = re.compile(r'(\bsrc=")([^"]+)(")')
+
+
+def site_links(text, folder=""):
+    """A repository file's links (it lies in ``folder``) as the book's root sees them: relative to the
+    repository's root, which book/course_site.py resolves, and a page of DOC_PAGES as its page."""
+    def rebase(match):
+        target = match.group(2)
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+            return match.group(0)
+        path, hash_, anchor = target.partition("#")
+        path = os.path.normpath(os.path.join(folder, path)).replace(os.sep, "/")
+        if path in DOC_PAGES:
+            path = DOC_PAGES[path] + ".md"
+        return match.group(1) + path + hash_ + anchor + match.group(3)
+    return HTML_SOURCE.sub(rebase, MARKDOWN_LINK.sub(rebase, text))
+
+
+def doc_page(name):
+    """docs/NAME.md as a page of the book's root."""
+    return site_links((ROOT / "docs" / f"{name}.md").read_text(encoding="utf-8"), "docs")
+
+
+def landing_and_build_track(readme, chinese_home=None):
+    """The landing page and the build-track page: the README, and docs/buildtrack.md (which the README's
+    build-track section points to). ``chinese_home``: where the line for Chinese readers leads on the site
+    (else that line is left out)."""
     preamble, sections = split_sections(readme)
     titles = [title for title, _ in sections]
     if BUILD_TRACK not in titles:
-        raise SystemExit(f"README.md has no '## {BUILD_TRACK}' section: the build-track page is made from it")
-    landing = [preamble.rstrip() + "\n\n" + RUN_IT_NOTE + "\n"]
-    build_track = None
+        raise SystemExit(f"README.md has no '## {BUILD_TRACK}' section: the landing page points from it to "
+                         "the build-track page")
+    paragraphs = preamble.rstrip().split("\n\n")
+    preamble = "\n\n".join(
+        paragraph.replace(ZH_README_LINK, f'<a href="{chinese_home}">中文版首页</a>') if chinese_home
+        else paragraph for paragraph in paragraphs if chinese_home or ZH_README_LINK not in paragraph)
+    landing = [preamble + "\n\n" + RUN_IT_NOTE + "\n"]
     for title, text in sections:
         if title == BUILD_TRACK:
-            build_track = text
             landing.append(f"## {BUILD_TRACK}\n\n{first_paragraph(text)}\n\n"
                            "The [build track page](buildtrack.md) has the table of the steps, how to start, "
                            "and how to start a piece over.\n")
         elif title not in LEFT_OUT:
             landing.append(text.rstrip() + "\n")
-    # The section becomes a page: its ## heading the page title, its ### subsections ## ones;
-    # book/buildtrack-start.md ("How to start") goes before the first subsection.
-    page = re.sub(r"^##(#?) ", lambda m: "#" + m.group(1) + " ", build_track, flags=re.M)
-    title_line, _, body = page.partition("\n")
+    # docs/buildtrack.md: its # heading the page title, its ## sections after the introduction;
+    # book/buildtrack-start.md ("How to start") goes before the first of them.
+    title_line, _, body = doc_page("buildtrack").partition("\n")
     intro, subsections = split_sections(body)
     start = (BOOK / "buildtrack-start.md").read_text(encoding="utf-8")
     page = "\n\n".join([title_line, intro.strip(), start.strip(), *(text.strip() for _, text in subsections)])
-    return "\n".join(landing), page + "\n"
+    return site_links("\n".join(landing)), page + "\n"
 
 
 RUN_IT_NOTE = """\
@@ -203,7 +242,8 @@ def toc(chapters):
             {"caption": "The course", "numbered": False,
              "chapters": [{"file": path.stem} for path in chapters]},
             {"caption": "Beside the chapters",
-             "chapters": [{"file": "buildtrack"}, {"file": "glossary"}, {"file": "contributing"}]},
+             "chapters": [{"file": "buildtrack"}, {"file": "glossary"}, {"file": "limits"},
+                          {"file": "modules"}, {"file": "contributing"}]},
         ],
     }
 
@@ -216,7 +256,8 @@ def zh_toc(chapters):
         "parts": [
             {"caption": "课程", "numbered": False, "chapters": [{"file": path.stem} for path in chapters]},
             {"caption": "章节之外",
-             "chapters": [{"file": "glossary"}, {"file": "buildtrack"}, {"file": "run-it"}]},
+             "chapters": [{"file": "glossary"}, {"file": "buildtrack"}, {"file": "run-it"},
+                          {"file": "limits"}, {"file": "modules"}]},
         ],
     }
 
@@ -260,7 +301,10 @@ def remove_unwritten(src: Path, written: set):
             path.rmdir()
 
 
-ENGLISH_PAGES = ("index", "run-it", "buildtrack", "glossary", "contributing", "search", "genindex")
+ENGLISH_PAGES = ("index", "run-it", "buildtrack", "glossary", "limits", "modules", "contributing", "search",
+                 "genindex")
+# The pages of both editions besides the chapters (the English one of each is in ENGLISH_PAGES).
+ZH_PAGES = ("index", "run-it", "buildtrack", "glossary", "limits", "modules", "search", "genindex")
 
 
 def zh_chapters():
@@ -298,7 +342,8 @@ def stage_zh(src: Path, repository, branch):
     text("index.md", zh_home(chapters, english))
     text("glossary.md", glossary_page(chapters[0], ZH_GLOSSARY_HEADING, "摘自课程开始的[第 00 章]({name})。"))
     text("run-it.md", run_it_page(repository, branch, "zh"))
-    text("buildtrack.md", (BOOK / "zh" / "buildtrack.md").read_text(encoding="utf-8"))
+    for name in ("buildtrack", "limits", "modules"):
+        text(f"{name}.md", (BOOK / "zh" / f"{name}.md").read_text(encoding="utf-8"))
     text("_toc.yml", yaml.safe_dump(zh_toc(chapters), sort_keys=False, allow_unicode=True))
     config = book_config(repository, branch, "zh", ENGLISH_PAGES + tuple(p.stem for p in english))
     text("_config.yml", yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
@@ -320,23 +365,26 @@ def stage(src: Path, repository, branch):
     def text(name, content):
         write_if_changed(src / name, content.encode("utf-8"), written)
 
-    landing, build_track = landing_and_build_track((ROOT / "README.md").read_text(encoding="utf-8"))
+    chinese = zh_chapters()
+    landing, build_track = landing_and_build_track((ROOT / "README.md").read_text(encoding="utf-8"),
+                                                   "zh/index.html" if chinese else None)
     text("index.md", landing)
     text("buildtrack.md", build_track)
+    text("limits.md", doc_page("limits"))
+    text("modules.md", doc_page("modules"))
     text("glossary.md", glossary_page(chapters[0]))
     text("contributing.md", (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8"))
     text("run-it.md", run_it_page(repository, branch))
     text("_toc.yml", yaml.safe_dump(toc(chapters), sort_keys=False, allow_unicode=True))
-    chinese = zh_chapters()
-    zh_pages = (("index", "run-it", "buildtrack", "glossary", "search", "genindex")
-                + tuple(p.stem for p in chinese)) if chinese else ()
+    zh_pages = (ZH_PAGES + tuple(p.stem for p in chinese)) if chinese else ()
     text("_config.yml", yaml.safe_dump(book_config(repository, branch, "en", zh_pages), sort_keys=False,
                                        allow_unicode=True))
     for path in chapters:
         write_if_changed(src / path.name, path.read_bytes(), written)
-    # The README's pictures are raw <img> tags, which Sphinx does not copy: html_extra_path does.
+    # The pictures of the README and of docs/ are raw <img> tags, which Sphinx does not copy:
+    # html_extra_path does.
     for path in sorted((ROOT / "docs").rglob("*")):
-        if path.is_file():
+        if path.is_file() and path.suffix != ".md":              # (the .md files are pages)
             write_if_changed(src / "_extra" / path.relative_to(ROOT), path.read_bytes(), written)
     write_if_changed(src / "_static" / "course.css", (BOOK / "course.css").read_bytes(), written)
     write_if_changed(src / "favicon.svg", (BOOK / "favicon.svg").read_bytes(), written)

@@ -152,12 +152,18 @@ def test_each_exercise_has_answer_names_of_its_own(path):
 INTRO = {"en": "fails on purpose", "zh": "故意出错"}
 
 
+# A cell's own try/except at its top level (not a guard such as ``except ImportError``): an error it shows.
+CAUGHT = re.compile(r"^except (?:\w+\.)*(\w+)(?: as \w+)?:", re.M)
+GUARDS = {"ImportError", "ModuleNotFoundError"}
+
+
 @pytest.mark.parametrize("path", BOTH, ids=_edition_id)
 def test_a_cell_that_fails_on_purpose_says_so_and_shows_only_the_message(path):
     """No stored cell ends in a traceback. A cell that fails on purpose catches its error with
     ``coursetools.expect_error`` and prints it as PyTorch's traceback ends (``RuntimeError: <message>``), and
     the markdown cell just before it says, in the edition's language, that it fails on purpose, with which
-    error."""
+    error. A cell that catches an error itself (``try: ... except RuntimeError as error: print(...)``, at its
+    top level) is announced the same way and shows no traceback nor the engine's files either."""
     edition = "zh" if path.parent.name == "zh" else "en"
     nb = nbformat.read(path, as_version=4)
     for index, cell in enumerate(nb.cells):
@@ -165,6 +171,18 @@ def test_a_cell_that_fails_on_purpose_says_so_and_shows_only_the_message(path):
             continue
         assert "NBVAL_RAISES_EXCEPTION" not in cell.source, f"cell {index}: an error left as a traceback"
         assert not [o for o in cell.outputs if o.output_type == "error"], f"cell {index}: a traceback"
+        code = re.sub(r'""".*?"""', "", cell.source, flags=re.S)      # (not a program kept in a string)
+        caught = [kind for kind in CAUGHT.findall(code) if kind not in GUARDS]
+        if caught:
+            before = nb.cells[index - 1]
+            last = before.source.rstrip().split("\n\n")[-1] if before.cell_type == "markdown" else ""
+            last = " ".join(last.split())
+            assert INTRO[edition] in last and f"`{caught[0]}`" in last, (
+                f"cell {index} catches a {caught[0]}, and the text before it does not say that it fails on "
+                f"purpose ({caught[0]}): {last!r}")
+            printed = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+            assert "Traceback" not in printed and "mini_autograd/" not in printed, (
+                f"cell {index}: {printed!r}")
         calls = re.findall(r"with expect_error\((\w+)\)", cell.source)
         if not calls:
             continue

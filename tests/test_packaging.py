@@ -246,13 +246,40 @@ def test_torch_is_not_a_dependency(pyproject, environment):
     assert "pytorch" not in conda_packages_as_pip(environment["dependencies"])
 
 
-def test_readme_module_map_is_chapter_12s():
-    """README's module map is rendered from chapter 12's MODULE_MAP (tools/module_map.py --write)."""
+@pytest.mark.parametrize("edition", ["en", "zh"])
+def test_the_module_map_pages_are_chapter_12s(edition):
+    """The module map's pages (docs/modules.md; book/zh/modules.md in Chinese) are rendered from chapter 12's
+    MODULE_MAP (tools/module_map.py --write); the Chinese one in the words of the Chinese chapter 12."""
     sys.path.insert(0, str(ROOT / "tools"))
     import module_map
 
-    readme = (ROOT / "README.md").read_text()
-    assert readme == module_map.readme_with_table(readme), "run: python tools/module_map.py --write"
+    page = module_map.PAGES[edition].read_text(encoding="utf-8")
+    assert page == module_map.page_with_table(page, edition), "run: python tools/module_map.py --write"
+    rows = page[page.index(module_map.BEGIN):page.index(module_map.END)].strip().splitlines()[3:]
+    assert len(rows) == len(module_map.module_map())
+    if edition == "zh":
+        untranslated = [row for row in rows if not re.search(r"[\u4e00-\u9fff]", row.split(" | ")[1])]
+        assert not untranslated, f"rows whose words are not in chapters.po yet: {untranslated}"
+
+
+def test_the_readme_is_the_learners_front_door():
+    """README.md: who the course is for and what to know first, the requirements before the two commands, the
+    website, and links to the pages the reference moved to (the module map, the limits, the build track's
+    table) and to its Chinese front door; short enough to read first."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 160
+    headings = re.findall(r"^## (.+)$", readme, flags=re.M)
+    for needed in ("Who it is for", "Read it online", "Requirements", "Quick start", "The course",
+                   "Build your own autograd"):
+        assert needed in headings, needed
+    assert headings.index("Who it is for") < headings.index("Requirements") < headings.index("Quick start")
+    assert "make lab" in readme and "make test" in readme and "Graphviz" in readme
+    for page in ("docs/modules.md", "docs/limits.md", "docs/buildtrack.md", "README.zh.md"):
+        assert f"]({page}" in readme, page
+        assert (ROOT / page).is_file(), page
+    top = "\n".join(readme.splitlines()[:15])
+    assert "README.zh.md" in top, "the Chinese front door is linked at the top"
+    assert "<!-- module-map" not in readme and "## Limits" not in readme
 
 
 def test_comparison_engines_only_in_the_bench_extra(pyproject):

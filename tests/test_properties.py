@@ -268,7 +268,7 @@ class Builder:
             expr = self.fill(self.draw(st.sampled_from(BINARY)), x, self.pick())
         elif kind == "nograd":
             # (no views here: a node whose inputs are all no-grad views is skipped by mini_autograd's
-            # backward, so an in-place change of what it saved goes unreported; see the README's limits)
+            # backward, so an in-place change of what it saved goes unreported; see docs/limits.md)
             inner = self.fill(self.draw(st.sampled_from(UNARY + INPLACE[:4])), x, self.pick())
             if "=" in inner.replace("==", "") and "_(" not in inner:
                 return

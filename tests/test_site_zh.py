@@ -5,8 +5,11 @@ tests/browser/test_site.py, builds and opens the site).
   links to the Chinese "运行课程" and build-track pages, not to the English ones.
 - "运行课程" (book/zh/run-it.md) is Chinese, its Binder link opens the Chinese chapter 00, and without a
   repository it says so in Chinese.
-- The build-track page (book/zh/buildtrack.md) follows the English one (the README's section and
+- The build-track page (book/zh/buildtrack.md) follows the English one (docs/buildtrack.md and
   book/buildtrack-start.md): the same steps in its table, the same commands, the same sections.
+- The limits and the module map (book/zh/limits.md, book/zh/modules.md) are Chinese pages of their own,
+  follow the English ones (docs/limits.md, docs/modules.md: the same list of differences, the module map's
+  rows), and are linked from the home page; both editions have them, each linking to the other.
 - The Chinese book's footer, table of contents and the links between the editions.
 - No English sentence is left in those pages outside code.
 """
@@ -101,7 +104,7 @@ def test_the_chinese_book_has_a_chinese_footer_and_its_pages(staged):
     toc = yaml.safe_load((staged[0] / "_toc.yml").read_text(encoding="utf-8"))
     files = [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
     chapters = [path.stem for path in build.zh_chapters()]
-    assert files == [*chapters, "glossary", "buildtrack", "run-it"]
+    assert files == [*chapters, "glossary", "buildtrack", "run-it", "limits", "modules"]
 
 
 def test_the_english_pages_link_to_their_chinese_counterparts(tmp_path):
@@ -110,3 +113,22 @@ def test_the_english_pages_link_to_their_chinese_counterparts(tmp_path):
     other = set(config["sphinx"]["config"]["course_other_pages"])
     assert {"index", "run-it", "buildtrack", "glossary"} <= other
     assert "作者" not in (tmp_path / "_config.yml").read_text(encoding="utf-8")
+
+
+def test_the_limits_and_the_module_map_follow_the_english_pages(staged, tmp_path):
+    english = tmp_path / "en"
+    build.stage(english, REPOSITORY, "main")
+    home = (staged[0] / "index.md").read_text(encoding="utf-8")
+    for name in ("limits", "modules"):
+        chinese = (staged[0] / f"{name}.md").read_text(encoding="utf-8")
+        page = (english / f"{name}.md").read_text(encoding="utf-8")
+        assert chinese.startswith("# ") and HAN.search(chinese.splitlines()[0]), name
+        assert english_sentences(re.sub(r"<!--.*?-->", "", chinese)) == [], name
+        # The same number of items (the differences; the rows of the map).
+        for item in (r"^- ", r"^\| "):
+            assert len(re.findall(item, chinese, flags=re.M)) == len(re.findall(item, page, flags=re.M)), name
+        assert f"({name}.md)" in home
+    config = yaml.safe_load((staged[0] / "_config.yml").read_text(encoding="utf-8"))
+    assert {"limits", "modules"} <= set(config["sphinx"]["config"]["course_other_pages"])
+    config = yaml.safe_load((english / "_config.yml").read_text(encoding="utf-8"))
+    assert {"limits", "modules"} <= set(config["sphinx"]["config"]["course_other_pages"])

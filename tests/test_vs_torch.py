@@ -2185,7 +2185,7 @@ case("add_alpha_not_a_number", """
     torch.tensor([1.0, 2.0]).add(torch.tensor([1.0, 2.0]), alpha="x")
 """, error="TypeError")
 # PyTorch's add with alpha is one fused multiply-add (one rounding); numpy rounds the product, then the
-# sum, so the last bit differs for about 9% of elements (README: limits). The values are compared with
+# sum, so the last bit differs for about 9% of elements (docs/limits.md). The values are compared with
 # a tolerance: this one lands on a rounding boundary at the 4th decimal (0.30905 vs 0.30904999).
 case("sgd_with_momentum_nesterov_and_weight_decay", """
     w = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)

@@ -120,6 +120,11 @@ EDITION ?= $(if $(filter zh%,$(LANG)),zh,en)
 WELCOME := $(if $(filter zh,$(EDITION)),zh/00_welcome.ipynb,00_welcome.ipynb)
 # LANG=zh alone names no locale: JupyterLab runs under C.UTF-8 then.
 LAB_LOCALE := $(if $(filter zh,$(LANG)),LANG=C.UTF-8 )
+# The file browser lists the chapters, zh/ and the learner's myautograd/, not the course's machinery
+# (jupyter_server's ContentsManager.hide_globs, by name in any folder; the first seven are its defaults).
+# Hidden from the listings only: the kernels import them, and a link or a path still opens them.
+LAB_HIDDEN := __pycache__ *.pyc *.pyo .DS_Store *.so *.dylib *~ buildtrack src exercises coursetools.py *.egg-info
+LAB_HIDE := $(foreach glob,$(LAB_HIDDEN),'--ContentsManager.hide_globs=$(glob)')
 lab: check-dot venv
 	@mkdir -p $(LAB_SETTINGS) notebooks
 	@# No news or update pop-ups (schema: apputils-extension/notification.json).
@@ -130,7 +135,7 @@ lab: check-dot venv
 	url=/lab/workspaces/mini-autograd; \
 	if [ -f notebooks/$(WELCOME) ]; then url=$$url/tree/$(WELCOME); \
 	elif [ -f notebooks/00_welcome.ipynb ]; then url=$$url/tree/00_welcome.ipynb; fi; \
-	$(LAB_LOCALE)exec $(VENV)/bin/jupyter lab "$$@" --LabApp.default_url=$$url $(LAB_ARGS)
+	$(LAB_LOCALE)exec $(VENV)/bin/jupyter lab "$$@" --LabApp.default_url=$$url $(LAB_HIDE) $(LAB_ARGS)
 
 # The build track's progress table (notebooks/buildtrack/), run from notebooks/
 # like the chapters' check cells. Needs only the course install. In Chinese for the

@@ -171,6 +171,42 @@ MISTAKES = [
      "                return self                    # a non-leaf requires grad already\n"
      "            raise RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)\n", "",
      "y.requires_grad_(False) for y = x * 3 raised nothing"),
+    # 03.1: Pow's derivative as a ** c / a: nan at a = 0 (issue 35, a blind trial)
+    ('03.1', 'ops.py', 'return grad * ctx.exponent * a ** (ctx.exponent - 1)',
+     'return grad * ctx.exponent * a ** ctx.exponent / a',
+     'gives 0 / 0 there'),
+    # 03.2: recording off around node.apply only: the hooks run with it on (issue 35, a blind trial)
+    ('03.2', 'engine.py', ('    grad_mode._state.grad_enabled = False\n    try:\n', '                next_grads = node.apply(grad)\n'),
+     ('    try:\n', '                grad_mode._state.grad_enabled = False\n                try:\n                    next_grads = node.apply(grad)\n                finally:\n                    grad_mode._state.grad_enabled = previous\n'),
+     'not only around node.apply'),
+    # 03.2: the mode to restore kept in a module global: an inner backward overwrites it (issue 35, a blind trial)
+    ('03.2', 'engine.py', ('    previous = grad_mode._state.grad_enabled\n', '        grad_mode._state.grad_enabled = previous\n'),
+     ('    global _previous\n    _previous = grad_mode._state.grad_enabled\n', '        grad_mode._state.grad_enabled = _previous\n'),
+     'keep the value to put back in a local variable of run_backward'),
+    # 06.1: __exit__ returns a truthy value when recording was off: exceptions vanish (issue 35, a blind trial)
+    ('06.1', 'grad_mode.py', '        _state.grad_enabled = self.previous\n',
+     '        _state.grad_enabled = self.previous\n        return not self.previous\n',
+     'with recording off before it, an exception raised inside no_grad()'),
+    # 06.1: the mode to restore read in __init__, not __enter__ (issue 35, a blind trial)
+    ('06.1', 'grad_mode.py', '    def __enter__(self):\n        ### BEGIN SOLUTION\n        self.previous = _state.grad_enabled\n',
+     '    def __init__(self):\n        self.previous = _state.grad_enabled\n\n    def __enter__(self):\n        ### BEGIN SOLUTION\n',
+     'read it in __enter__, not in __init__'),
+    # 07.1: the version bumped before the write, which may fail (issue 35, a blind trial)
+    ('07.1', 'tensor.py', '        self._data[...] = data\n        self._version += 1\n',
+     '        self._version += 1\n        self._data[...] = data\n',
+     'PyTorch bumps the version after the write succeeded'),
+    # 07.1: saved_tensors as a list (issue 35, a blind trial)
+    ('07.1', 'function.py', '        return tuple(tensor for tensor, _ in self.saved)\n',
+     '        return [tensor for tensor, _ in self.saved]\n',
+     'PyTorch gives a tuple'),
+    # 07.1: save_for_backward adding to what an earlier call saved (issue 35, a blind trial)
+    ('07.1', 'function.py', '        self.saved = tuple((t, None if t is None else t._version) for t in tensors)\n',
+     '        self.saved = tuple(self.saved or ()) + tuple((t, None if t is None else t._version) for t in tensors)\n',
+     'each call replaces what the one before saved'),
+    # 07.1: nothing saved taken for freed (issue 35, a blind trial)
+    ('07.1', 'function.py', '        if self.saved is None:\n            raise RuntimeError(SECOND_BACKWARD_ERROR)\n',
+     '        if not self.saved:\n            raise RuntimeError(SECOND_BACKWARD_ERROR)\n',
+     'only a graph freed by backward (saved is None) raises'),
 ]
 
 # The engine of step 03.2 (topological order, nothing freed), as a learner has it when chapter 07 starts.
@@ -337,10 +373,12 @@ MISTAKES += [
     ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias\n",
      "        return x @ transpose(self.weight)\n", "expected x @ weightᵀ + bias"),
     # 10.2 cross_entropy
-    ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
-     "    return -(one_hot(targets, classes) * log_probs).sum()\n", "average over the batch"),
-    ("10.2", "nn.py", "    return -(one_hot(targets, classes) * log_probs).sum() / n\n",
-     "    return (one_hot(targets, classes) * log_probs).sum() / n\n", "sign flipped"),
+    ("10.2", "nn.py", ("    picked = (one_hot(targets, classes) * log_probs).sum()\n    return (0.0 - picked) / n\n"),
+     ("    picked = (one_hot(targets, classes) * log_probs).sum()\n    return 0.0 - picked\n"), "average over the batch"),
+    ("10.2", "nn.py", ("    picked = (one_hot(targets, classes) * log_probs).sum()\n    return (0.0 - picked) / n\n"),
+     ("    picked = (one_hot(targets, classes) * log_probs).sum()\n    return picked / n\n"), "sign flipped"),
+    # 10.2: minus as -picked: a loss of 0 (one class) is -0.0, PyTorch's nll_loss gives 0.0 (issue 35)
+    ("10.2", "nn.py", "    return (0.0 - picked) / n\n", "    return -picked / n\n", "0.0 - picked, not -picked"),
     ("10.2", "nn.py", "    shifted = logits - logits.max(dim=1, keepdim=True)\n", "    shifted = logits\n",
      "exp(1000) overflows"),
     # 10.3 SGD
@@ -583,6 +621,9 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
      "                node.release_saved()\n",
      "                next_grads = node.apply(grad)\n                if not retain_graph:\n"
      "                    node.release_saved()\n", "(which only None reached) still holds its saved tensors"),
+    # 08.2: a node that only None reached passes None on without unpacking what it saved (issue 35)
+    ("08.2", "engine.py", "                node.unpack_saved()                    # but what it saved is read back, "
+     "and checked\n", "", "call node.unpack_saved() on a node that only None reached"),
 ]
 
 # The topological order of step 03.2 walked once per path: right numbers, exponential time (issue 35).

@@ -1,8 +1,8 @@
 """The build track proves three states: stubs say "not done yet", the answer key passes, mistakes are named.
 
-The learner's package ships as stubs in notebooks/myautograd, made from the answer
-key in answers/myautograd by tools/make_stubs.py; the checks live in
-notebooks/buildtrack.
+The learner's package ships as stubs in notebooks/myautograd (and, its docstrings in
+Chinese, in notebooks/zh/myautograd), made from the answer key in answers/myautograd
+by tools/make_stubs.py; the checks live in notebooks/buildtrack.
 """
 import pathlib
 import re
@@ -19,18 +19,45 @@ sys.path.insert(0, str(ROOT / "tools"))
 import buildtrack  # noqa: E402
 import make_stubs  # noqa: E402
 from buildtrack.cache import verdict  # noqa: E402
-from buildtrack.package import ANSWER_KEY, LEARNER_PACKAGE  # noqa: E402
+from buildtrack.package import ANSWER_KEY, LEARNER_PACKAGE, LEARNER_PACKAGES  # noqa: E402
 from buildtrack.steps import STEPS  # noqa: E402
 from buildtrack_mistakes import HOOK_NONE_AS_GRADIENT, MISTAKES, NOT_STARTED, plant  # noqa: E402
 
 STEP_IDS = list(STEPS)
 
 
-def test_shipped_stubs_are_the_answer_key_without_its_solutions():
-    for name, text in make_stubs.expected_stubs().items():
-        assert (LEARNER_PACKAGE / name).read_text() == text, (
-            f"rebuild with: python tools/make_stubs.py ({name})")
-    assert {p.name for p in LEARNER_PACKAGE.glob("*.py")} == {p.name for p in ANSWER_KEY.glob("*.py")}
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_shipped_stubs_are_the_answer_key_without_its_solutions(lang):
+    package = LEARNER_PACKAGES[lang]
+    assert package == make_stubs.EDITIONS[lang]
+    for name, text in make_stubs.expected_stubs(lang).items():
+        assert (package / name).read_text() == text, (
+            f"rebuild with: python tools/make_stubs.py ({lang}: {name})")
+    assert {p.name for p in package.glob("*.py")} == {p.name for p in ANSWER_KEY.glob("*.py")}
+
+
+def test_each_edition_checks_its_own_package(monkeypatch):
+    """A chapter's check cell checks the package beside it: notebooks/myautograd from an English chapter,
+    notebooks/zh/myautograd from a Chinese one (or with BUILDTRACK_LANG=zh: make progress LANG=zh)."""
+    from buildtrack.package import package_dir
+    monkeypatch.delenv("BUILDTRACK_ANSWERS", raising=False)
+    monkeypatch.delenv("BUILDTRACK_LANG", raising=False)
+    monkeypatch.chdir(ROOT / "notebooks")
+    assert package_dir() == LEARNER_PACKAGE == ROOT / "notebooks" / "myautograd"
+    monkeypatch.chdir(ROOT / "notebooks" / "zh")
+    assert package_dir() == LEARNER_PACKAGES["zh"] == ROOT / "notebooks" / "zh" / "myautograd"
+    assert package_dir(answers=True) == ANSWER_KEY
+    monkeypatch.chdir(ROOT / "notebooks")
+    monkeypatch.setenv("BUILDTRACK_LANG", "zh")
+    assert package_dir() == LEARNER_PACKAGES["zh"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_stubs_of_both_editions_get_the_same_verdicts(lang, monkeypatch):
+    """The editions' stubs differ in their words only: each step is "not done yet", naming the same piece."""
+    monkeypatch.setenv("BUILDTRACK_LANG", "en")
+    for step_id in ("01.1", "03.1", "07.1"):
+        assert verdict(step_id, LEARNER_PACKAGES[lang]).message == verdict(step_id, LEARNER_PACKAGE).message
 
 
 def test_the_shipped_random_programs_are_the_ones_hypothesis_writes():
@@ -140,6 +167,11 @@ def test_make_progress_prints_a_row_per_step_and_no_traceback(answers):
     rows = [line for line in run.stdout.splitlines() if line[:1] in "✅⏳❌" and line.strip()]
     assert len(rows) == len(STEPS)
     assert all(row.startswith("✅" if answers else "⏳") for row in rows)
+    assert run.stdout.splitlines()[-1] == (f"{len(STEPS)} of {len(STEPS)} steps done." if answers else
+                                           f"0 of {len(STEPS)} steps done; next: step 01.1 (a tensor's "
+                                           "autograd fields).")
+    if not answers:                          # the next step's row says what to do; the rows after it wait
+        assert "fill in Tensor.__init__" in rows[0] and "finish step" not in "".join(rows[1:])
 
 
 def test_check_prints_one_verdict(capsys):

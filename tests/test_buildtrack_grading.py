@@ -149,3 +149,14 @@ def test_only_the_myautograd_files_are_taken(tmp_path):
         archive.writestr("work/myautograd/notes.md", "hello\n")
     package = grading.take(archive_path, tmp_path / "taken")
     assert sorted(p.name for p in package.iterdir()) == ["tensor.py"]
+
+
+def test_a_whole_course_is_graded_on_the_package_saved_last():
+    """A submission of a whole course holds both editions' packages (notebooks/myautograd and the Chinese
+    edition's notebooks/zh/myautograd): the one saved last is the student's work."""
+    names = ["course/notebooks/myautograd/tensor.py", "course/notebooks/zh/myautograd/tensor.py"]
+    saved = {names[0]: 1.0, names[1]: 2.0}
+    assert grading._package_files(names, changed=saved.get) == {"tensor.py": names[1]}
+    saved = {names[0]: 3.0, names[1]: 2.0}
+    assert grading._package_files(names, changed=saved.get) == {"tensor.py": names[0]}
+    assert grading._package_files(names) == {"tensor.py": names[0]}          # (no times: the shallowest)

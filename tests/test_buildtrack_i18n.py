@@ -29,7 +29,7 @@ import buildtrack  # noqa: E402
 import coursetools  # noqa: E402
 from buildtrack import cache, differential, i18n  # noqa: E402
 from buildtrack.cache import verdict  # noqa: E402
-from buildtrack.package import ANSWER_KEY, LEARNER_PACKAGE  # noqa: E402
+from buildtrack.package import ANSWER_KEY, LEARNER_PACKAGE, LEARNER_PACKAGES  # noqa: E402
 from buildtrack.steps import STEPS  # noqa: E402
 from buildtrack_mistakes import MISTAKES, NOT_STARTED, plant  # noqa: E402
 
@@ -174,12 +174,13 @@ def test_a_line_a_chinese_message_names_is_the_line_of_the_shown_program(chinese
     assert "你的是 'ValueError: boom'；mini_autograd 的是 （无报错）" in message
 
 
-def test_the_stubs_are_not_done_yet_in_chinese(chinese):
+@pytest.mark.parametrize("package", [LEARNER_PACKAGES["zh"], LEARNER_PACKAGE], ids=["zh-stubs", "en-stubs"])
+def test_the_stubs_are_not_done_yet_in_chinese(chinese, package):
     for step_id in STEPS:
-        result = verdict(step_id, LEARNER_PACKAGE)
+        result = verdict(step_id, package)
         assert result.status == "todo"
         assert_chinese(result.message)
-    first = verdict("01.1", LEARNER_PACKAGE).message
+    first = verdict("01.1", package).message
     assert first == "尚未完成：请填写 myautograd/tensor.py 中的 Tensor.__init__。"
 
 
@@ -191,11 +192,10 @@ def test_check_mine_and_progress_print_chinese(chinese, capsys):
         "⏳ 这一部分要等步骤 02.1（边：gradient_edge 与 AccumulateGrad）完成后")
     buildtrack.progress(chapters=["01", "02"])
     rows = capsys.readouterr().out.splitlines()
-    assert rows[0].startswith("⏳ 01.1  张量的 autograd 字段") and rows[-1] == "共 4 个步骤，已完成 0 个。"
-    # The messages line up under each other: a Chinese character is two columns wide.
-    starts = {buildtrack._width(row[:row.index("尚未完成" if "尚未完成" in row else "请先完成")])
-              for row in rows[:4]}
-    assert len(starts) == 1
+    assert rows[0].startswith("⏳ 01.1  张量的 autograd 字段") and rows[-1] == \
+        "共 4 个步骤，已完成 0 个；下一步：步骤 01.1（张量的 autograd 字段）。"
+    # The next step's row says what to do; the rows after it wait without repeating it.
+    assert "尚未完成" in rows[0] and not any("请先完成" in row for row in rows[1:4])
 
 
 # ---------------------------------------------------------------- which language

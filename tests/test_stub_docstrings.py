@@ -1,7 +1,10 @@
-"""The build track speaks Chinese too: each docstring and comment of the learner's stubs has its Chinese part.
+"""The build track speaks Chinese too: each docstring and comment of the answer key has its Chinese part, and
+each edition's stubs hold their own language only.
 
-Both editions share one package (notebooks/myautograd, made from answers/myautograd by
-tools/make_stubs.py), so each docstring says everything twice. The layout:
+The answer key (answers/myautograd) is the single source of both editions' stubs: tools/make_stubs.py makes
+notebooks/myautograd (English) and notebooks/zh/myautograd (Chinese) from it (``make_stub(source, lang=)``),
+the same code with the docstrings and comments of one language. So each docstring of the answer key says
+everything twice. The layout:
 
 - the English text first, its first line unchanged (``Step NN.k: ...`` or ``(given) ...``: the stub
   maker and the checks read the step from it);
@@ -9,10 +12,15 @@ tools/make_stubs.py), so each docstring says everything twice. The layout:
   text, first line included: ``Step NN.k`` becomes ``步骤 NN.k``, ``(given)`` becomes ``（已给出…``,
   ``chapter NN`` becomes ``第 NN 章``. PyTorch's names and the code stay as they are, and error
   messages are quoted as written. Citations of PyTorch's files stay in the English part (the
-  Chinese says 见上文), so tests/test_citations.py reads each once.
+  Chinese says 见上文), so tests/test_citations.py reads each once; the Chinese stubs name the files
+  in place of 见上文.
 
 A comment the learner reads in a stub has a second comment line below it, at the same column,
 starting ``# 中文：``.
+
+Each edition's stubs: the English ones hold no Chinese; in the Chinese ones every docstring and comment the
+learner reads is Chinese (no English part, no 中文： mark, no 见上文 left); both are the same code; and the
+shipped stubs are the ones the answer key makes now.
 """
 import ast
 import importlib.util
@@ -165,3 +173,68 @@ def test_each_comment_has_its_chinese_line_below(comment):
     assert next_line.startswith(below) and any(is_cjk(c) for c in next_line[len(below):]), (
         f"notebooks/myautograd/{file}:{row}: {text!r} needs a line below it, at column {column}, "
         f"starting '# {MARK}'")
+
+
+# ---------------------------------------------------------------- each edition's stubs
+EDITIONS = {"en": ROOT / "notebooks" / "myautograd", "zh": ROOT / "notebooks" / "zh" / "myautograd"}
+FILES = sorted(path.name for path in ANSWER_KEY.glob("*.py"))
+
+
+def words(stub):
+    """``[(kind, text)]``: the docstrings and the comments of a stub (lint directives aside)."""
+    found = []
+    tree = ast.parse(stub)
+    for node in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.ClassDef, ast.FunctionDef)))]:
+        doc = ast.get_docstring(node)
+        if doc is not None:
+            found.append(("docstring", doc))
+    for token in tokenize.generate_tokens(io.StringIO(stub).readline):
+        if token.type == tokenize.COMMENT and re.sub(r"#\s*noqa\S*(\s+\S+)*", "", token.string).strip("# "):
+            found.append(("comment", token.string))
+    return found
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("file", FILES)
+def test_each_editions_stub_is_shipped_as_the_answer_key_makes_it(lang, file):
+    made = make_stub((ANSWER_KEY / file).read_text(), lang=lang)
+    assert (EDITIONS[lang] / file).read_text() == made, f"rebuild with: python tools/make_stubs.py ({lang})"
+
+
+@pytest.mark.parametrize("file", FILES)
+def test_the_english_stubs_hold_no_chinese(file):
+    stub = (EDITIONS["en"] / file).read_text()
+    assert MARK not in stub and not any(is_cjk(c) for c in stub), file
+    assert len(words(stub)) >= 2
+
+
+@pytest.mark.parametrize("file", FILES)
+def test_the_chinese_stubs_hold_chinese_only(file):
+    stub = (EDITIONS["zh"] / file).read_text()
+    english = (EDITIONS["en"] / file).read_text()
+    assert "见上文" not in stub, f"{file}: 见上文 left, with no English part above it"
+    found, english_words = words(stub), words(english)
+    assert len(found) == len(english_words), f"{file}: a docstring or comment lost or added"
+    for (kind, text), (_kind, english_text) in zip(found, english_words, strict=True):
+        if kind == "docstring" or is_prose(english_text):
+            assert any(is_cjk(c) for c in text), f"{file}: an English {kind} in the Chinese stub: {text!r}"
+        assert not text.lstrip("# ").startswith(MARK), f"{file}: {text[:30]!r}"
+        first = english_text.lstrip("# -").split("\n")[0]
+        assert first not in text or len(first) < 25, f"{file}: the English {kind} {first!r} is left in it"
+    english_steps = sum(text.startswith("Step ") for kind, text in english_words if kind == "docstring")
+    assert sum(text.startswith("步骤 ") for kind, text in found if kind == "docstring") == english_steps
+
+
+@pytest.mark.parametrize("file", FILES)
+def test_both_editions_are_the_same_code(file):
+    en, zh = ((EDITIONS[lang] / file).read_text() for lang in ("en", "zh"))
+    assert stubs.function_dumps(ast.parse(en)) == stubs.function_dumps(ast.parse(zh))
+    assert re.findall(r'raise NotImplementedError\("[^"]*"\)', en) == \
+        re.findall(r'raise NotImplementedError\("[^"]*"\)', zh)
+
+
+def test_the_chinese_stubs_name_the_files_the_english_cites():
+    zh = (EDITIONS["zh"] / "tensor.py").read_text()
+    assert "PyTorch 中对应 AutogradMeta，出处：torch/csrc/autograd/variable.h。" in zh
+    assert "文件：torch/_tensor.py、torch/csrc/autograd/variable.h。" in zh
+    assert "由导数定义文件（tools/autograd/derivatives.yaml）生成" in (EDITIONS["zh"] / "ops.py").read_text()

@@ -14,8 +14,8 @@
     ``AccumulateGrad``), the bracketed values (shapes, tensors' entries, lists), the numbers and
     ``True``/``False``/``None``, in any order (a Chinese sentence may put them elsewhere).
   Every other cell's output must be the English one exactly.
-- Its links lead somewhere: the Chinese chapters, or one folder up to myautograd/ and to chapters not
-  yet translated.
+- Its links lead somewhere: the Chinese chapters, the Chinese edition's own myautograd/, or one folder up
+  to chapters not yet translated.
 - The merge that keeps the catalogues in step marks a translation fuzzy when its English cell changes,
   and clears the mark when the cell is back to what was translated.
 """

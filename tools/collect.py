@@ -1,7 +1,9 @@
 """Collect a class's build tracks into a SUBMISSIONS folder for ``python -m buildtrack grade`` (make grade).
 
 Each student's copy of the course (``~/course``, made by the nbgitpuller link of ``tools/student_release.py``)
-holds their package in ``course/notebooks/myautograd/``. This copies its ``.py`` files, and nothing else,
+holds their package in ``course/notebooks/myautograd/``, or in ``course/notebooks/zh/myautograd/`` for the
+Chinese edition (the same stubs, their docstrings in Chinese): the one saved last is the student's work, the
+other one is as handed out. This copies its ``.py`` files, and nothing else,
 into ``OUT/STUDENT/myautograd/``, one folder per student, and writes ``OUT/collected.csv`` (which the grader
 ignores: it takes folders and .zip files only).
 
@@ -40,8 +42,20 @@ TARGET = "course"
 FILE_LIMIT = 1_000_000                  # bytes: a file larger than this is not a piece of autograd
 
 
-def package_path(target=TARGET):
-    return pathlib.PurePosixPath(target) / "notebooks" / PACKAGE
+EDITIONS = ("", "zh")                    # the folders of notebooks/ that hold an edition's package
+
+
+def package_path(target=TARGET, edition=""):
+    return pathlib.PurePosixPath(target) / "notebooks" / edition / PACKAGE
+
+
+def _saved_last(found):
+    """Of ``{path: (files, newest, problems)}``, one per edition, the ``(path, (files, newest, problems))``
+    of the package saved last (the English one when neither has files)."""
+    with_files = [(path, item) for path, item in found.items() if item[0]]
+    if not with_files:
+        return next(iter(found.items()))
+    return max(with_files, key=lambda pair: pair[1][1] or 0)
 
 
 # ------------------------------------------------------------------ from the homes
@@ -54,12 +68,15 @@ def _inside(path, home):
         return False
 
 
-def from_home(home, target=TARGET):
-    """``({file name: bytes}, newest modification time or None, problems)`` of the package in one home."""
-    folder = pathlib.Path(home) / package_path(target)
+def from_home(home, target=TARGET, edition=None):
+    """``({file name: bytes}, newest modification time or None, problems)`` of the package in one home: the
+    edition's (``""`` English, ``"zh"``), or by default the one saved last (``from_home_saved_last``)."""
+    if edition is None:
+        return from_home_saved_last(home, target)[1]
+    folder = pathlib.Path(home) / package_path(target, edition)
     files, newest, problems = {}, None, []
     if not folder.is_dir():
-        return files, newest, [f"no {package_path(target)}/"]
+        return files, newest, [f"no {package_path(target, edition)}/"]
     for path in sorted(folder.iterdir()):
         if path.suffix != ".py":
             continue
@@ -73,6 +90,12 @@ def from_home(home, target=TARGET):
         files[path.name] = path.read_bytes()
         newest = max(newest or 0, info.st_mtime)
     return files, newest, problems
+
+
+def from_home_saved_last(home, target=TARGET):
+    """``(path, (files, newest, problems))`` of the package saved last in one home, of either edition."""
+    return _saved_last({pathlib.Path(home) / package_path(target, edition): from_home(home, target, edition)
+                        for edition in EDITIONS})
 
 
 def homes_of(homes):
@@ -121,15 +144,17 @@ class Hub:
     def stop(self, name):
         self.call("DELETE", f"/hub/api/users/{urllib.parse.quote(name)}/server")
 
-    def package(self, server_url, target=TARGET):
+    def package(self, server_url, target=TARGET, edition=None):
         """``({file name: bytes}, newest modification time or None, problems)`` read through the server's
-        contents API."""
-        base = f"{server_url.rstrip('/')}/api/contents/{package_path(target)}"
+        contents API: of the edition's package, or by default of the one saved last."""
+        if edition is None:
+            return self.package_saved_last(server_url, target)[1]
+        base = f"{server_url.rstrip('/')}/api/contents/{package_path(target, edition)}"
         try:
             listing = self.call("GET", base + "?content=1")
         except urllib.error.HTTPError as error:
             if error.code == 404:
-                return {}, None, [f"no {package_path(target)}/"]
+                return {}, None, [f"no {package_path(target, edition)}/"]
             raise
         files, newest, problems = {}, None, []
         for entry in sorted(listing.get("content") or [], key=lambda e: e["name"]):
@@ -144,6 +169,11 @@ class Hub:
             changed = datetime.datetime.fromisoformat(model["last_modified"].replace("Z", "+00:00"))
             newest = max(newest or 0, changed.timestamp())
         return files, newest, problems
+
+    def package_saved_last(self, server_url, target=TARGET):
+        """``(path, (files, newest, problems))`` of the package saved last, of either edition."""
+        return _saved_last({package_path(target, edition): self.package(server_url, target, edition)
+                            for edition in EDITIONS})
 
 
 # ------------------------------------------------------------------ the SUBMISSIONS folder
@@ -179,8 +209,8 @@ def collect(out, homes=None, hub=None, students=None, target=TARGET, start=False
         found = homes_of(homes)
         for student in students if students is not None else found:
             if student in found:
-                files, newest, problems = from_home(found[student], target)
-                collected[student] = (files, newest, problems, str(found[student] / package_path(target)))
+                path, (files, newest, problems) = from_home_saved_last(found[student], target)
+                collected[student] = (files, newest, problems, str(path))
             else:
                 collected[student] = ({}, None, ["no home folder"], "")
     else:
@@ -198,8 +228,8 @@ def collect(out, homes=None, hub=None, students=None, target=TARGET, start=False
                 if url is None:
                     collected[student] = ({}, None, ["server not running (--start starts it)"], "")
                     continue
-                files, newest, problems = hub.package(url, target)
-                collected[student] = (files, newest, problems, f"{hub.url}{url}{package_path(target)}")
+                path, (files, newest, problems) = hub.package_saved_last(url, target)
+                collected[student] = (files, newest, problems, f"{hub.url}{url}{path}")
         finally:
             for student in started:
                 hub.stop(student)

@@ -14,6 +14,7 @@ Notebook) to try it; the stored notebook is still what this script builds.
     python tools/nbbuild.py notebooks/src/01_first_gradient.py   # one chapter
     python tools/nbbuild.py --all                                # every chapter
     python tools/nbbuild.py --check                              # sources and notebooks agree?
+    python tools/nbbuild.py --relink      # after an edit of the answer key: links to its pieces, no run
 
 The Chinese edition, ``notebooks/zh/NN_slug.ipynb``, is the English source with each markdown cell
 replaced by its translation from ``notebooks/src/zh/NN_slug.po`` (tools/translations.py), run from
@@ -38,6 +39,11 @@ NOTEBOOKS = ROOT / "notebooks"
 SOURCES = NOTEBOOKS / "src"
 ZH = NOTEBOOKS / "zh"
 LINK = re.compile(r"(\]\()([^)\s:#]+)([)#])")
+# A link to a piece of the learner's package: the source names the piece,
+# [...](myautograd/tensor.py#Tensor.__init__); the built notebook has the line JupyterLab's editor opens
+# at, [...](myautograd/tensor.py#line=85) (stub_lines).
+LINE_FRAGMENT = re.compile(r"#line=\d+")
+PIECE_LINK = re.compile(r"(\]\(myautograd/)(\w+\.py)#([A-Za-z_][\w.]*)\)")
 
 
 def to_notebook(text):
@@ -67,6 +73,30 @@ def to_notebook(text):
     return nb
 
 
+def stub_lines(nb, lang):
+    """``nb`` with each link to a piece of ``myautograd`` pointing at the piece's line in the edition's stub
+    (``#line=N``: JupyterLab's file editor, since 4.0, opens a file at the line of an RFC 5147 fragment,
+    counted from 0: ``#line=85`` puts the cursor on line 86). The lines are read from the stubs as made from
+    the answer key, so they follow the stubs when they change (``--check`` then asks for a rebuild)."""
+    sys.path.insert(0, str(NOTEBOOKS))
+    try:
+        from buildtrack.stubs import make_stub, piece_line
+    finally:
+        sys.path.remove(str(NOTEBOOKS))
+    stubs = {}
+
+    def line_of(found):
+        file, piece = found.group(2), found.group(3)
+        if file not in stubs:
+            stubs[file] = make_stub((ROOT / "answers" / "myautograd" / file).read_text(), lang=lang)
+        return f"{found.group(1)}{file}#line={piece_line(stubs[file], piece) - 1})"
+
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = PIECE_LINK.sub(line_of, cell.source)
+    return nb
+
+
 def cells_of(text):
     """``[(cell type, source), ...]`` of a percent-format source."""
     return [(cell.cell_type, cell.source) for cell in to_notebook(text).cells]
@@ -86,9 +116,12 @@ def zh_chapters():
 
 
 def zh_link(target, built):
-    """A link of a Chinese cell, seen from notebooks/zh: a chapter with a Chinese edition stays in the
-    folder; anything else (the learner's myautograd/, a chapter not yet translated) is one folder up."""
+    """A link of a Chinese cell, seen from notebooks/zh: a chapter with a Chinese edition, and the Chinese
+    edition's own myautograd/, stay in the folder; anything else (a chapter not yet translated) is one folder
+    up."""
     if target.endswith(".ipynb") and pathlib.Path(target).stem in built:
+        return target
+    if target.split("/")[0] == "myautograd" and (ZH / "myautograd").is_dir():
         return target
     return "../" + target if (NOTEBOOKS / target).exists() else target
 
@@ -114,9 +147,9 @@ def build(source_path, execute=True, timeout=120, zh=False):
             raise SystemExit(f"{source_path.stem}: its Chinese catalogue is not complete: "
                              f"python tools/translations.py check {source_path.stem}")
         ZH.mkdir(exist_ok=True)
-        folder, nb = ZH, to_zh_notebook(source_path.read_text(), source_path.stem, built)
+        folder, nb = ZH, stub_lines(to_zh_notebook(source_path.read_text(), source_path.stem, built), "zh")
     else:
-        folder, nb = NOTEBOOKS, to_notebook(source_path.read_text())
+        folder, nb = NOTEBOOKS, stub_lines(to_notebook(source_path.read_text()), "en")
     target = folder / (source_path.stem + ".ipynb")
     seconds = 0.0
     if execute:
@@ -138,7 +171,7 @@ def check_sources():
         if not target.exists():
             problems.append(f"{target.name}: missing (run tools/nbbuild.py {source_path})")
             continue
-        expected = shape_of(to_notebook(source_path.read_text()))
+        expected = shape_of(stub_lines(to_notebook(source_path.read_text()), "en"))
         stored = shape_of(nbformat.read(target, as_version=4))
         if expected != stored:
             problems.append(f"{target.name}: differs from {source_path.name}; rebuild it")
@@ -149,7 +182,7 @@ def check_sources():
             problems.append(f"zh/{target.name}: missing: tools/nbbuild.py --zh notebooks/src/{chapter}.py")
             continue
         text = (SOURCES / f"{chapter}.py").read_text()
-        expected = shape_of(to_zh_notebook(text, chapter, built))
+        expected = shape_of(stub_lines(to_zh_notebook(text, chapter, built), "zh"))
         stored = shape_of(nbformat.read(target, as_version=4))
         if expected != stored:
             problems.append(f"zh/{target.name}: differs from {chapter}.py and its catalogue; rebuild it "
@@ -159,15 +192,43 @@ def check_sources():
     return problems
 
 
+def relink():
+    """Set the stored notebooks' links to pieces of myautograd to the stubs' lines now (``stub_lines``),
+    without running them: after an edit of the answer key moves a piece, its outputs stay right."""
+    built, changed = zh_chapters(), []
+    pairs = [(NOTEBOOKS / f"{path.stem}.ipynb",
+              lambda path=path: stub_lines(to_notebook(path.read_text()), "en"))
+             for path in sorted(SOURCES.glob("[0-9][0-9]_*.py"))]
+    pairs += [(ZH / f"{chapter}.ipynb", lambda chapter=chapter: stub_lines(
+        to_zh_notebook((SOURCES / f"{chapter}.py").read_text(), chapter, built), "zh")) for chapter in built]
+    for target, expected in pairs:
+        if not target.exists():
+            continue
+        stored, touched = nbformat.read(target, as_version=4), False
+        for cell, wanted in zip(stored.cells, expected().cells, strict=False):
+            if cell.cell_type == "markdown" and cell.source != wanted.source and \
+                    LINE_FRAGMENT.sub("", cell.source) == LINE_FRAGMENT.sub("", wanted.source):
+                cell.source, touched = wanted.source, True
+        if touched:
+            nbformat.write(stored, target)
+            changed.append(target.relative_to(ROOT).as_posix())
+    return changed
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sources", nargs="*")
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--relink", action="store_true",
+                        help="only move the stored notebooks' links to myautograd's pieces to their lines")
     parser.add_argument("--no-execute", action="store_true")
     parser.add_argument("--zh", action="store_true", help="build the Chinese edition (notebooks/zh/)")
     args = parser.parse_args(argv)
+    if args.relink:
+        print("\n".join(relink()) or "every link to a piece of myautograd is at its line")
+        return 0
     if args.check:
         problems = check_sources()
         print("\n".join(problems) or "all notebooks match their sources")

@@ -11,8 +11,9 @@ as they are on disk):
 
 - ``notebooks/``: the chapters of both editions (``notebooks/NN_slug.ipynb``, ``notebooks/zh/``) with their
   stored outputs, ``coursetools.py`` and ``buildtrack/`` (the checks the chapters' check cells run);
-- ``notebooks/myautograd/``: the stubs, made afresh from the answer key (``buildtrack/stubs.py``), so a
-  package the teacher filled in while trying the course is never handed out;
+- ``notebooks/myautograd/`` and ``notebooks/zh/myautograd/``: the stubs of each edition (docstrings and
+  comments in its language), made afresh from the answer key (``buildtrack/stubs.py``), so a package the
+  teacher filled in while trying the course is never handed out;
 - ``mini_autograd/``: the engine, to read (the kernels import the one installed on the hub);
 - a ``README.md`` for the students and a ``.gitignore``;
 - ``answers``: a symbolic link to the hub's copy of the answer key (``--answer-key-link``), not the key.
@@ -64,7 +65,9 @@ make_stub = _stubs_module().make_stub
 BRANCH = "main"
 TARGET = "course"                      # the folder each student's copy lands in (nbgitpuller's targetpath)
 RELEASED = ("notebooks", "mini_autograd", "answers/myautograd")
-LEFT_OUT = ("notebooks/src/", "notebooks/myautograd/")      # myautograd: made afresh from the answer key
+# myautograd: made afresh from the answer key, one package per edition (its docstrings in its language)
+LEFT_OUT = ("notebooks/src/", "notebooks/myautograd/", "notebooks/zh/myautograd/")
+PACKAGES = {"en": "notebooks/myautograd", "zh": "notebooks/zh/myautograd"}
 SKIPPED_PARTS = {"__pycache__", ".ipynb_checkpoints", ".buildtrack_cache", ".pytest_cache"}
 SOLUTION_BOXES = {"<details><summary>Show solution</summary>": "en",
                   "<details><summary>查看答案</summary>": "zh"}
@@ -82,7 +85,8 @@ edition, `notebooks/zh/00_welcome.ipynb`.
 - The build track: you write your own autograd, one piece per chapter, in `notebooks/myautograd/`. The
   check cell of each chapter tells you where you stand (⏳ not done yet, ✅ done, ❌ with the likely
   mistake). For the whole table, open a terminal and run `cd ~/{target}/notebooks && python -m buildtrack`.
-- Your teacher collects the `.py` files of `notebooks/myautograd/` for grading, and grades them with the
+- Your teacher collects the `.py` files of `notebooks/myautograd/` (or, in the Chinese edition,
+  `notebooks/zh/myautograd/`: the package you last saved in) for grading, and grades them with the
   course's grader, which runs your code on its own copy of the checks.
 - Clicking the course link again brings your teacher's updates and keeps your changes. A file you delete
   comes back as it was handed out: to start a whole file over, delete it and click the link.
@@ -94,10 +98,10 @@ edition, `notebooks/zh/00_welcome.ipynb`.
 `notebooks/00_welcome.ipynb`）。
 
 - 各章是 `notebooks/zh/NN_*.ipynb`，每章几秒钟就能运行完。
-- 动手实现：你在 `notebooks/myautograd/` 里一章一块地写出自己的 autograd。每章的检查单元格会告诉你进展
+- 动手实现：你在 `notebooks/zh/myautograd/` 里一章一块地写出自己的 autograd。每章的检查单元格会告诉你进展
   （⏳ 还没完成，✅ 完成，❌ 并指出可能的错误）。要看完整的进度表，打开终端运行
   `cd ~/{target}/notebooks && BUILDTRACK_LANG=zh python -m buildtrack`。
-- 老师会收集 `notebooks/myautograd/` 中的 `.py` 文件，用课程自带的评分程序评分：
+- 老师会收集 `notebooks/zh/myautograd/` 中的 `.py` 文件，用课程自带的评分程序评分：
   它用自己的一份检查来运行你的代码。
 - 再点一次课程链接，就能拿到老师的更新，你的修改会保留。删掉的文件会恢复成发布时的样子：想让整个文件重新开始，
   删掉它再点链接即可。
@@ -169,10 +173,12 @@ def released_files(tree):
 
 
 def stubs(tree):
-    """``{file: stub text}`` made from the answer key in ``tree``."""
+    """``{folder: {file: stub text}}``, each edition's package (``PACKAGES``) made from the answer key in
+    ``tree``."""
     key = tree / "answers" / "myautograd"
-    made = {path.name: make_stub(path.read_text(encoding="utf-8")) for path in sorted(key.glob("*.py"))}
-    if not made:
+    made = {folder: {path.name: make_stub(path.read_text(encoding="utf-8"), lang=lang)
+                     for path in sorted(key.glob("*.py"))} for lang, folder in PACKAGES.items()}
+    if not made["notebooks/myautograd"]:
         raise ReleaseError(f"no answer key in {key}: the stubs are made from it")
     return made
 
@@ -213,10 +219,11 @@ def write_tree(out, files, stub_texts, solutions, answer_key_link):
             removed += count
         else:
             shutil.copyfile(source, target)
-    package = out / "notebooks" / "myautograd"
-    package.mkdir(parents=True, exist_ok=True)
-    for name, text in stub_texts.items():
-        (package / name).write_text(text, encoding="utf-8")
+    for folder, texts in stub_texts.items():
+        package = out / folder
+        package.mkdir(parents=True, exist_ok=True)
+        for name, text in texts.items():
+            (package / name).write_text(text, encoding="utf-8")
     (out / "README.md").write_text(STUDENT_README.format(target=TARGET), encoding="utf-8")
     (out / ".gitignore").write_text(GITIGNORE)
     if answer_key_link:
@@ -289,7 +296,7 @@ def make_release(out, source=ROOT, ref="HEAD", worktree=False, solutions=True, a
     if not git("status", "--porcelain", cwd=out).stdout.strip():
         notes.append(f"{out}: unchanged since the last release, no new commit")
         return None, notes
-    contents = (f"{len(files)} files and {len(stub_texts)} stubs"
+    contents = (f"{len(files)} files and {sum(map(len, stub_texts.values()))} stubs"
                 + (f", {removed} solutions left out" if not solutions else "")
                 + (f", answers -> {answer_key_link}" if answer_key_link else ", no link to the answer key"))
     message = f"Student release of {described}\n\n{contents}\n"

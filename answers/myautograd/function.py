@@ -109,6 +109,14 @@ class Node:
         中文：释放为反向传播保存的东西；大多数节点什么也不保存。
         """
 
+    def unpack_saved(self):
+        """Read back what was saved for backward, checking it: PyTorch's nodes do so first thing when they
+        run, even when no gradient reached them (SavedVariable::unpack). Most nodes save nothing.
+
+        中文：读回为反向传播保存的东西，并检查它：PyTorch 的节点一运行就先做这件事，即使没有任何梯度到达它
+        （SavedVariable::unpack）。大多数节点什么也不保存。
+        """
+
 
 class AccumulateGrad(Node):
     """The node at a leaf: what arrives here is added into ``leaf.grad``.
@@ -272,7 +280,18 @@ class BackwardFunction(Node):
 
         中文：（已给出）释放 forward 保存的东西：引擎在节点运行之后调用它（步骤 07.2）。
         """
-        self.saved = None
+        if self.saved:                      # (a node that saved nothing has nothing to free, nor to miss)
+                                            # 中文：（什么也没保存的节点，既没有可释放的，也不会缺什么）
+            self.saved = None
+
+    def unpack_saved(self):
+        """(given) What forward saved, checked (``saved_tensors``): the engine reads it from a node that
+        only None reached, as PyTorch's nodes unpack their saved tensors before anything else (step 08.2).
+
+        中文：（已给出）forward 保存的东西，经过检查（``saved_tensors``）：对于只收到 None 的节点，引擎
+        也会读取它，因为 PyTorch 的节点在做任何事之前都会先解包它们保存的张量（步骤 08.2）。
+        """
+        return self.saved_tensors
 
     def name(self):
         return self.function.node_name or f"{self.function.__name__}Backward"

@@ -33,8 +33,10 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
       you can write into; every entry must be back to its value afterwards.
     - analytical: what backward says, one output entry at a time: the gradient
       that reaches ``inputs[i].grad`` when backward starts from a gradient that
-      is 1 at that entry and 0 elsewhere. Gradients accumulate into ``.grad``, so
-      each backward must start from cleared ``.grad``s.
+      is 1 at that entry and 0 elsewhere (write the 1 with ``.flat[k]``: the
+      output may be transposed, and ``reshape(-1)`` of a transposed array is a
+      copy). Gradients accumulate into ``.grad``, so each backward must start
+      from cleared ``.grad``s.
       When ``inputs[i].grad`` stays None after a backward, no gradient reached
       input i: that column is zeros (if nudging input i moves nothing either, the
       two agree, and PyTorch returns True).
@@ -61,7 +63,8 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
       输入元素。``inputs[i]._data.reshape(-1)`` 是一个可以往里写的视图；推动之后，每个元素都必
       须恢复原值。
     - analytical（解析雅可比矩阵）：backward 给出的结果，一次求一个输出元素：从一个在该元素处为 1、
-      其余处为 0 的梯度开始反向传播，到达 ``inputs[i].grad`` 的那个梯度。梯度会累加进 ``.grad``，
+      其余处为 0 的梯度开始反向传播，到达 ``inputs[i].grad`` 的那个梯度（用 ``.flat[k]`` 写入这个 1：
+      输出可能是转置过的，而转置数组的 ``reshape(-1)`` 是一份副本）。梯度会累加进 ``.grad``，
       所以每次反向传播都必须从清空了的 ``.grad`` 开始。如果一次反向传播之后 ``inputs[i].grad`` 仍是
       None，说明没有梯度到达输入 i：那一列全为零（如果推动输入 i 也什么都不改变，两者就一致，PyTorch
       返回 True）。
@@ -93,7 +96,7 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
             for t in inputs:
                 t.grad = None
             seed = zeros_like(output)
-            seed._data.reshape(-1)[k] = 1
+            seed._data.flat[k] = 1                # (.flat: reshape(-1) of a transposed layout is a copy)
             if output.requires_grad:           # else no backward can run: that column stays zeros
                 function(*inputs).backward(seed)
             if tensor.grad is not None:

@@ -98,6 +98,9 @@ def cross_entropy(logits, targets):
       logit would underflow to exp = 0 everywhere, and log(0) = -inf.
     - pick the right class with ``one_hot(targets, classes)`` (given): a constant
       tensor of 0s and 1s, multiplied in and summed.
+    - take minus the way PyTorch's nll_loss does, from 0: ``0.0 - picked``, not
+      ``-picked``. The two differ only when the sum is 0 (a single class): PyTorch
+      prints ``tensor(0.)``, and ``-picked`` gives ``tensor(-0.)``.
 
     中文：步骤 10.2：分类损失，在整批上取平均。
 
@@ -109,12 +112,15 @@ def cross_entropy(logits, targets):
       批中最大的 logit，它们的 exp 会全部下溢为 0，而 log(0) = -inf。
     - 用 ``one_hot(targets, classes)``（已给出）挑出正确的类别：它是一个由 0 和 1 组成的常量张量，
       乘进去再求和即可。
+    - 取负要照 PyTorch 的 nll_loss 那样从 0 减：写 ``0.0 - picked``，而不是 ``-picked``。两者只在
+      和为 0 时（只有一个类别）有区别：PyTorch 打印 ``tensor(0.)``，而 ``-picked`` 得到 ``tensor(-0.)``。
     """
     ### BEGIN SOLUTION
     n, classes = logits.shape
     shifted = logits - logits.max(dim=1, keepdim=True)
     log_probs = shifted - shifted.exp().sum(dim=1, keepdim=True).log()
-    return -(one_hot(targets, classes) * log_probs).sum() / n
+    picked = (one_hot(targets, classes) * log_probs).sum()
+    return (0.0 - picked) / n
     ### END SOLUTION
 
 

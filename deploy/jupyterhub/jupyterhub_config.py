@@ -83,8 +83,13 @@ c.JupyterHub.spawner_class = "localprocess"
 c.Spawner.cmd = [str(pathlib.Path(sys.executable).parent / "jupyterhub-singleuser")]
 c.Spawner.notebook_dir = "~"
 c.Spawner.default_url = "/lab"
-# JupyterLab without news or update pop-ups (the settings `make lab` writes).
-c.Spawner.args = [f"--LabApp.app_settings_dir={HERE / 'lab-settings'}"]
+# JupyterLab without news or update pop-ups (the settings `make lab` writes), and a file browser that lists
+# the chapters and the student's myautograd/, not the course's machinery (the Makefile's LAB_HIDDEN; hidden
+# from the listings only: the kernels import them, and a path still opens them).
+HIDDEN = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*.so", "*.dylib", "*~",       # jupyter_server's own
+          "buildtrack", "src", "exercises", "coursetools.py", "*.egg-info"]
+c.Spawner.args = [f"--LabApp.app_settings_dir={HERE / 'lab-settings'}"] + [
+    f"--ContentsManager.hide_globs={glob}" for glob in HIDDEN]
 # A server that fails to start says so within this time, not after the default 30 s + 60 s.
 c.Spawner.http_timeout = 30
 c.Spawner.start_timeout = 60

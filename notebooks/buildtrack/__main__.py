@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from . import exports, grading, i18n, progress
+from . import exports, grading, i18n, package, progress
 from .i18n import _
 
 if not os.environ.get("BUILDTRACK_LANG") and i18n.locale_is_chinese():
@@ -31,5 +31,6 @@ arguments = parser.parse_args()
 if arguments.translations:
     sys.exit(i18n.main([arguments.translations]))
 print(_("Checking the answer key (answers/myautograd)") if arguments.answers
-      else _("Checking your package (notebooks/myautograd)"))
+      else _("Checking your package ({folder})").format(
+          folder=package.learner_package().relative_to(package.NOTEBOOKS.parent).as_posix()))
 progress(answers=arguments.answers)

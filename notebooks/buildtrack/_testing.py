@@ -56,8 +56,9 @@ def expect_raises(make, error_type, words, what):
     except NotImplementedError:
         raise
     except Exception as error:                       # another error, from deeper in the code
-        raise Wrong(_("{what} raised {raised}: {error}, where PyTorch raises {error_type}: {words} (check "
-                      "for this case first, before going on).").format(
+        raise Wrong(_("{what} raised {raised}: {error}, where PyTorch raises {error_type}: {words}. "
+                      "PyTorch tests for this case first: test for it before the line that raised, and raise "
+                      "PyTorch's error there.").format(
                           what=what, raised=type(error).__name__, error=error, error_type=error_type.__name__,
                           words=words)) from None
     raise Wrong(_("{what} raised nothing; PyTorch raises {error_type}: {words}").format(

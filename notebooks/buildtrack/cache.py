@@ -205,7 +205,7 @@ def verdict(step_id, directory, own_words=True):
         result = _cached(earlier_id, directory, directory_fingerprint)
         if result.status == "todo":
             return Verdict("todo", _("finish step {step} ({title}) first: it is not done yet.").format(
-                step=earlier_id, title=_(STEPS[earlier_id].title)))
+                step=earlier_id, title=_(STEPS[earlier_id].title)), waits_for=earlier_id)
         if result.status == "wrong":
             # Perhaps broken by this very step's rewrite of shared code: if this step's own check names
             # a mistake, that message is the more useful one.
@@ -213,8 +213,9 @@ def verdict(step_id, directory, own_words=True):
             if own is not None and own.status == "wrong" and not own.differential:
                 return Verdict("wrong", _("{message} (Step {step} fails its check now too.)").format(
                     message=own.message, step=earlier_id))
-            return Verdict("wrong", _("step {step} ({title}) fails its check now: {message}").format(
-                step=earlier_id, title=_(STEPS[earlier_id].title), message=result.message))
+            message = _("step {step} ({title}) fails its check now: {message}").format(
+                step=earlier_id, title=_(STEPS[earlier_id].title), message=result.message)
+            return Verdict("wrong", message, waits_for=earlier_id)
     return _cached(step_id, directory, directory_fingerprint)
 
 

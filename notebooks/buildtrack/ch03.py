@@ -23,6 +23,7 @@ FORMULAS = [
     ("Mul", lambda a, b: a * b, (A, B), UP),
     ("Pow", lambda a: a ** 3, (A,), UP),
     ("Pow", lambda a: a ** 0, (A * [[0, 1, 1], [1, 0, 1]],), UP),     # c = 0, and a = 0 at two entries
+    ("Pow", lambda a: a ** 2, (A * [[0, 1, 1], [1, 0, 1]],), UP),     # a = 0 at two entries
     ("Exp", lambda a: a.exp(), (A,), UP),
     ("Sum", lambda a: a.sum(), (A,), np.array(1.7)),
     ("Mean", lambda a: a.mean(), (A,), np.array(1.7)),
@@ -37,6 +38,8 @@ MISTAKES = {   # what a formula's numbers look like for a typical mistake -> wha
     "Pow0": N_("for a ** 0 at a = 0 the formula c * a ** (c - 1) gives 0 * 0 ** -1 = 0 * inf = nan. "
              "a ** 0 is the constant 1, whose gradient is 0 everywhere: for c = 0 return zeros shaped "
              "like a, as PyTorch's pow_backward does."),
+    "Pow at 0": N_("for a ** 2 at a = 0 it gives nan where the gradient is 0: a formula that divides by a "
+                   "(a ** c / a) gives 0 / 0 there. Write c * a ** (c - 1), as PyTorch's pow_backward does."),
     "Pow0 nonfinite": N_(" a ** 0 is the constant 1: its gradient is zeros whatever arrives from upstream, "
                          "and grad * 0 is not zeros where grad is inf or nan (inf * 0 = nan). Return zeros "
                          "shaped like a, as PyTorch's pow_backward does."),
@@ -103,8 +106,10 @@ def _check_formula(m, name, make, inputs, upstream):
             hint = _(MISTAKES["Mean"])
         elif name == "Pow" and np.allclose(got, upstream * 3 * a ** 3):
             hint = _(MISTAKES["Pow"])
-        elif name == "Pow" and np.any(np.isnan(got)) and not np.any(np.isnan(want)):
+        elif name == "Pow" and np.any(np.isnan(got)) and not np.any(np.isnan(want)) and np.all(want == 0):
             hint = _(MISTAKES["Pow0"])
+        elif name == "Pow" and np.any(np.isnan(got)) and not np.any(np.isnan(want)):
+            hint = _(MISTAKES["Pow at 0"])
         else:
             hint = _("compare with the derivative by hand.")
         raise Wrong(_("{which} is wrong: got {got}, expected {want} (finite differences); {hint}")
@@ -199,7 +204,6 @@ def check_engine(m):
     expect_close(got, np.full((2, 2), 4.5), _("seed example: x.grad is {got}, expected {want}."))
     expect(m.is_grad_enabled(), _("after backward, recording is still off: put the old value back "
                                   "(finally)."))
-
     # Broadcasting: b of shape [3] was added to every row of x.
     x = m.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
     b = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -228,6 +232,25 @@ def check_engine(m):
            "call hooks once all gradients for the node have been added.").format(seen=show(seen[0])))
     expect_close(grad_of(x), np.full((2, 2), 45.0), _("a hook returning grad * 10 must change what flows on: "
                  "x.grad is {got}, expected {want}."))
+
+    # The hooks run with recording off too: PyTorch's engine switches it off for the whole backward.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2.0
+    modes = []
+    y.grad_fn.pre_hooks.append(lambda grad: modes.append(m.is_grad_enabled()))
+    _engine_backward(m, y.sum())
+    expect(modes == [False], _("for y = x * 2.0, a pre-hook on y.grad_fn that notes is_grad_enabled() saw "
+           "{modes}; in PyTorch it sees [False]: switch recording off once, around the whole loop over the "
+           "nodes (hooks included), not only around node.apply.").format(modes=modes))
+    # A backward started inside a backward (from a hook here; from a Function's backward in checkpointing).
+    w = m.tensor([1.0], requires_grad=True)
+    inner = (w * 2.0).sum()
+    y = m.tensor([1.0], requires_grad=True) * 3.0
+    y.grad_fn.pre_hooks.append(lambda grad: _engine_backward(m, inner))
+    _engine_backward(m, y.sum())
+    expect(m.is_grad_enabled(), _("after a backward whose hook ran another backward, recording is off: keep "
+           "the value to put back in a local variable of run_backward, not in the module (the inner "
+           "backward overwrote it with its own, False)."))
 
     # Recording is put back as it was: after a hook raised, and when backward ran with recording off.
     x, out = _seed(m)

@@ -264,6 +264,30 @@ def check_no_grad(m):
            "__enter__ must switch recording off (set it to False), whatever it was, not flip it."))
     expect(off_after is False, _("with recording off before a no_grad() block, it is on after the block: "
            "__exit__ must put back the value from before the block, not flip it or set True."))
+    m.set_grad_enabled(False)
+    try:
+        with m.no_grad():
+            raise ValueError("inside")
+    except ValueError:
+        swallowed = False
+    else:
+        swallowed = True
+    finally:
+        m.set_grad_enabled(True)
+    expect(not swallowed, _("with recording off before it, an exception raised inside no_grad() "
+           "disappeared: __exit__ must return nothing (None), whatever the mode was, or Python takes the "
+           "exception as handled."))
+    block = m.no_grad()                      # made first, entered later: the mode is read on entering
+    m.set_grad_enabled(False)
+    try:
+        with block:
+            pass
+        after_late_entry = m.is_grad_enabled()
+    finally:
+        m.set_grad_enabled(True)
+    expect(after_late_entry is False, _("block = no_grad(); set_grad_enabled(False); with block: pass leaves "
+           "recording on: the value to put back is the one when the block is entered, so read it in "
+           "__enter__, not in __init__."))
     _check_generators(m)
     _check_two_threads(m)
     (x * 2).sum().backward()

@@ -98,8 +98,65 @@ def check_versions(m):
     expect(w._version == 1, _("after w.mul_(1.0), w._version is {w_version}, expected 1: PyTorch counts "
            "every in-place operation, whether or not it changes a value (it does not look at the numbers).")
            .format(w_version=w._version))
+    # A write that fails (shapes that do not broadcast) changes nothing, its version neither.
+    x = m.tensor([0.0, 0.0, 0.0])
+    with contextlib.suppress(Exception):
+        x.add_(m.tensor([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]))
+    expect(x._version == 0, _("x = tensor([0., 0., 0.]); x.add_(a tensor of shape [2, 3]) fails, and leaves "
+           "x._version {x_version}, expected 0: PyTorch bumps the version after the write succeeded. Write "
+           "first, then add one.").format(x_version=x._version))
+    _check_saving(m)
     return _("In-place changes bump _version, and a changed saved tensor stops backward with PyTorch's "
              "error.")
+
+
+def _check_saving(m):
+    """What ctx.saved_tensors gives back: a tuple, of the last save_for_backward call only, empty when
+    nothing was saved."""
+    seen = []
+
+    class SavesTwice(m.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a)
+            ctx.save_for_backward(b)              # PyTorch keeps this call's tensors, not both
+            return m.Tensor(a._data * b._data)
+
+        @staticmethod
+        def backward(ctx, grad):
+            seen.append(ctx.saved_tensors)
+            return grad * 2.0, None
+
+    class SavesNothing(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return m.Tensor(a._data * 3.0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            seen.append(ctx.saved_tensors)
+            return grad * 3.0
+
+    x, b = m.tensor([1.0, 2.0], requires_grad=True), m.tensor([5.0, 6.0])
+    try:
+        SavesTwice.apply(x, b).sum().backward()
+        SavesNothing.apply(x).sum().backward()
+    except NotImplementedError:
+        raise
+    except Exception as error:
+        raise Wrong(_("a Function that calls ctx.save_for_backward twice, or saves nothing, then reads "
+                      "ctx.saved_tensors in backward: backward raised {error_type}: {error}. PyTorch gives "
+                      "back the tensors of the last call, and () when nothing was saved: only a graph freed "
+                      "by backward (saved is None) raises.").format(error_type=type(error).__name__,
+                                                                     error=error)) from None
+    twice, nothing = seen
+    expect(type(twice) is tuple and type(nothing) is tuple, _("ctx.saved_tensors is a {type_name}; PyTorch "
+           "gives a tuple.").format(type_name=type(twice if type(twice) is not tuple else nothing).__name__))
+    expect(len(twice) == 1 and twice[0] is b, _("forward called ctx.save_for_backward(a), then "
+           "ctx.save_for_backward(b); ctx.saved_tensors holds {count} tensors, expected (b,): each call "
+           "replaces what the one before saved, as in PyTorch.").format(count=len(twice)))
+    expect(nothing == (), _("forward saved nothing, and ctx.saved_tensors is {nothing!r}, expected ()."
+           ).format(nothing=nothing))
 
 
 def _in_place_with_recording_off(m, change, what):
@@ -390,6 +447,17 @@ def check_ready_queue(m):
            "afterwards. PyTorch runs such a node too, with no gradient, and frees what it saved right "
            "after, as after any node's turn: free after every node the queue pops (unless "
            "retain_graph), not only after node.apply."))
+    # ... and, before anything else, it unpacks what it saved, as PyTorch's nodes do: changed, it raises.
+    a, b = m.tensor([1.0, 2.0], requires_grad=True), m.tensor([3.0, 4.0], requires_grad=True)
+    out = blocking_function(m).apply(a * b).sum()
+    with m.no_grad():
+        b.add_(1.0)
+    expect_raises(out.backward, RuntimeError, "one of the variables needed for gradient computation has been "
+                  "modified by an inplace operation",
+                  _("for out = Block.apply(a * b).sum(), where Block's backward returns None, then "
+                    "b.add_(1.0) under no_grad, out.backward() (MulBackward0 saved b, and only None reaches "
+                    "it: PyTorch runs it anyway, and it unpacks what it saved before anything else; call "
+                    "node.unpack_saved() on a node that only None reached)"))
     # A backward inside a backward (gradient checkpointing): the engine's state is its own call's.
     x = m.tensor([1.0, 2.0], requires_grad=True)
     out = (_reentrant(m).apply(x * 3.0) * x).sum()
@@ -407,6 +475,9 @@ def check_ready_queue(m):
                  "runs a backward of its own (as gradient checkpointing does), gives x.grad {got}; PyTorch "
                  "gives {want}. Keep the engine's state in run_backward's local variables: a backward can "
                  "start another one before it ends."))
+    expect(m.is_grad_enabled(), _("after out.backward(), where Reentrant's backward runs a backward of its "
+           "own, recording is off: keep the value to put back in a local variable of run_backward, not in "
+           "the module (the inner backward overwrote it with its own, False)."))
     check_shared_graph(m, lambda m, h: h.backward(), "run_backward")
     check_graph_from_another_thread(m, lambda m, out: out.backward())
     h = x = m.tensor(1.0, dtype=m.float64, requires_grad=True)

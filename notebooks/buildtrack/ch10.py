@@ -445,6 +445,10 @@ def _cross_entropy_trial(m, case):
                if not np.all(np.isfinite(got)) else "")
         return (_("{shown}: your loss is {got}; PyTorch's is {want}.{why}")
                 .format(shown=shown, got=show(got), want=show(values(want)), why=why))
+    if values(want) == 0 and np.signbit(got) != np.signbit(values(want)):
+        return (_("{shown}: your loss is {got}; PyTorch's is {want}. Take minus the sum as nll_loss does, "
+                  "from 0: 0.0 - picked, not -picked (-0.0 is what -picked gives when the sum is 0).")
+                .format(shown=shown, got=show(got), want=show(values(want))))
     if dtype_name(loss) != dtype_name(want):
         return (_("{shown}: your loss is {loss}; PyTorch's is {want}, the logits' "
                   "dtype.").format(shown=shown, loss=dtype_name(loss), want=dtype_name(want)))

@@ -277,6 +277,25 @@ def _check_named_gradcheck_cases(m):
                           "textbook layout dy/dx. PyTorch prints one row per input entry (3 rows of 2, the "
                           "transpose), the layout of the docstring: build both matrices that way, or print "
                           "their transposes.").format(label=label))
+    # The output is the input, or transposed; a Jacobian of nan.
+    for shown, function, shape in (("lambda a: a", lambda a: a, (3,)),
+                                   ("lambda a: transpose(a)", lambda a: m.ops.transpose(a), (2, 3))):
+        a, = _inputs(m, shape)
+        outcome = _run_gradcheck(m, function, (a,))
+        if outcome != ("returned", True):
+            raise Wrong(_("gradcheck({shown}, (a,)) for a of shape {shape} {outcome}; PyTorch's returns "
+                          "True. The output may be the input itself, or share its numbers: copy each "
+                          "output's numbers before you nudge again (out(x + eps)._data.copy()), and make the "
+                          "gradient you start backward with in the output's layout (write its 1 with "
+                          ".flat[k]: reshape(-1) of a transposed array is a copy).")
+                        .format(shown=shown, shape=list(shape), outcome=_said(outcome)))
+    a = m.tensor([-1.0], dtype=m.float64, requires_grad=True)
+    outcome = _run_gradcheck(m, lambda a: a ** 0.5, (a,))
+    if outcome[0] != "raised":
+        raise Wrong(_("gradcheck(lambda a: a ** 0.5, (a,)) for a = [-1.] {outcome}; PyTorch's raises "
+                      "GradcheckError: at -1 both Jacobians hold nan, and nan is close to nothing, not even "
+                      "to nan. Compare with np.allclose as PyTorch's formula does, without equal_nan.")
+                    .format(outcome=_said(outcome)))
 
 
 def _check_grads_put_back(m):
@@ -641,7 +660,8 @@ SIGMOID_PLAIN = {"upstream": np.array([1.0, -0.5]), "dtype": "float64", "require
                  "no_grad": False, "inplace": None}
 # Named cases: sigmoid is exactly 0 where exp(-a) overflows; no input requires grad; the result, which
 # backward needs, changed in place before backward.
-SIGMOID_SCENARIOS = [{"a": np.array([-1000.0, -800.0])}, {"a": np.array([0.5, -1.0]), "requires_grad": False},
+SIGMOID_SCENARIOS = [{"a": np.array([-1000.0, -800.0])}, {"a": np.array([-20.0, -100.0])},
+                     {"a": np.array([0.5, -1.0]), "requires_grad": False},
                      {"a": np.array([0.5, -1.0]), "no_grad": True},
                      {"a": np.array([0.5, -1.0]), "dtype": "float32", "inplace": "s"}]
 
@@ -711,6 +731,15 @@ def _sigmoid_trial(m, case):
                   "exp(-a)) in a's dtype, as it is: no clipping of the exponent, no detour through float64.")
                 .format(shown=shown, s="[" + ", ".join(f"{v:.3g}" for v in got_values[exact]) + "]",
                         want=want_values[exact].tolist()))
+    # Tiny values to a few digits too, not only to 1e-6: a formula that cancels (1 + tanh(a / 2) near -1)
+    # gives 0 where PyTorch gives 2e-09 (a = -20).
+    tiny = np.finfo(dtype).tiny
+    if not np.all(np.abs(got_values - want_values) <= 1e-4 * np.abs(want_values) + tiny):
+        return (_("{shown}: s is {s}; PyTorch's sigmoid gives {want}: far from 0 they agree, but not to 4 "
+                  "digits near 0. A formula that subtracts numbers close to each other loses the digits "
+                  "(1 + tanh(a / 2) near a = -20): write it as 1 / (1 + exp(-a)), whose digits stay.")
+                .format(shown=shown, s="[" + ", ".join(f"{v:.3g}" for v in got_values.ravel()) + "]",
+                        want="[" + ", ".join(f"{v:.3g}" for v in want_values.ravel()) + "]"))
     if dtype_name(s) != dtype_name(want):
         return (_("{shown}: s is {s}; PyTorch's is {want}, a's dtype (numpy keeps "
                   "it when the formula mixes a's array with Python numbers only).")

@@ -298,9 +298,11 @@ def programs(step_id):
             if "retain_grad" in features and requires and draw(_integers(0, 5)) == 0:
                 statements.append(f"{name}.retain_grad()  # a leaf: nothing changes")
         names = list(tensors)
-        # Block and Pick, or in-place changes, not both: where only None arrives PyTorch still runs the
-        # node, and its saved tensors' version check can raise; your engine skips such a node.
+        # Block and Pick, or in-place changes, not both before step 08.2: where only None arrives PyTorch
+        # still runs the node, which unpacks what it saved first (and raises if it was changed in place or
+        # freed); your engine skips such a node until step 08.2 asks for that.
         with_functions = "functions" in features and ("in_place" not in features or draw(_booleans()))
+        apart = with_functions and "order" not in features
         if "integers" in features and draw(_integers(0, 4)) == 0:
             statements += _integer_statements(draw, features)
 
@@ -415,7 +417,7 @@ def programs(step_id):
                 tensors[detached] = (shape, False, True)
                 base_of[detached] = base_of.get(target, target)
                 names.append(detached)
-            if "in_place" in features and not with_functions and may_change_in_place() \
+            if "in_place" in features and not apart and may_change_in_place() \
                     and draw(_integers(0, 5)) == 0:
                 victim = draw(_choice(tuple(may_change_in_place())))
                 method = draw(_choice(("add_(1.0)", "mul_(2.0)", "sub_(0.5)", "mul_(1.0)", "zero_()")))
@@ -481,7 +483,7 @@ def programs(step_id):
                 statements.append(f"first_grad = {kept}.grad")
                 if kept == "a" and draw(_booleans()):
                     statements.append("first_numbers = a.grad.numpy()  # shares a.grad's memory")
-            if "in_place" in features and not last_call and not with_functions and may_change_in_place() \
+            if "in_place" in features and not last_call and not apart and may_change_in_place() \
                     and draw(_integers(0, 3)) == 0:
                 statements.append(f"with torch.no_grad():\n    {draw(_choice(tuple(may_change_in_place())))}"
                                   f".add_(1.0)  # between two backwards")
@@ -489,9 +491,9 @@ def programs(step_id):
                 none = draw(_booleans())
                 statements.append(f"torch.optim.SGD([{', '.join(n for n in 'abc' if n in tensors)}], lr=0.1)"
                                   f".zero_grad(set_to_none={none})")
-        # (Not with Block or Pick: a node that only None reaches is skipped by your engine, where PyTorch runs
-        # it, and its first act, unpacking what it saved, raises once the graph was freed.)
-        if "free" in features and draw(_integers(0, 3)) == 0 and not with_functions:
+        # (Not with Block or Pick before step 08.2: a node that only None reaches is skipped by your engine,
+        # where PyTorch runs it, and its first act, unpacking what it saved, raises once the graph was freed.)
+        if "free" in features and draw(_integers(0, 3)) == 0 and not apart:
             statements.append(f"{loss}.backward()  # once more, after the graph was freed")
         if "detach" in features and "a" in tensors and tensors["a"][1] and draw(_integers(0, 5)) == 0:
             statements += ["late = a.detach()  # after backward: no .grad, a leaf of its own",
@@ -500,7 +502,7 @@ def programs(step_id):
         if "sgd" in features:
             params = ", ".join(n for n in "abc" if n in tensors and tensors[n][1])
             statements.append(f"torch.optim.SGD([{params}], lr=0.1).step()")
-        if "in_place" in features and not with_functions and may_change_in_place() \
+        if "in_place" in features and not apart and may_change_in_place() \
                 and draw(_integers(0, 3)) == 0:
             statements.append(f"{draw(_choice(tuple(may_change_in_place())))}.add_(1.0)  # after backward")
         return Program(statements, tuple(dict.fromkeys(helpers)))
@@ -1003,7 +1005,8 @@ def shipped_reference_results():
         shipped = json.loads(REFERENCE_FILE.read_text())
     except (OSError, ValueError):
         return {}
-    if shipped.get("reference") != reference_fingerprint() or shipped.get("programs") != generator_fingerprint():
+    made_by = (shipped.get("reference"), shipped.get("programs"))
+    if made_by != (reference_fingerprint(), generator_fingerprint()):
         return {}
     return {level: [{key: _decoded(value) for key, value in result.items()} for result in results]
             for level, results in shipped["levels"].items()}
@@ -1014,8 +1017,8 @@ def reference_file_text():
     levels = {}
     for level, programs_ in shipped_programs().items():
         features = features_for(level)
-        levels[level] = [{key: _encoded(value) for key, value in run(program, mini_autograd, features).items()}
-                         for program in programs_]
+        results = (run(program, mini_autograd, features) for program in programs_)
+        levels[level] = [{key: _encoded(value) for key, value in result.items()} for result in results]
     return json.dumps({"programs": generator_fingerprint(), "reference": reference_fingerprint(),
                        "levels": levels}, separators=(",", ":")) + "\n"
 

@@ -82,9 +82,11 @@ def entries(folder):
     return found
 
 
-def _package_files(names):
+def _package_files(names, changed=None):
     """``{file name: member}``: the ``*.py`` files of the shallowest ``myautograd/`` folder among ``names``
-    (paths with ``/``), or of the top folder when the entry itself is the package (holds ``__init__.py``)."""
+    (paths with ``/``), or of the top folder when the entry itself is the package (holds ``__init__.py``).
+    ``changed(name)``, a member's modification time: of several ``myautograd/`` folders (a whole course:
+    ``notebooks/myautograd/`` and the Chinese edition's ``notebooks/zh/myautograd/``), the one saved last."""
     folders = {}
     for name in names:
         parts = pathlib.PurePosixPath(name).parts
@@ -97,6 +99,10 @@ def _package_files(names):
         candidates = [()]
     if not candidates:
         return {}
+    if changed is not None and len(candidates) > 1:
+        def saved(folder):
+            return max(changed(name) for name in folders[folder].values()), -len(folder)
+        return folders[max(candidates, key=saved)]
     return folders[min(candidates, key=len)]
 
 
@@ -110,7 +116,7 @@ def take(entry, target):
     if entry.is_dir():
         names = [path.relative_to(entry).as_posix() for path in entry.rglob("*.py")
                  if ".ipynb_checkpoints" not in path.parts and not path.is_symlink()]
-        files = _package_files(names)
+        files = _package_files(names, changed=lambda name: (entry / name).stat().st_mtime)
         for file, name in files.items():
             data = (entry / name).read_bytes()
             total += len(data)
@@ -120,7 +126,7 @@ def take(entry, target):
     else:
         with zipfile.ZipFile(entry) as archive:
             members = {info.filename: info for info in archive.infolist() if not info.is_dir()}
-            files = _package_files(list(members))
+            files = _package_files(list(members), changed=lambda name: members[name].date_time)
             for file, name in files.items():
                 total += members[name].file_size
                 if total > SUBMISSION_LIMIT:

@@ -26,10 +26,13 @@ import shutil
 import sys
 import traceback
 
-from .i18n import _
+from .i18n import _, language
 
 NOTEBOOKS = pathlib.Path(__file__).resolve().parent.parent
+# The learner's package, one per edition: the same stubs, their docstrings and comments in the edition's
+# language (stubs.make_stub(..., lang=)). The Chinese edition's sits beside its chapters, in notebooks/zh/.
 LEARNER_PACKAGE = NOTEBOOKS / "myautograd"
+LEARNER_PACKAGES = {"en": LEARNER_PACKAGE, "zh": NOTEBOOKS / "zh" / "myautograd"}
 ANSWER_KEY = NOTEBOOKS.parent / "answers" / "myautograd"
 PACKAGE_NAME = "myautograd"
 
@@ -38,10 +41,16 @@ class Wrong(Exception):
     """The piece runs, but its result is not what PyTorch (or mini_autograd) gives."""
 
 
+def learner_package(lang=None):
+    """The learner's package of the edition in use (``i18n.language()``: the chapter's folder, or
+    ``BUILDTRACK_LANG``), or of ``lang``: ``notebooks/myautograd``, ``notebooks/zh/myautograd``."""
+    return LEARNER_PACKAGES[lang or language()]
+
+
 def package_dir(answers=False):
-    """The learner's package, or the answer key (also when BUILDTRACK_ANSWERS=1, as in CI's run of the
-    chapters)."""
-    return ANSWER_KEY if answers or os.environ.get("BUILDTRACK_ANSWERS") == "1" else LEARNER_PACKAGE
+    """The learner's package of the edition in use, or the answer key (also when BUILDTRACK_ANSWERS=1, as in
+    CI's run of the chapters)."""
+    return ANSWER_KEY if answers or os.environ.get("BUILDTRACK_ANSWERS") == "1" else learner_package()
 
 
 def fingerprint(directory):

@@ -34,6 +34,7 @@ class Verdict:
     message: str
     differential: bool = False   # found by a random program (differential.py), not by a named scenario
     culprit_step: str = None     # the step whose piece the failure comes from, when it is another one
+    waits_for: str = None        # the earlier step this verdict is about ("finish step 01.1 first")
 
     @property
     def mark(self):

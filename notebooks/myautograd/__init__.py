@@ -3,15 +3,8 @@
 Use it as you would PyTorch: ``import myautograd as torch``. Each piece marked
 "Step NN.k" is yours to write; the chapter of that number explains it and
 checks it. Pieces marked "(given)" are done for you.
-
-中文：myautograd 是你自己的自动求导引擎，一章一章亲手写成。
-
-像用 PyTorch 一样用它：``import myautograd as torch``。文档字符串标着“Step NN.k”（中文部分写作
-“步骤 NN.k”）的部分由你来写，编号相同的那一章会讲解它，并检查你写的代码。标着“(given)”（已给出）
-的部分已经替你写好。每段英文说明之后，都有一段以“中文：”开头的中文说明，内容相同。
 """
 from mini_autograd._dtype import float32, float64, int64   # (given) dtypes, shared with mini_autograd
-                                                           # 中文：（已给出）dtype，与 mini_autograd 共用
 
 from .tensor import Tensor
 from .function import AccumulateGrad, Function, Node, compute_requires_grad, gradient_edge

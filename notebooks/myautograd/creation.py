@@ -1,25 +1,17 @@
-"""(given) Making tensors. PyTorch counterparts: torch.tensor, torch.ones, ... (ATen factories).
-
-中文：（已给出）创建张量。对应 PyTorch 的 torch.tensor、torch.ones 等（ATen 的工厂函数）。
-"""
+"""(given) Making tensors. PyTorch counterparts: torch.tensor, torch.ones, ... (ATen factories)."""
 import numpy as np
 
 from mini_autograd.creation import empty as _reference_empty, randn as _reference_randn
 from mini_autograd.creation import tensor as _reference_tensor   # dtype inference, as torch.tensor does it
-                                                                 # 中文：像 torch.tensor 那样推断 dtype
 from mini_autograd.random import Generator
 
 from .tensor import Tensor
 
 _generator = Generator()   # PyTorch's generator (mt19937): a seed gives PyTorch's numbers
-                           # 中文：PyTorch 的生成器（mt19937）：同一个种子给出和 PyTorch 一样的数
 
 
 def tensor(data, dtype=None, requires_grad=False):
-    """A new leaf tensor holding a copy of ``data``: ``tensor([1., 2.], requires_grad=True)``.
-
-    中文：一个新的叶子张量，存放 ``data`` 的一份副本：``tensor([1., 2.], requires_grad=True)``。
-    """
+    """A new leaf tensor holding a copy of ``data``: ``tensor([1., 2.], requires_grad=True)``."""
     return Tensor(_reference_tensor(data, dtype=dtype).numpy().copy(), requires_grad=requires_grad)
 
 
@@ -46,18 +38,12 @@ def zeros_like(t, requires_grad=False):
 
 
 def manual_seed(seed):
-    """Seed the generator that randn and uniform draw from: torch.manual_seed.
-
-    中文：为 randn 和 uniform 所用的生成器设种子：对应 torch.manual_seed。
-    """
+    """Seed the generator that randn and uniform draw from: torch.manual_seed."""
     return _generator.manual_seed(seed)
 
 
 def randn(*size, dtype=None, requires_grad=False):
-    """Numbers drawn from the standard normal distribution, PyTorch's for the same seed: torch.randn.
-
-    中文：从标准正态分布中抽取的数，同一个种子下与 PyTorch 的相同：对应 torch.randn。
-    """
+    """Numbers drawn from the standard normal distribution, PyTorch's for the same seed: torch.randn."""
     drawn = _reference_randn(*size, dtype=dtype, generator=_generator)
     return Tensor(drawn.numpy(), requires_grad=requires_grad)
 
@@ -65,8 +51,5 @@ def randn(*size, dtype=None, requires_grad=False):
 def uniform(low, high, shape):
     """Numbers drawn uniformly from [low, high), float32, PyTorch's for the same seed:
     ``torch.empty(shape).uniform_(low, high)``.
-
-    中文：在 [low, high) 上均匀抽取的 float32 数，同一个种子下与 PyTorch 的相同：
-    ``torch.empty(shape).uniform_(low, high)``。
     """
     return Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())

@@ -4,10 +4,6 @@ PyTorch counterparts: torch/csrc/autograd/node.h (Node),
 torch/csrc/autograd/functions/utils.h (compute_requires_grad),
 torch/csrc/autograd/functions/accumulate_grad.h (AccumulateGrad),
 torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (Function).
-
-中文：节点、边和 Function.apply：计算图就是在这里记录下来的。
-
-PyTorch 中对应的各个文件见上文。
 """
 import itertools
 import threading
@@ -23,20 +19,12 @@ def compute_requires_grad(*inputs):
     PyTorch: compute_requires_grad (torch/csrc/autograd/functions/utils.h).
     True when recording is on (``is_grad_enabled()``) and at least one input is a
     Tensor that requires grad. Inputs may also be plain numbers: they never do.
-
-    中文：步骤 01.2：对 ``inputs`` 做一次运算，结果需要梯度吗？
-
-    PyTorch 中对应 compute_requires_grad，出处见上文。当记录开启（``is_grad_enabled()``），
-    并且至少有一个输入是需要梯度的 Tensor 时，返回 True。输入也可能是普通的数：它们永远不需要梯度。
     """
     raise NotImplementedError("Step 01.2: compute_requires_grad")
 
 
 class _SequenceNumbers(threading.local):
-    """(given) One counter per thread, as PyTorch's at::sequence_number (ATen/SequenceNumber.h).
-
-    中文：（已给出）每个线程一个计数器，和 PyTorch 的 at::sequence_number 一样。
-    """
+    """(given) One counter per thread, as PyTorch's at::sequence_number (ATen/SequenceNumber.h)."""
 
     def __init__(self):
         self.counter = itertools.count()
@@ -53,10 +41,7 @@ SECOND_BACKWARD_ERROR = (
 
 
 def modified_error(tensor, saved_version):
-    """(given) PyTorch's words for a saved tensor changed in place since it was saved.
-
-    中文：（已给出）保存的张量在保存之后被原地修改时，PyTorch 给出的那段报错文字。
-    """
+    """(given) PyTorch's words for a saved tensor changed in place since it was saved."""
     made_by = ("" if tensor.grad_fn is None
                else f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
@@ -73,12 +58,6 @@ class Node:
     operation, ``(None, 0)`` for an input that needs no gradient.
     ``pre_hooks``: functions the engine calls with the gradient arriving here.
     ``sequence_nr``: the order nodes were made in (chapter 08's engine uses it).
-
-    中文：（已给出）反向计算图中的一步。PyTorch 中对应 struct Node，出处见上文。
-
-    ``next_functions``：前向运算的每个输入对应一条 ``(node, input_nr)`` 边，不需要梯度的输入对应
-    ``(None, 0)``。``pre_hooks``：引擎会拿到达这里的梯度去调用的那些函数。``sequence_nr``：
-    节点被创建的先后顺序（第 08 章的引擎会用到它）。
     """
 
     def __init__(self):
@@ -91,20 +70,18 @@ class Node:
 
     def __repr__(self):
         # PyTorch prints the name without its C++ namespace: <AccumulateGrad object at 0x...>
-        # 中文：PyTorch 打印名字时不带 C++ 命名空间：<AccumulateGrad object at 0x...>
         return f"<{self.name().rsplit('::', 1)[-1]} object at {id(self):#x}>"
 
     def apply(self, grad):
-        """The gradients of the forward inputs, given the gradient of the output.
-
-        中文：给定输出的梯度，返回前向运算各个输入的梯度。
-        """
+        """The gradients of the forward inputs, given the gradient of the output."""
         raise NotImplementedError
 
     def release_saved(self):
-        """Free what was saved for backward; most nodes save nothing.
+        """Free what was saved for backward; most nodes save nothing."""
 
-        中文：释放为反向传播保存的东西；大多数节点什么也不保存。
+    def unpack_saved(self):
+        """Read back what was saved for backward, checking it: PyTorch's nodes do so first thing when they
+        run, even when no gradient reached them (SavedVariable::unpack). Most nodes save nothing.
         """
 
 
@@ -112,18 +89,12 @@ class AccumulateGrad(Node):
     """The node at a leaf: what arrives here is added into ``leaf.grad``.
 
     PyTorch: torch/csrc/autograd/functions/accumulate_grad.h.
-
-    中文：叶子张量上的那个节点：到达这里的梯度会被加进 ``leaf.grad``。
-
-    PyTorch 中对应的文件见上文。
     """
 
     def __init__(self, variable):
         super().__init__()
         self.variable = variable           # the leaf tensor
-                                           # 中文：叶子张量
         self.sequence_nr = 2**64 - 1       # runs as soon as it is ready (PyTorch: UINT64_MAX)
-                                           # 中文：一就绪就立即运行（PyTorch：UINT64_MAX）
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
@@ -140,15 +111,6 @@ class AccumulateGrad(Node):
         - Step 05.1 (chapter 05): a leaf that already had a gradient holds the sum
           of the old one and ``grad``, and its ``.grad`` is still the same tensor
           object as before (changed in place, not replaced).
-
-        中文：步骤 03.2，之后是 05.1：把 ``grad`` 放进叶子张量的 ``.grad``。
-
-        PyTorch 中对应 AccumulateGrad::apply，出处见上文。接收到达叶子张量（``self.variable``）
-        的梯度；返回 ``()``，因为叶子张量不再往下传任何东西。调用之后：
-        - 步骤 03.2：原本没有梯度的叶子张量，得到一个等于 ``grad`` 的梯度，放在一个只属于它的张量
-          里：引擎可能把同一个梯度张量也交给另一个输入，所以叶子张量不能和别人共用它。
-        - 步骤 05.1（第 05 章）：原本已有梯度的叶子张量，得到旧梯度与 ``grad`` 之和，而且它的
-          ``.grad`` 仍是原来那个张量对象（原地修改，而不是替换）。
         """
         raise NotImplementedError("Step 03.2: AccumulateGrad.apply")
 
@@ -166,18 +128,6 @@ def gradient_edge(tensor):
     keep the node alive. PyTorch's AutogradMeta does the same with a
     ``c10::weak_intrusive_ptr<Node> grad_accumulator_`` (variable.h). Make a new
     node only when there is none alive.
-
-    中文：步骤 02.1，之后是 04.1：``tensor`` 的梯度要走的那条边。
-
-    PyTorch 中对应 impl::gradient_edge，出处见上文。
-    - 由运算产生的张量：``(tensor.grad_fn, 0)``；
-    - 需要梯度的叶子张量：``(它的 AccumulateGrad 节点, 0)``；
-    - 其他情况：``(None, 0)``：不会有梯度传到那里。
-    步骤 04.1（第 04 章）：一个叶子张量只有*一个* AccumulateGrad，不管它被用了多少次。
-    把它存在张量上，即 ``tensor._grad_accumulator``，并且只弱引用它（用一个 ``weakref.ref``）：
-    节点握着叶子张量，所以叶子张量不能让节点一直活着。PyTorch 的 AutogradMeta 也是这样做的，用的是
-    ``c10::weak_intrusive_ptr<Node> grad_accumulator_``（出处见上文）。只有在还没有一个活着的节点
-    时，才新建一个。
     """
     raise NotImplementedError("Step 02.1: gradient_edge")
 
@@ -187,17 +137,11 @@ class BackwardFunction(Node):
 
     PyTorch: BackwardCFunction (torch/autograd/function.py). Its name is the
     Function's ``node_name`` (``MulBackward0``), as in PyTorch.
-
-    中文：（已给出）``Function.apply`` 记录下来的节点；它同时也是 forward 和 backward 的 ``ctx``。
-
-    PyTorch 中对应 BackwardCFunction，出处见上文。和 PyTorch 一样，它的名字就是 Function 的
-    ``node_name``（如 ``MulBackward0``）。
     """
 
     def __init__(self, function):
         super().__init__()
         self.function = function            # the Function class: Mul, Exp, ...
-                                            # 中文：Function 类：Mul、Exp……
         self.saved = ()
 
     def save_for_backward(self, *tensors):
@@ -207,12 +151,6 @@ class BackwardFunction(Node):
         which remembers the tensor's version. Keep pairs ``(tensor, tensor._version)``
         in ``self.saved``. PyTorch also takes None in the place of a tensor (a
         Function may save an optional input) and gives None back: keep ``(None, None)``.
-
-        中文：步骤 07.1：为 backward 留住这些张量，每个都连同它此刻的版本一起保存。
-
-        PyTorch 中对应 ctx.save_for_backward，存成会记住张量版本的 SavedVariable（出处见上文）。在
-        ``self.saved`` 中保存 ``(tensor, tensor._version)`` 这样的二元组。PyTorch 也接受用 None 占
-        一个张量的位置（Function 可能要保存一个可选的输入），取出时还给 None：保存 ``(None, None)``。
         """
         self.saved = tensors
 
@@ -224,22 +162,19 @@ class BackwardFunction(Node):
         ``self.saved = None``), raise ``RuntimeError(SECOND_BACKWARD_ERROR)``. A
         tensor whose ``_version`` moved on since it was saved was changed in place:
         raise ``RuntimeError(modified_error(tensor, saved_version))``.
-
-        中文：步骤 07.1：forward 保存的东西，顺序不变，每个都先检查一遍。
-
-        PyTorch：SavedVariable::unpack。反向传播释放了它们之后（步骤 07.2 会设置
-        ``self.saved = None``），抛出 ``RuntimeError(SECOND_BACKWARD_ERROR)``。如果张量的
-        ``_version`` 在保存之后变了，说明它被原地修改过：抛出
-        ``RuntimeError(modified_error(tensor, saved_version))``。
         """
         return self.saved
 
     def release_saved(self):
-        """(given) Free what forward saved: the engine calls this after the node ran (step 07.2).
+        """(given) Free what forward saved: the engine calls this after the node ran (step 07.2)."""
+        if self.saved:                      # (a node that saved nothing has nothing to free, nor to miss)
+            self.saved = None
 
-        中文：（已给出）释放 forward 保存的东西：引擎在节点运行之后调用它（步骤 07.2）。
+    def unpack_saved(self):
+        """(given) What forward saved, checked (``saved_tensors``): the engine reads it from a node that
+        only None reached, as PyTorch's nodes unpack their saved tensors before anything else (step 08.2).
         """
-        self.saved = None
+        return self.saved_tensors
 
     def name(self):
         return self.function.node_name or f"{self.function.__name__}Backward"
@@ -250,7 +185,6 @@ class BackwardFunction(Node):
         expected = len(self.next_functions)
         if len(grads) > expected and all(g is None for g in grads[expected:]):
             grads = grads[:expected]            # extra Nones are allowed, as in PyTorch (python_function.cpp)
-                                                # 中文：多出来的 None 是允许的，和 PyTorch 一样（出处见上）
         if len(grads) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
                                f"(expected {expected}, got {len(grads)})")
@@ -264,16 +198,9 @@ class Function:
     ``backward(ctx, grad)``, and is called as ``Mul.apply(a, b)``. ``backward``
     returns one gradient per Tensor input, in order (a tuple when there are
     several). PyTorch's own Function also wants a None for each non-Tensor input.
-
-    中文：所有可微运算的基类。PyTorch：torch.autograd.Function。
-
-    子类定义 ``forward(ctx, *inputs)``（由 numpy 完成计算）和 ``backward(ctx, grad)``，调用方式是
-    ``Mul.apply(a, b)``。``backward`` 按顺序为每个 Tensor 输入返回一个梯度（有多个时返回元组）。
-    PyTorch 自己的 Function 还要求每个非 Tensor 输入对应一个 None。
     """
 
     node_name = None                          # e.g. "MulBackward0", as PyTorch names the node
-                                              # 中文：例如 "MulBackward0"，和 PyTorch 给节点起的名字一样
 
     @staticmethod
     def forward(ctx, *inputs):
@@ -299,16 +226,5 @@ class Function:
           shape of each Tensor input (``input_shapes``: the engine undoes
           broadcasting with them, step 03.2);
         - otherwise the result has no ``grad_fn``. Plain values never get an edge.
-
-        中文：步骤 02.2：运行 forward，结果需要梯度时记录一个节点。
-
-        PyTorch 中对应 Function.apply，出处见上文。参数是运算的输入：Tensor，以及普通的值（比如一个
-        指数）。返回 ``cls.forward`` 返回的东西，并在它上面记录好计算图：
-        - ``forward`` 收到的 ``ctx`` 就是这次运算的节点（一个 ``cls`` 的 ``BackwardFunction``），
-          所以 forward 存放在 ctx 上的东西，backward 都能拿到；
-        - 如果按你在步骤 01.2 中写的规则，结果需要梯度：这个节点就是结果的 ``grad_fn``，结果的
-          ``requires_grad`` 为 True；节点按输入顺序为每个 Tensor 输入连一条边（步骤 02.1），
-          并记住每个 Tensor 输入的形状（``input_shapes``：引擎靠它们撤销广播，步骤 03.2）；
-        - 否则结果没有 ``grad_fn``。普通的值永远不会得到边。
         """
         raise NotImplementedError("Step 02.2: Function.apply")

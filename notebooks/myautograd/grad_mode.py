@@ -2,19 +2,12 @@
 
 PyTorch counterpart: torch/autograd/grad_mode.py (``no_grad``) over c10/core/GradMode.h.
 Each thread has its own switch, as in PyTorch.
-
-中文：梯度模式：决定运算是否被记录的开关。
-
-PyTorch 中对应的文件见上文。和 PyTorch 一样，每个线程都有自己的开关。
 """
 import threading
 
 
 class _ThreadState(threading.local):
-    """(given) The switch of one thread; every new thread starts with recording on.
-
-    中文：（已给出）一个线程的开关；每个新线程开始时，记录都是开着的。
-    """
+    """(given) The switch of one thread; every new thread starts with recording on."""
     grad_enabled = True
 
 
@@ -22,18 +15,12 @@ _state = _ThreadState()
 
 
 def is_grad_enabled():
-    """(given) True when new operations are recorded in the graph (the default).
-
-    中文：（已给出）新的运算会被记录进计算图时为 True（默认如此）。
-    """
+    """(given) True when new operations are recorded in the graph (the default)."""
     return _state.grad_enabled
 
 
 def set_grad_enabled(mode):
-    """(given) Switch recording on or off from here on. PyTorch: torch.set_grad_enabled.
-
-    中文：（已给出）从这里开始打开或关闭记录。PyTorch：torch.set_grad_enabled。
-    """
+    """(given) Switch recording on or off from here on. PyTorch: torch.set_grad_enabled."""
     _state.grad_enabled = bool(mode)
 
 
@@ -45,12 +32,6 @@ class no_grad:
     ``__exit__`` puts back whatever it was before: blocks can be nested, and
     no_grad can be used inside code that already runs with recording off.
     Hint: remember the previous value on ``self`` in ``__enter__``.
-
-    中文：步骤 06.1：一个 ``with`` 代码块，块内什么都不记录。
-
-    PyTorch 中对应 torch.no_grad，出处见上文。``__enter__`` 关闭记录
-    （``_state.grad_enabled = False``），``__exit__`` 恢复进入之前的值：这样代码块可以嵌套，no_grad
-    也可以用在本来就关闭了记录的代码里。提示：在 ``__enter__`` 中把原来的值记在 ``self`` 上。
     """
 
     def __enter__(self):

@@ -6,13 +6,6 @@ given ``grad``, the gradient arriving at the output, return the gradient of each
 Tensor input. Write them with Tensor operations (``grad * b``), not numpy.
 Broadcasting is undone by the engine (step 03.2), not here: ``Add.backward``
 may return gradients shaped like the output.
-
-中文：可微运算：forward 用 numpy 写成（已给出），反向公式由你来写。
-
-PyTorch 中对应的是由导数定义文件（见上文）生成的那些节点（AddBackward0、MulBackward0 等）。每个
-backward 都是一个向量-雅可比积：给定 ``grad``，即到达输出的梯度，返回每个 Tensor 输入的梯度。请用
-Tensor 运算来写（``grad * b``），不要用 numpy。撤销广播由引擎负责（步骤 03.2），不在这里做：
-``Add.backward`` 可以返回形状与输出相同的梯度。
 """
 import numpy as np
 
@@ -21,10 +14,7 @@ from .tensor import Tensor
 
 
 def as_tensor(value, like):
-    """(given) A Python number as a tensor of ``like``'s dtype; tensors pass through.
-
-    中文：（已给出）把 Python 数变成 dtype 与 ``like`` 相同的张量；张量则原样返回。
-    """
+    """(given) A Python number as a tensor of ``like``'s dtype; tensors pass through."""
     if isinstance(value, Tensor):
         return value
     return Tensor(np.asarray(value, dtype=like._data.dtype))
@@ -39,18 +29,12 @@ class Add(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = a + b. d out/d a = 1, d out/d b = 1.
-
-        中文：步骤 03.1：out = a + b。d out/d a = 1，d out/d b = 1。
-        """
+        """Step 03.1: out = a + b. d out/d a = 1, d out/d b = 1."""
         raise NotImplementedError("Step 03.1: Add.backward")
 
 
 class Sub(Function):
-    """(given, as an example) out = a - b.
-
-    中文：（已给出，作为示例）out = a - b。
-    """
+    """(given, as an example) out = a - b."""
     node_name = "SubBackward0"
 
     @staticmethod
@@ -63,10 +47,7 @@ class Sub(Function):
 
 
 class Neg(Function):
-    """(given, as an example) out = -a.
-
-    中文：（已给出，作为示例）out = -a。
-    """
+    """(given, as an example) out = -a."""
     node_name = "NegBackward0"
 
     @staticmethod
@@ -84,7 +65,6 @@ class Mul(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)           # what backward will need
-                                              # 中文：backward 将会用到的东西
         return Tensor(a._data * b._data)
 
     @staticmethod
@@ -92,10 +72,6 @@ class Mul(Function):
         """Step 03.1: out = a * b. d out/d a = b, d out/d b = a (times ``grad``).
 
         Hint: ``a, b = ctx.saved_tensors`` gives back what forward saved.
-
-        中文：步骤 03.1：out = a * b。d out/d a = b，d out/d b = a（都要再乘以 ``grad``）。
-
-        提示：``a, b = ctx.saved_tensors`` 取回 forward 保存的东西。
         """
         raise NotImplementedError("Step 03.1: Mul.backward")
 
@@ -105,10 +81,8 @@ class Pow(Function):
 
     @staticmethod
     def forward(ctx, a, exponent):            # exponent: a Python number, not a Tensor
-                                              # 中文：exponent 是一个 Python 数，不是 Tensor
         ctx.save_for_backward(a)
         ctx.exponent = exponent               # a number: kept as a plain attribute
-                                              # 中文：一个数：作为普通属性保存
         return Tensor(a._data ** exponent)
 
     @staticmethod
@@ -118,12 +92,6 @@ class Pow(Function):
         For c = 0 the result is the constant 1, and its gradient is zeros shaped like a
         (``Tensor(np.zeros_like(a._data))``), as PyTorch's pow_backward returns: the formula
         would give 0 * 0 ** -1 = nan at a = 0.
-
-        中文：步骤 03.1：out = a ** c，c 是一个数。d out/d a = c * a ** (c - 1)。
-
-        c = 0 时结果是常数 1，它的梯度是形状与 a 相同的全零张量
-        （``Tensor(np.zeros_like(a._data))``），和 PyTorch 的 pow_backward 返回的一样：
-        套用公式的话，在 a = 0 处会得到 0 * 0 ** -1 = nan。
         """
         raise NotImplementedError("Step 03.1: Pow.backward")
 
@@ -139,10 +107,7 @@ class Exp(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = exp(a). d out/d a = exp(a): the result, which forward saved.
-
-        中文：步骤 03.1：out = exp(a)。d out/d a = exp(a)：也就是 forward 保存下来的结果。
-        """
+        """Step 03.1: out = exp(a). d out/d a = exp(a): the result, which forward saved."""
         raise NotImplementedError("Step 03.1: Exp.backward")
 
 
@@ -160,11 +125,6 @@ class Sum(Function):
 
         Hint: the result must have a's shape, ``ctx.shape``: ``grad * ones``
         (``Tensor(np.ones(ctx.shape, ...))``) broadcasts to it.
-
-        中文：步骤 03.1：out = a.sum()，一个标量。a 的每个元素都得到 ``grad``。
-
-        提示：结果必须具有 a 的形状 ``ctx.shape``：``grad * ones``
-        （``Tensor(np.ones(ctx.shape, ...))``）会广播成这个形状。
         """
         raise NotImplementedError("Step 03.1: Sum.backward")
 
@@ -179,11 +139,7 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        """Step 03.1: out = a.mean() over n entries. Each entry gets ``grad / n``, shaped like a.
-
-        中文：步骤 03.1：out = a.mean()，对 n 个元素取平均。每个元素得到 ``grad / n``，
-        形状与 a 相同。
-        """
+        """Step 03.1: out = a.mean() over n entries. Each entry gets ``grad / n``, shaped like a."""
         raise NotImplementedError("Step 03.1: Mean.backward")
 
 
@@ -192,7 +148,6 @@ class MatMul(Function):
 
     @staticmethod
     def forward(ctx, a, b):                   # two matrices: (n, k) @ (k, m)
-                                              # 中文：两个矩阵：(n, k) @ (k, m)
         if a.ndim != 2 or b.ndim != 2:
             raise RuntimeError("myautograd's @ takes two 2-D tensors")
         ctx.save_for_backward(a, b)
@@ -203,19 +158,12 @@ class MatMul(Function):
         """Step 03.1: out = a @ b. d/d a: grad @ bᵀ; d/d b: aᵀ @ grad.
 
         Hint: ``Tensor.T`` is not in myautograd; ``transpose(t)`` below is given.
-
-        中文：步骤 03.1：out = a @ b。对 a 的梯度：grad @ bᵀ；对 b 的梯度：aᵀ @ grad。
-
-        提示：myautograd 没有 ``Tensor.T``；下面已给出 ``transpose(t)``。
         """
         raise NotImplementedError("Step 03.1: MatMul.backward")
 
 
 class Log(Function):
-    """(given) out = log(a). d out/d a = 1 / a.
-
-    中文：（已给出）out = log(a)。d out/d a = 1 / a。
-    """
+    """(given) out = log(a). d out/d a = 1 / a."""
     node_name = "LogBackward0"
 
     @staticmethod
@@ -230,10 +178,7 @@ class Log(Function):
 
 
 class Tanh(Function):
-    """(given) out = tanh(a). d out/d a = 1 - tanh(a)², from the saved result.
-
-    中文：（已给出）out = tanh(a)。d out/d a = 1 - tanh(a)²，由保存的结果算出。
-    """
+    """(given) out = tanh(a). d out/d a = 1 - tanh(a)², from the saved result."""
     node_name = "TanhBackward0"
 
     @staticmethod
@@ -249,10 +194,7 @@ class Tanh(Function):
 
 
 class SumDim(Function):
-    """(given) out = a.sum(dim, keepdim): each entry of a gets the gradient of its sum.
-
-    中文：（已给出）out = a.sum(dim, keepdim)：a 的每个元素得到它所在那个和的梯度。
-    """
+    """(given) out = a.sum(dim, keepdim): each entry of a gets the gradient of its sum."""
     node_name = "SumBackward1"
 
     @staticmethod
@@ -267,10 +209,7 @@ class SumDim(Function):
 
 
 class Transpose(Function):
-    """(given) out = aᵀ for a matrix.
-
-    中文：（已给出）矩阵的转置：out = aᵀ。
-    """
+    """(given) out = aᵀ for a matrix."""
     node_name = "TBackward0"
 
     @staticmethod
@@ -283,8 +222,5 @@ class Transpose(Function):
 
 
 def transpose(t):
-    """(given) The transpose of a matrix, recorded like any operation.
-
-    中文：（已给出）矩阵的转置，和其他运算一样被记录下来。
-    """
+    """(given) The transpose of a matrix, recorded like any operation."""
     return Transpose.apply(t)

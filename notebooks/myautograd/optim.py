@@ -1,7 +1,4 @@
-"""Optimizers: what changes the parameters. PyTorch counterpart: torch/optim/optimizer.py.
-
-中文：优化器：改变参数的东西。PyTorch 中对应的文件见上文。
-"""
+"""Optimizers: what changes the parameters. PyTorch counterpart: torch/optim/optimizer.py."""
 from .grad_mode import no_grad
 
 
@@ -13,33 +10,19 @@ def zero_grad(parameters, set_to_none=True):
     ``.grad`` is None. With ``set_to_none=False`` every existing ``.grad`` holds
     zeros and is still the same tensor object as before. A parameter whose
     ``.grad`` is None stays None either way.
-
-    中文：步骤 05.2：在下一次反向传播之前，清掉 ``parameters`` 的梯度。
-
-    PyTorch 中对应 Optimizer.zero_grad，出处见上文。不返回任何东西。调用之后：若
-    ``set_to_none=True``（PyTorch 的默认值），每个参数的 ``.grad`` 都是 None；若
-    ``set_to_none=False``，每个已有的 ``.grad`` 都全为零，并且仍是原来那个张量对象。``.grad`` 为
-    None 的参数，两种情况下都仍是 None。
     """
     raise NotImplementedError("Step 05.2: zero_grad")
 
 
 class SGD:
-    """Plain stochastic gradient descent: ``p -= lr * p.grad``. PyTorch: torch.optim.SGD.
-
-    中文：最朴素的随机梯度下降：``p -= lr * p.grad``。PyTorch：torch.optim.SGD。
-    """
+    """Plain stochastic gradient descent: ``p -= lr * p.grad``. PyTorch: torch.optim.SGD."""
 
     def __init__(self, parameters, lr):
         self.parameters = list(parameters)      # (given) a generator would be used up after one pass
-                                                # 中文：（已给出）生成器遍历一遍就用完了
         self.lr = lr
 
     def zero_grad(self, set_to_none=True):
-        """(given) Clear every parameter's gradient: your zero_grad of step 05.2.
-
-        中文：（已给出）清掉每个参数的梯度：用的是你在步骤 05.2 中写的 zero_grad。
-        """
+        """(given) Clear every parameter's gradient: your zero_grad of step 05.2."""
         zero_grad(self.parameters, set_to_none)
 
     def step(self):
@@ -53,13 +36,5 @@ class SGD:
         Parameters whose ``.grad`` is None are left as they are; every other one
         is written, also one whose ``requires_grad`` was switched off (it stays
         off) and also when ``lr`` is 0 (the write still bumps its version).
-
-        中文：步骤 10.3：让每个参数逆着它的梯度走一步。
-
-        PyTorch 中对应 SGD.step，出处见上文。不返回任何东西。调用之后，每个有梯度的参数都存放着
-        ``p - lr * p.grad``，并且仍是原来那个张量对象，仍是叶子张量（原地修改，步骤 07.1）；
-        更新过程没有被记录下来：它不属于任何模型，而且需要梯度的叶子张量只能在关闭记录时被原地修改
-        （步骤 06.1）。``.grad`` 为 None 的参数保持不变；其他参数都要写入，包括 ``requires_grad`` 被关掉
-        的参数（它仍保持关闭），以及 ``lr`` 为 0 的时候（写入照样让版本号加一）。
         """
         raise NotImplementedError("Step 10.3: SGD.step")

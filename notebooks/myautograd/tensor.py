@@ -3,11 +3,6 @@
 PyTorch counterpart: torch.Tensor (torch/_tensor.py) and its AutogradMeta
 (torch/csrc/autograd/variable.h). Parts marked "(given)" are done for you:
 data, printing, operators. The steps are yours.
-
-中文：Tensor：一个 numpy 数组，加上 PyTorch 放在它旁边的那些 autograd 字段。
-
-PyTorch 中对应 torch.Tensor 及其 AutogradMeta，文件见上文。标着“(given)”（已给出）的部分已经替你写
-好：数据、打印、运算符。各个步骤由你来写。
 """
 import warnings
 import weakref
@@ -15,9 +10,7 @@ import weakref
 import numpy as np
 
 from mini_autograd._dtype import from_numpy_dtype          # (given) dtypes, printed as torch.float32
-                                                           # 中文：（已给出）dtype，打印形如 torch.float32
 from mini_autograd._printing import tensor_repr            # (given) PyTorch's printing
-                                                           # 中文：（已给出）PyTorch 的打印格式
 
 from .grad_mode import is_grad_enabled
 
@@ -38,11 +31,6 @@ class VersionCounter:
 
     PyTorch: c10::VariableVersion (c10/core/TensorImpl.h). A tensor and the tensors
     ``detach()`` makes from it share one counter, as they share their numbers (step 06.2).
-
-    中文：（已给出）一个张量的数值经历过多少次原地修改（步骤 07.1）。
-
-    PyTorch 中对应 c10::VariableVersion，出处见上文。一个张量和由它 ``detach()`` 得到的张量共享同一
-    个计数器，就像它们共享数值一样（步骤 06.2）。
     """
 
     def __init__(self):
@@ -50,10 +38,7 @@ class VersionCounter:
 
 
 class Tensor:
-    """An n-dimensional array that can record the operations made with it.
-
-    中文：一个 n 维数组，能记录用它做过的运算。
-    """
+    """An n-dimensional array that can record the operations made with it."""
 
     def __init__(self, data, requires_grad=False):
         """Step 01.1: a tensor's autograd fields.
@@ -67,27 +52,13 @@ class Tensor:
         - ``self._grad``: the gradient backward will leave here; None until then
           (read it as ``.grad``, a given property below).
         - ``self.grad_fn``: the node that made this tensor; None for a tensor you create.
-
-        中文：步骤 01.1：张量的 autograd 字段。
-
-        PyTorch 中对应 AutogradMeta，出处见上文。数据部分已经给出。请加上三个 autograd 字段：
-        - ``self.requires_grad``：开关。只有浮点张量可以打开它；否则抛出
-          ``RuntimeError("Only Tensors of floating point and complex dtype can require gradients")``
-          （``self.dtype.is_floating_point`` 告诉你是不是浮点）。
-        - ``self._grad``：反向传播会把梯度留在这里；在那之前是 None（通过下面已给出的属性
-          ``.grad`` 读取）。
-        - ``self.grad_fn``：产生这个张量的节点；你自己创建的张量为 None。
         """
         self._data = np.asarray(data)           # (given) the numbers
-                                                # 中文：（已给出）数值
         self.retains_grad = False               # (given) step 04.2 switches it on
-                                                # 中文：（已给出）步骤 04.2 会把它打开
         self._version_counter = VersionCounter()  # (given) in-place changes so far (step 07.1)
-                                                  # 中文：（已给出）到目前为止的原地修改次数（步骤 07.1）
         raise NotImplementedError("Step 01.1: Tensor.__init__")
 
     # ------------------------------------------------------------ (given) data
-    # 中文：（已给出）数据
     @property
     def dtype(self):
         return from_numpy_dtype(self._data.dtype)
@@ -117,10 +88,7 @@ class Tensor:
 
     @property
     def _version(self):
-        """(given) The version of this tensor's numbers: its counter's (``x._version += 1`` bumps it).
-
-        中文：（已给出）这个张量的数值的版本，即它的计数器的版本（``x._version += 1`` 让它加一）。
-        """
+        """(given) The version of this tensor's numbers: its counter's (``x._version += 1`` bumps it)."""
         return self._version_counter.version
 
     @_version.setter
@@ -133,10 +101,7 @@ class Tensor:
 
     @property
     def grad(self):
-        """(given) The gradient; PyTorch warns when you read it on a non-leaf that has none (chapter 04).
-
-        中文：（已给出）梯度；在没有梯度的非叶子张量上读取它时，PyTorch 会发出警告（第 04 章）。
-        """
+        """(given) The gradient; PyTorch warns when you read it on a non-leaf that has none (chapter 04)."""
         if self.grad_fn is not None and not self.retains_grad and self._grad is None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
@@ -146,7 +111,6 @@ class Tensor:
         self._grad = value
 
     # ------------------------------------------------------ (given) operators
-    # 中文：（已给出）运算符
     def __add__(self, other): return ops.Add.apply(self, ops.as_tensor(other, self))
     def __radd__(self, other): return ops.Add.apply(ops.as_tensor(other, self), self)
     def __sub__(self, other): return ops.Sub.apply(self, ops.as_tensor(other, self))
@@ -167,14 +131,10 @@ class Tensor:
         return ops.Sum.apply(self) if dim is None else ops.SumDim.apply(self, dim, keepdim)
 
     def max(self, dim, keepdim=False):
-        """(given) The largest values along ``dim``, as a constant: no gradient flows through it here.
-
-        中文：（已给出）沿 ``dim`` 的最大值，作为常量返回：在这里没有梯度流经它。
-        """
+        """(given) The largest values along ``dim``, as a constant: no gradient flows through it here."""
         return Tensor(self._data.max(axis=dim, keepdims=keepdim))
 
     # --------------------------------------------- (given) in-place operations
-    # 中文：（已给出）原地操作
     def add_(self, other): return self._write(self._data + ops.as_tensor(other, self)._data)
     def sub_(self, other): return self._write(self._data - ops.as_tensor(other, self)._data)
     def mul_(self, other): return self._write(self._data * ops.as_tensor(other, self)._data)
@@ -193,23 +153,10 @@ class Tensor:
         - Else this tensor's own numpy array now holds ``data`` (the same array
           object: a ``detach()``ed tensor shares it and must see the change),
           ``self._version`` is one higher, and the method returns ``self``.
-
-        中文：步骤 07.1：每个原地操作都要做的事：把 ``data`` 写进这个张量的数值。
-
-        PyTorch 中对应每个原地操作都会做的版本加一（VariableVersion::bump）。
-        - 需要梯度的叶子张量，在记录开启时，不能在 autograd 眼皮底下被改动：抛出
-          ``RuntimeError("a leaf Variable that requires grad is being used in an in-place
-          operation.")``。
-        - 需要梯度的非叶子张量，在记录开启时：PyTorch 会把这次修改记录进计算图；myautograd 不记录，
-          所以抛出
-          ``RuntimeError("myautograd records no in-place operations: use them under no_grad")``。
-        - 其他情况：这个张量自己的 numpy 数组现在存放着 ``data``（仍是同一个数组对象：``detach()``
-          得到的张量共享它，必须看到这次修改），``self._version`` 加一，方法返回 ``self``。
         """
         raise NotImplementedError("Step 07.1: Tensor._write")
 
     # ---------------------------------------------------------------- autograd
-    # 中文：自动求导
     def backward(self, gradient=None, retain_graph=False):
         """Step 03.3, then 07.2: start backward from this tensor.
 
@@ -231,27 +178,6 @@ class Tensor:
         Then hand over to ``engine.run_backward(self, gradient)``.
         Hint: ``ones_like`` lives in ``creation.py``.
         Step 07.2 (chapter 07): pass ``retain_graph`` on to ``run_backward`` too.
-
-        中文：步骤 03.3，之后是 07.2：从这个张量开始反向传播。
-
-        PyTorch 中对应 Tensor.backward 和 _make_grads，出处见上文。PyTorch 按下面的顺序检查，你的也一样
-        （报出的是最先发现的那个问题）：
-        - ``gradient`` 的形状与张量不同：抛出 PyTorch 的
-          ``RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of
-          torch.Size({list(gradient.shape)}) and output[0] has a shape of
-          torch.Size({list(self.shape)}).")``。
-        - 既不需要梯度、也没有 grad_fn 的张量不能开始反向传播：抛出
-          ``RuntimeError("element 0 of tensors does not require grad and does not have a
-          grad_fn")``。
-        - 没有给出 ``gradient``：只有张量只含一个元素时才允许（否则抛出
-          ``RuntimeError("grad can be implicitly created only for scalar outputs")``）；
-          这时从一个形状与张量相同的全 1 张量开始。
-        - dtype 不同的 ``gradient`` 要转换成张量的 dtype
-          （``Tensor(gradient._data.astype(self._data.dtype))``）：float32 的结果得到 float32 的梯
-          度，不管起始梯度是什么 dtype。
-        然后交给 ``engine.run_backward(self, gradient)``。提示：``ones_like`` 在
-        ``creation.py`` 里。
-        步骤 07.2（第 07 章）：把 ``retain_graph`` 也传给 ``run_backward``。
         """
         raise NotImplementedError("Step 03.3: Tensor.backward")
 
@@ -260,10 +186,6 @@ class Tensor:
         """Step 04.1: True for tensors that were not made by a recorded operation.
 
         PyTorch: Tensor.is_leaf. Tensors that do not require grad are leaves too.
-
-        中文：步骤 04.1：不是由被记录的运算产生的张量，返回 True。
-
-        PyTorch：Tensor.is_leaf。不需要梯度的张量也是叶子张量。
         """
         raise NotImplementedError("Step 04.1: Tensor.is_leaf")
 
@@ -283,19 +205,6 @@ class Tensor:
           returns None (no change). The hook holds ``self`` only weakly
           (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
           tensor alive after the program let go of it.
-
-        中文：步骤 04.2：让这个非叶子张量的梯度也留在 ``.grad`` 里。
-
-        PyTorch 中对应 Tensor.retain_grad，它基于一个钩子实现，出处见上文。
-        - requires_grad 为 False：抛出
-          ``RuntimeError("can't retain_grad on Tensor that has requires_grad=False")``。
-        - 叶子张量：什么都不用做（它的 .grad 反正会被填上）。
-        - 否则设置 ``self.retains_grad = True``，并往 ``self.grad_fn.pre_hooks`` 里追加一个钩子：
-          引擎会拿到达那个节点的梯度去调用这个函数（步骤 03.2）。第一次让它存下梯度的一份副本，之后让
-          ``self._grad`` 变成和 ``self._grad + grad``，这是一个新张量：和叶子张量不同，PyTorch 保留的
-          梯度不是原地累加的，所以在第二次反向传播之前读出的 ``.grad`` 数值不变。钩子返回 None（不改变
-          梯度）。钩子只弱引用 ``self``（``weakref.ref(self)``），和 PyTorch 一样：程序放下这个张量之后，
-          计算图不能让它继续活着。
         """
         raise NotImplementedError("Step 04.2: Tensor.retain_grad")
 
@@ -307,14 +216,6 @@ class Tensor:
         (``detached._version_counter = self._version_counter``): an in-place change
         made through either tensor counts for both, so a saved tensor changed through
         its detached twin still stops backward with PyTorch's error (step 07.1).
-
-        中文：步骤 06.2：同样的数值，但与计算图断开。
-
-        PyTorch：Tensor.detach。返回一个新的叶子张量，它与这个张量共享 numpy 数组（不复制），
-        并且不需要梯度。它还共享版本计数器
-        （``detached._version_counter = self._version_counter``）：通过任何一个张量做的原地修改，
-        两个张量都算数；所以一个保存的张量即使是通过它分离出的孪生张量被修改的，反向传播仍会以
-        PyTorch 的报错停下（步骤 07.1）。
         """
         raise NotImplementedError("Step 06.2: Tensor.detach")
 
@@ -326,17 +227,9 @@ class Tensor:
         ``RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)``. A tensor that is not
         floating point cannot switch it on: ``RuntimeError("only Tensors of floating
         point dtype can require gradients")`` (PyTorch words it differently here).
-
-        中文：步骤 06.2：原地切换叶子张量的 requires_grad，并返回 self。
-
-        PyTorch：Tensor.requires_grad_。非叶子张量本来就需要梯度：要求 True 什么也不改变，要求 False
-        则抛出 ``RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)``。不是浮点类型的张量不能打开它：抛出
-        ``RuntimeError("only Tensors of floating point dtype can require gradients")``（PyTorch
-        在这里的措辞不同）。
         """
         raise NotImplementedError("Step 06.2: Tensor.requires_grad_")
 
 
 # (given) imported last: both modules use Tensor.
-# 中文：（已给出）放在最后导入：这两个模块都要用到 Tensor。
 from . import engine, ops  # noqa: E402

@@ -281,7 +281,7 @@ plt.show()
 # How a step works:
 #
 # 1. The chapter explains the piece (as this chapter explained `requires_grad`).
-# 2. You open the file in JupyterLab's editor (the links open it; or use the file browser on the left) and fill in
+# 2. You open the file in JupyterLab's editor (the links open it at the line to write; or use the file browser) and fill in
 #    the function that ends in `raise NotImplementedError("Step 01.1: ...")`. Its docstring says what to do, what
 #    PyTorch calls it, and gives a hint. Printing, dtypes and the operators are given; you write the ideas.
 # 3. You save the file and run the step's **check cell**. It reloads your package, so your latest edit counts,
@@ -295,7 +295,7 @@ plt.show()
 #
 # ### Step 01.1: a tensor's autograd fields
 #
-# Open [myautograd/tensor.py](myautograd/tensor.py) and find `Tensor.__init__`. The numbers (`self._data`, a
+# Open [myautograd/tensor.py](myautograd/tensor.py#Tensor.__init__) and find `Tensor.__init__`. The numbers (`self._data`, a
 # numpy array) are given. Add what this chapter introduced:
 #
 # - `self.requires_grad`, the switch, with PyTorch's error when it is switched on for a tensor that is not
@@ -378,7 +378,7 @@ show_source(torch.Tensor.requires_grad.fget)
 # ## Step 01.2: the rule that decides what is recorded
 #
 # The rule from this chapter, as a function: a result requires grad when recording is on and at least one input
-# requires grad. Write `compute_requires_grad(*inputs)` in [myautograd/function.py](myautograd/function.py).
+# requires grad. Write `compute_requires_grad(*inputs)` in [myautograd/function.py](myautograd/function.py#compute_requires_grad).
 # Inputs can be plain numbers (`x * 3`), which never require grad; `is_grad_enabled()` tells whether recording is
 # on (chapter 06 writes the `no_grad` switch that turns it off). PyTorch has a C++ function of the same name in
 # `torch/csrc/autograd/functions/utils.h`.

@@ -274,7 +274,7 @@ print(first.grad_fn is second.grad_fn)
 #
 # ### Step 02.1: `gradient_edge`
 #
-# Write `gradient_edge(tensor)` in [myautograd/function.py](myautograd/function.py): the three-way choice above,
+# Write `gradient_edge(tensor)` in [myautograd/function.py](myautograd/function.py#gradient_edge): the three-way choice above,
 # returning a pair `(node, input_nr)`. The `input_nr` is 0 everywhere in this course (it matters for operations
 # with several outputs). For now, make a new `AccumulateGrad(tensor)` each time one is asked for; chapter 04
 # comes back to this line.

@@ -292,7 +292,7 @@ x.register_hook(print_call_chain)
 #
 # ### Step 03.1: backward formulas
 #
-# In [myautograd/ops.py](myautograd/ops.py), each operation's `forward` is given. Write the `backward` of `Add`,
+# In [myautograd/ops.py](myautograd/ops.py#Add.backward), each operation's `forward` is given. Write the `backward` of `Add`,
 # `Mul`, `Pow`, `Exp`, `Sum`, `Mean` and `MatMul`. Each receives `grad`, the gradient arriving at the operation's
 # output (the $\mathbf{v}$ of section 5), and returns the vector-Jacobian product for each Tensor input, as a
 # Tensor: for `out = a * b` that is `grad * b` for `a` and `grad * a` for `b`. What a formula needs from the
@@ -366,7 +366,8 @@ with answer_fold("03.1"):
 # sums it back to `[3]`), and run the formulas with recording off, since a gradient is not part of any graph.
 #
 # Why "a loop with your own stack" in the docstring? The obvious depth-first search calls itself once per
-# node along a path:
+# node along a path. The cell below runs it on the seed's graph, then on a chain of 10,000 multiplications,
+# where it fails on purpose: Python stops it with a `RecursionError`, which the cell catches and prints.
 
 # %%
 def depth_first(node, order, seen):
@@ -403,8 +404,8 @@ except RecursionError as error:
 # Python allows only a limited depth of nested calls (about a thousand by default), and a chain of 10,000
 # multiplications is not exotic: it is what an RNN unrolled over many time steps looks like. So write
 # `topological_order` with a loop and a Python list as the stack, then `run_backward`, in
-# [myautograd/engine.py](myautograd/engine.py); and `AccumulateGrad.apply`, the last node of every path, in
-# [myautograd/function.py](myautograd/function.py): for now it stores a copy of the gradient in the leaf's
+# [myautograd/engine.py](myautograd/engine.py#topological_order); and `AccumulateGrad.apply`, the last node of every path, in
+# [myautograd/function.py](myautograd/function.py#AccumulateGrad.apply): for now it stores a copy of the gradient in the leaf's
 # `.grad` (chapter 05 changes what happens when there is one already). A node that no gradient reached (every
 # backward that leads to it returned None for it, as a custom `Function` of chapter 11 may) has nothing to pass
 # on: skip it. The check runs your engine on the seed example, on broadcasting, on hooks (chapter 04 uses them),
@@ -491,7 +492,7 @@ show_source(torch.autograd.engine.sum_to)
 # ### Step 03.3: `Tensor.backward`
 #
 # Last, the method you call. Write `Tensor.backward(gradient=None)` in
-# [myautograd/tensor.py](myautograd/tensor.py), with the scalar-only rule of section 5 and the same error
+# [myautograd/tensor.py](myautograd/tensor.py#Tensor.backward), with the scalar-only rule of section 5 and the same error
 # messages as PyTorch, then hand over to your `run_backward`. Compare with `Tensor.backward` and
 # `autograd._make_grads` of section 6: a `gradient` given must have the tensor's shape ("Mismatch in shape"),
 # and one of another dtype is cast to the tensor's, so a float32 result gives float32 gradients.

@@ -294,10 +294,10 @@ show_source(torch.Tensor.grad.fget)
 # gives two nodes for one leaf, each writing `x.grad` on its own: the engine cannot add the two gradients
 # before they reach `.grad`, and your `AccumulateGrad.apply`, which for now *stores* what arrives, keeps only
 # the last one. PyTorch gives a leaf one node (section 5), made the first time it is needed and reused after.
-# Change `gradient_edge` in [myautograd/function.py](myautograd/function.py) the same way: keep the node on the
+# Change `gradient_edge` in [myautograd/function.py](myautograd/function.py#gradient_edge) the same way: keep the node on the
 # tensor as `tensor._grad_accumulator`, through `weakref.ref`, since the node already holds the tensor (if the
 # tensor held the node too, neither could be freed by reference counting alone). While in
-# [myautograd/tensor.py](myautograd/tensor.py), write the `is_leaf` property of section 1.
+# [myautograd/tensor.py](myautograd/tensor.py#Tensor.is_leaf), write the `is_leaf` property of section 1.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -346,7 +346,7 @@ buildtrack.check("04.1")
 #
 # Section 6 showed that `retain_grad()` is a hook on the tensor's `grad_fn`: a function the engine calls with
 # the gradient arriving there. Your engine already calls the functions in `node.pre_hooks` (step 03.2). Write
-# `Tensor.retain_grad` in [myautograd/tensor.py](myautograd/tensor.py), with PyTorch's behaviour for the
+# `Tensor.retain_grad` in [myautograd/tensor.py](myautograd/tensor.py#Tensor.retain_grad), with PyTorch's behaviour for the
 # corner cases: a tensor that does not require grad raises, a leaf needs nothing, and a second call changes
 # nothing.
 #

@@ -316,7 +316,7 @@ print(tr("the same step:"), np.allclose(one_step(True), one_step(False), atol=1e
 # ### Step 05.1: gradients add up
 #
 # Your `AccumulateGrad.apply` of step 03.2 stores a copy of the first gradient. Now give it the rule of this
-# chapter, in [myautograd/function.py](myautograd/function.py): when the leaf already has a `.grad`, add the new
+# chapter, in [myautograd/function.py](myautograd/function.py#AccumulateGrad.apply): when the leaf already has a `.grad`, add the new
 # gradient *into* it, in place, so that `.grad` stays the same tensor, as `mini_autograd`'s `AccumulateGrad.apply`
 # does (section 2). Keep the copy for the first gradient: `a + b` hands one and the same gradient tensor to both
 # leaves, and adding into it in place would then change both `.grad`s at once.
@@ -359,7 +359,7 @@ buildtrack.check("05.1")
 # %% [markdown]
 # ### Step 05.2: `zero_grad`
 #
-# Write `zero_grad(parameters, set_to_none=True)` in [myautograd/optim.py](myautograd/optim.py), with both
+# Write `zero_grad(parameters, set_to_none=True)` in [myautograd/optim.py](myautograd/optim.py#zero_grad), with both
 # behaviours of section 3: `None` by default, or zeros written into the existing tensors. Chapter 10's optimizer
 # will call it. Compare with `Optimizer.zero_grad` in section 3.
 #

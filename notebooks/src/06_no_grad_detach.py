@@ -142,7 +142,8 @@ print("@torch.no_grad():", predict(x))
 # does not make the operations in the block disappear: they run, only unrecorded. That second
 # point is exactly why optimizers use it. Updating a parameter in place *while recording*
 # would have to be written into the graph, and PyTorch forbids it for leaves that require grad;
-# under `no_grad` the same update is just arithmetic:
+# under `no_grad` the same update is just arithmetic. So the first update in the cell below fails on
+# purpose, with a `RuntimeError` (caught and printed), and the second one works:
 
 # %%
 w = torch.tensor([1.0, -2.0], requires_grad=True)
@@ -411,7 +412,8 @@ print("y._version:", y._version, "| d._version:", d._version)
 # `y.detach().clone()`.) The shared counter is a safety net. Chapter 07 shows that some
 # operations keep their inputs or outputs for backward; `exp` keeps its result, because
 # $\frac{d}{dx}e^x = e^x$. If you change that result in place through a detached tensor,
-# the counter tells backward that the saved value is stale:
+# the counter tells backward that the saved value is stale: the backward in the cell below fails on
+# purpose, with a `RuntimeError` (caught and printed).
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -660,7 +662,8 @@ for name, (_, layer1, layer2) in runs.items():
 # moved. A `with torch.no_grad():` around the first layer does exactly the same damage.
 #
 # A `no_grad` around the **whole** forward pass is at least loud. The loss then has no
-# `grad_fn`, and `backward()` has nothing to walk:
+# `grad_fn`, and `backward()` has nothing to walk: the cell below fails on purpose at
+# `loss.backward()`, with a `RuntimeError` (caught and printed).
 
 # %%
 torch.manual_seed(0)
@@ -687,7 +690,7 @@ except RuntimeError as error:
 #
 # Your engine already switches recording off while it runs the formulas (step 03.2), by setting
 # `grad_mode._state.grad_enabled` and putting the old value back in a `finally`. `no_grad` packs that into a
-# `with` block. Write its `__enter__` and `__exit__` in [myautograd/grad_mode.py](myautograd/grad_mode.py).
+# `with` block. Write its `__enter__` and `__exit__` in [myautograd/grad_mode.py](myautograd/grad_mode.py#no_grad.__enter__).
 # Section 6 showed `mini_autograd`'s; mind the two cases the check tries: a `no_grad` block inside another one,
 # and an exception raised inside the block.
 #
@@ -732,7 +735,7 @@ buildtrack.check("06.1")
 # ### Step 06.2: `detach` and `requires_grad_`
 #
 # Write `Tensor.detach` (section 7: the same numbers, shared, not copied, and the same version counter; no
-# history) and `Tensor.requires_grad_` (chapter 04, section 4: leaves only) in [myautograd/tensor.py](myautograd/tensor.py).
+# history) and `Tensor.requires_grad_` (chapter 04, section 4: leaves only) in [myautograd/tensor.py](myautograd/tensor.py#Tensor.detach).
 #
 # <details><summary>Hint 1</summary>
 #

@@ -475,7 +475,7 @@ viz.draw(out, params={"x": x}, show_saved=True)
 
 # %% [markdown]
 # Each `SavedTensor` slot of the node is now marked freed and holds no data; asking for the
-# saved value raises the error you met in chapter 06:
+# saved value fails on purpose, with the `RuntimeError` you met in chapter 06 (caught and printed):
 
 # %%
 slot = pow_node._saved[0]                    # mini_autograd's SavedTensor behind _saved_self
@@ -847,7 +847,7 @@ plt.show()
 # Both shipped working in their simplest form: `save_for_backward` keeps the tensors as they are, and
 # `saved_tensors` hands them back without a look. So your package does not yet notice the mistake of
 # section 6: a saved tensor changed in place before backward. Rewrite both in
-# [myautograd/function.py](myautograd/function.py), the way `SavedTensor` does it (section 3):
+# [myautograd/function.py](myautograd/function.py#BackwardFunction.save_for_backward), the way `SavedTensor` does it (section 3):
 #
 # - `save_for_backward` keeps each tensor together with its `_version` at that moment;
 # - `saved_tensors` makes `unpack`'s two checks, in its order: saved tensors already freed (step 07.2 sets
@@ -856,7 +856,7 @@ plt.show()
 #
 # A counter is only useful if something moves it. Every in-place operation of your `Tensor` (`add_`, `sub_`,
 # `mul_`, `zero_`, given) ends in one method, `Tensor._write`, which you write in
-# [myautograd/tensor.py](myautograd/tensor.py): write the new numbers *into* the tensor's array
+# [myautograd/tensor.py](myautograd/tensor.py#Tensor._write): write the new numbers *into* the tensor's array
 # (`self._data[...] = data`: a `detach()`ed tensor shares that array, chapter 06, and must see the change),
 # add one to `_version`, and refuse what its docstring lists: a leaf that requires grad while recording is on,
 # as PyTorch does, and a non-leaf that requires grad while recording, which PyTorch would record and your
@@ -931,8 +931,8 @@ buildtrack.check("07.1")
 # Section 5 showed the line of the engine that frees: in `evaluate_function`, right after the node has run,
 # `if not graph_task.keep_graph: node.release_variables()`. Your nodes have the same method under a
 # shorter name, `release_saved()` (given: it sets `self.saved = None`, which your `saved_tensors` now
-# reports). Call it in your `run_backward` in [myautograd/engine.py](myautograd/engine.py), after each node has
-# run, unless `retain_graph`; and let `Tensor.backward` in [myautograd/tensor.py](myautograd/tensor.py) pass its
+# reports). Call it in your `run_backward` in [myautograd/engine.py](myautograd/engine.py#run_backward), after each node has
+# run, unless `retain_graph`; and let `Tensor.backward` in [myautograd/tensor.py](myautograd/tensor.py#Tensor.backward) pass its
 # `retain_graph` argument on to `run_backward`. Free *after* the node ran, not before: its formula still needs
 # what it saved.
 #

@@ -675,7 +675,7 @@ else:
 #
 # ### Step 08.1: dependency counts
 #
-# Write `compute_dependencies(root)` in [myautograd/engine.py](myautograd/engine.py): section 6's walk from the
+# Write `compute_dependencies(root)` in [myautograd/engine.py](myautograd/engine.py#compute_dependencies): section 6's walk from the
 # root along `next_functions`, visiting each node once, returning a dict `{node: number of edges pointing at
 # it}` rather than filling a `GraphTask`. Count edges, not nodes: `y * y` gives `y`'s `AccumulateGrad` two (as
 # in exercise 8.1). Use a loop and a list as the stack, as in step 03.2: the check counts a chain of 10,000
@@ -725,7 +725,7 @@ buildtrack.check("08.1")
 #
 # ### Step 08.2: the ready queue and the input buffers
 #
-# Now rewrite `run_backward` in [myautograd/engine.py](myautograd/engine.py) as `execute` (section 5) and
+# Now rewrite `run_backward` in [myautograd/engine.py](myautograd/engine.py#run_backward) as `execute` (section 5) and
 # `evaluate_function` (section 9) run the graph, with no sorting:
 #
 # - count the dependencies first (step 08.1);
@@ -744,7 +744,8 @@ buildtrack.check("08.1")
 # `mini_autograd`'s. Each of them has one leaf, so no two ready nodes share a sequence number, and there
 # `mini_autograd`'s order is PyTorch's (checked with PyTorch 2.13). Then it runs a graph where a custom
 # `Function`'s backward returns None (every edge counts, even one that carries None: a node whose count reaches 0
-# with only None in its buffer is ready too, and passes None on), a chain of 10,000 operations, and random
+# with only None in its buffer is ready too; it unpacks what it saved, `node.unpack_saved()`, as PyTorch's nodes do
+# before anything else, and passes None on), a chain of 10,000 operations, and random
 # programs with up to three leaves, whose order is compared with `mini_autograd`'s too. In those,
 # `a * b` of two leaves makes both `AccumulateGrad` nodes ready at once: a tie, which the check expects broken by
 # arrival, `mini_autograd`'s rule (section 7). PyTorch 2.13 happens to run such a pair in that order too, but it
@@ -785,7 +786,7 @@ buildtrack.check("08.1")
 # # (recording off, try:)
 # while ready:
 #     _, _, node = heapq.heappop(ready)
-#     grad = buffers.pop(node, None)       # None: only None arrived, and None goes on
+#     grad = buffers.pop(node, None)       # None: only None arrived: node.unpack_saved(), and None goes on
 #     next_grads = ___                     # hooks, node.apply, freeing: as before
 #     for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):
 #         if next_node is None:

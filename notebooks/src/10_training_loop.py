@@ -532,7 +532,7 @@ plt.show()
 #
 # ### Step 10.1: `Linear`
 #
-# In [myautograd/nn.py](myautograd/nn.py), write `Linear.__init__` and `Linear.__call__`. `__init__` makes the
+# In [myautograd/nn.py](myautograd/nn.py#Linear.__init__), write `Linear.__init__` and `Linear.__call__`. `__init__` makes the
 # two parameters of section 2, `weight` of shape `(out_features, in_features)` and `bias` of shape
 # `(out_features,)`, each a `Parameter` (given: a leaf that requires grad), drawn uniformly from $[-k, k]$ with
 # `k = 1 / sqrt(in_features)`: that is what PyTorch draws, so that a layer's outputs start neither tiny
@@ -593,7 +593,7 @@ show_source(torch.nn.Linear.reset_parameters)
 #
 # Section 5 used `nn.CrossEntropyLoss`, which PyTorch computes as `log_softmax` followed by `nll_loss` (the
 # two nodes at the top of the spiral classifier's graph). Write `cross_entropy(logits, targets)` in
-# [myautograd/nn.py](myautograd/nn.py) from operations your package has. For each row $z$ of the logits,
+# [myautograd/nn.py](myautograd/nn.py#cross_entropy) from operations your package has. For each row $z$ of the logits,
 # $\log\operatorname{softmax}(z)_j = z_j - \log\sum_k e^{z_k}$, and the loss is minus the entry $j$ of the right
 # class, averaged over the rows. Two details, both in the docstring:
 #
@@ -680,7 +680,7 @@ buildtrack.compare_graphs(linear_and_loss, "10.2", show_values=False)
 #
 # ### Step 10.3: `SGD.step`
 #
-# Last, the update. Write `SGD.step` in [myautograd/optim.py](myautograd/optim.py): for each parameter with a
+# Last, the update. Write `SGD.step` in [myautograd/optim.py](myautograd/optim.py#SGD.step): for each parameter with a
 # gradient, $p \leftarrow p - \text{lr} \cdot \nabla_p L$, written into `p` in place (`p.sub_(...)`, whose
 # version bump you wrote in step 07.1) and with recording off (your `no_grad` of step 06.1). Section 3 showed
 # why both: `mini_autograd`'s `SGD.step` does `param.add_(grad, alpha=-lr)` under `no_grad`, and an in-place change

@@ -165,7 +165,8 @@ print(torch.autograd.gradcheck(MyExp.apply, (x64,)))
 
 # %% [markdown]
 # `True`: the backward matches the numbers. Now a wrong one. Someone remembers "the derivative
-# of $e^x$..." and writes $x$ instead of $e^x$, saving the input instead of the result:
+# of $e^x$..." and writes $x$ instead of $e^x$, saving the input instead of the result.
+# `gradcheck` on it fails on purpose, with a `RuntimeError` (the cell catches it and prints it):
 
 # %%
 class WrongExp(torch.autograd.Function):
@@ -217,7 +218,8 @@ print(tr("equal to e^x, the right answer:"), np.allclose(x.grad.numpy(), np.exp(
 # The usual quick test passes! `sum()` sends a gradient of all ones, and multiplying by one
 # changes nothing, so forgetting the multiplication goes unnoticed. Any other loss would get
 # wrong gradients. `gradcheck` does not fall for it, because it asks for the Jacobian one output
-# entry at a time, sending a unit vector $(1, 0, 0)$, $(0, 1, 0)$, ... as `grad_output`:
+# entry at a time, sending a unit vector $(1, 0, 0)$, $(0, 1, 0)$, ... as `grad_output`. So here it
+# fails on purpose, with a `RuntimeError` (the cell prints its first line):
 
 # %%
 try:
@@ -490,7 +492,7 @@ plt.show()
 #
 # Section 3 read `mini_autograd`'s `gradcheck`: two Jacobians, one numerical by central differences, one
 # analytical from one backward pass per output entry with a unit vector as the starting gradient, compared
-# with `np.allclose`. Write yours in [myautograd/gradcheck.py](myautograd/gradcheck.py), for a function with
+# with `np.allclose`. Write yours in [myautograd/gradcheck.py](myautograd/gradcheck.py#gradcheck), for a function with
 # one output and any number of inputs. Three things to mind, all in the docstring:
 #
 # - Your package has no `autograd.grad`, so the analytical Jacobian comes from `.backward(seed)` and the
@@ -632,7 +634,7 @@ if mine:
 #
 # Section 1 taught `mini_autograd` $e^x$ with `MyExp`. Teach your package the sigmoid, $\sigma(a) = 1/(1 +
 # e^{-a})$, the same way: write `Sigmoid.forward` and `Sigmoid.backward` in
-# [myautograd/custom.py](myautograd/custom.py). `forward` computes with numpy on `a._data` and returns a
+# [myautograd/custom.py](myautograd/custom.py#Sigmoid.forward). `forward` computes with numpy on `a._data` and returns a
 # `Tensor`; your `Function.apply` (step 02.2) records the node, named `SigmoidBackward` after the class, as
 # PyTorch names a custom Function's node. The derivative is $\sigma'(a) = \sigma(a)\,(1 - \sigma(a))$, a
 # function of the result alone: save the result with `ctx.save_for_backward`, as `MyExp` saved $e^x$, and

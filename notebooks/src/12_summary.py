@@ -105,7 +105,8 @@ print(tr("the intermediate h keeps no gradient by default:"), "is_leaf", h.is_le
 # </details>
 #
 # And one more fact that article 000 §8 taught: the saved values are freed once backward has
-# used them.
+# used them. Asking for one after the backward fails on purpose, with a `RuntimeError` (the cell
+# prints its first sentence).
 
 # %%
 try:
@@ -257,7 +258,7 @@ viz.draw(lm_loss, params=gpt, names={"tokens": tokens, "normed": normed, "lm_los
 #   require grad, so no node records it (chapter 01).
 #
 # PyTorch's `MaskedFillBackward0` also keeps the mask, and its `NllLossBackward0` the targets;
-# mini_autograd keeps those outside its saved tensors, so they are not drawn (README, limits).
+# mini_autograd keeps those outside its saved tensors, so they are not drawn (`docs/limits.md`).
 # The node names, the values and the gradients are PyTorch's:
 # `tests/test_transformer_layers_vs_torch.py` and `tests/tutorial_programs/gpt_dev.py` check them.
 
@@ -871,7 +872,8 @@ check_exercise("12.2")
 
 # %% [markdown]
 # **Exercise 12.3.** This training loop, for the linear model of chapter 10, has three bugs.
-# The first announces itself; the other two are silent.
+# The first announces itself: running the loop, as the cell below does, fails on purpose with a
+# `RuntimeError` (caught and printed). The other two are silent.
 
 # %%
 x_data = torch.tensor([[1.0, 1.0], [2.0, -1.0], [0.0, 2.0], [-1.0, 0.5]])

@@ -57,13 +57,14 @@ def test_the_release_holds_the_chapters_and_stubs_and_no_answer_key(release):
     assert not git("status", "--porcelain", cwd=release).strip()
 
 
-def test_the_stubs_are_made_from_the_answer_key_not_copied(release):
-    stubs = release / "notebooks" / "myautograd"
+@pytest.mark.parametrize("lang, folder", [("en", "notebooks/myautograd"), ("zh", "notebooks/zh/myautograd")])
+def test_the_stubs_are_made_from_the_answer_key_not_copied(release, lang, folder):
+    stubs = release / folder
     key = ROOT / "answers" / "myautograd"
     assert sorted(p.name for p in stubs.glob("*.py")) == sorted(p.name for p in key.glob("*.py"))
     for path in key.glob("*.py"):
         text = (stubs / path.name).read_text()
-        assert text == release_tool.make_stub(path.read_text())
+        assert text == release_tool.make_stub(path.read_text(), lang=lang)
         assert "### BEGIN SOLUTION" not in text
 
 

@@ -88,6 +88,8 @@ $(COURSE_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
 
 $(TEST_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)
 	$(VENV_PY) -m pip install -e '.[course,test,site]'
+	@# The commit-message rule (tools/commit_msg.py), for contributors working in a git checkout.
+	@if git rev-parse --git-dir >/dev/null 2>&1; then git config core.hooksPath .githooks; fi
 	@touch $(COURSE_STAMP) $(SITE_STAMP) $@
 
 $(SITE_STAMP): pyproject.toml $(HAS_INIT) | $(VENV_PY)

@@ -1038,27 +1038,59 @@ def _size(failure):
 
 
 def shrink(program, found, theirs, package, features):
-    """Drop statements one at a time while the program still differs: hypothesis shrinks the choices
-    that made the program, this removes what those choices could not (an unused intermediate)."""
-    index = len(program.statements) - 1
-    while index >= 0:
-        statements = program.statements[:index] + program.statements[index + 1:]
-        smaller = dataclasses.replace(program, statements=statements,
-                                      helpers=_helpers_needed(program.helpers, statements))
-        try:
-            reference_result = run(smaller, mini_autograd, features)
-        except Exception:                      # the program no longer makes sense (a name it needs)
-            index -= 1
-            continue
-        errors = [value for value in reference_result.values() if isinstance(value, str)]
-        if any(value.startswith("NameError") for value in errors):
-            index -= 1
-            continue
-        smaller_found = differences(_safe_run(smaller, package, features), reference_result)
-        if smaller_found:
-            program, found, theirs = smaller, smaller_found, reference_result
-        index -= 1
+    """Make the program smaller while it still differs: hypothesis shrinks the choices that made it, this
+    removes what those choices could not. Each pass tries, statement by statement from the last, a simpler
+    version of it (``_simpler``: a term of the loss left out, an expression taken out of its thread helper),
+    then the program without it (an unused intermediate); passes repeat while one makes it smaller."""
+    for _pass in range(3):
+        before = program.statements
+        index = len(program.statements) - 1
+        while index >= 0:
+            candidates = [program.statements[:index] + [simpler] + program.statements[index + 1:]
+                          for simpler in _simpler(program.statements[index])]
+            candidates.append(program.statements[:index] + program.statements[index + 1:])
+            for statements in candidates:
+                smaller = _still_differs(program, statements, package, features)
+                if smaller is not None:
+                    program, found, theirs = smaller
+                    break
+            index = min(index, len(program.statements)) - 1
+        if program.statements == before:
+            break
     return program, found, theirs
+
+
+def _still_differs(program, statements, package, features):
+    """``(program, found, theirs)`` for ``program`` made of ``statements``, if it still runs on mini_autograd
+    and still differs on ``package``; else None."""
+    smaller = dataclasses.replace(program, statements=statements,
+                                  helpers=_helpers_needed(program.helpers, statements))
+    try:
+        reference_result = run(smaller, mini_autograd, features)
+    except Exception:                      # the program no longer makes sense (a name it needs)
+        return None
+    errors = [value for value in reference_result.values() if isinstance(value, str)]
+    if any(value.startswith("NameError") for value in errors):
+        return None
+    smaller_found = differences(_safe_run(smaller, package, features), reference_result)
+    return (smaller, smaller_found, reference_result) if smaller_found else None
+
+
+def _simpler(statement):
+    """Simpler versions of one statement: the loss without one of its terms, an expression made here rather
+    than in another thread or beside one."""
+    found = []
+    loss = re.fullmatch(r"loss = (.+)", statement)
+    if loss and " + " in loss.group(1):
+        terms = loss.group(1).split(" + ")
+        found += ["loss = " + " + ".join(terms[:i] + terms[i + 1:]) for i in range(len(terms))]
+    helper = re.fullmatch(r"(?:with torch\.no_grad\(\):\n    )?(\w+) = "
+                          r"(?:in_new_thread|beside_no_grad)\(lambda: (.+)\)", statement)
+    if helper:
+        found.append(f"{helper.group(1)} = {helper.group(2)}")
+    if "retain_graph=True" in statement:
+        found.append(statement.replace(", retain_graph=True", "").replace("retain_graph=True", ""))
+    return found
 
 
 def _helpers_needed(helpers, statements):

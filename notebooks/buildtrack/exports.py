@@ -277,11 +277,12 @@ def nbgrader_config(assignment=ASSIGNMENT):
 
 
 def write_stubs(folder):
-    """The learner's package as shipped (stubs made from the answer key) into ``folder``/myautograd."""
+    """The learner's package as shipped (stubs made from the answer key, in the class's language) into
+    ``folder``/myautograd."""
     package = pathlib.Path(folder) / PACKAGE_NAME
     package.mkdir(parents=True, exist_ok=True)
     for path in sorted(ANSWER_KEY.glob("*.py")):
-        (package / path.name).write_text(stubs.make_stub(path.read_text()))
+        (package / path.name).write_text(stubs.make_stub(path.read_text(), lang=language()))
     return package
 
 

@@ -62,9 +62,9 @@ def badge(status):
     coloured badge with the word (the emoji, hidden, stays at the start of a line: the website finds its check
     cells by it, book/course_site.py)."""
     label = _(LABELS[status])
-    return (f'<span hidden>\n{MARKS[status]}</span><span class="buildtrack-badge buildtrack-{status}" '
+    return (f'<span hidden>\n{MARKS[status]} </span><span class="buildtrack-badge buildtrack-{status}" '
             f'title="{html.escape(label)}" style="{BADGE.format(colour=COLOURS[status])}">'
-            f'{html.escape(label)}</span>')
+            f'{html.escape(label)}</span> ')
 
 
 def inline(text):

@@ -187,7 +187,7 @@ class Function:
     """
 
     node_name = None
-    _is_builtin = False  # set by mark_builtin, for the ops of mini_autograd.ops; never inherited
+    _is_builtin = False  # True for the ops defined in mini_autograd.ops (BUILTIN_PACKAGE); never inherited
     saved_names = ()  # names under which saved tensors show as ``grad_fn._saved_<name>``
     saved_attributes = ()  # ctx attributes freed after backward, like saved tensors
     saved_fields = ()  # other ctx attributes PyTorch's node shows as ``_saved_<name>`` (listed by dir())
@@ -196,8 +196,9 @@ class Function:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
         # Built-in ops' nodes pass a missing gradient on as "none"; custom Functions' get zeros
-        # (ctx.materialize_grads). A class is built-in only if it says so, or mark_builtin does.
-        cls._is_builtin = cls.__dict__.get("_is_builtin", False)
+        # (ctx.materialize_grads). A class is built-in if it is defined in mini_autograd.ops, or says so:
+        # a copy of ``Exp`` pasted into a notebook is a custom Function.
+        cls._is_builtin = cls.__dict__.get("_is_builtin", _in_builtin_package(cls))
         base = BackwardFunctionWithSavedAttributes if cls.saved_attributes else BackwardFunction
         cls._backward_cls = type(name, (base,), {"_forward_cls": cls, "__module__": cls.__module__})
         if "vjp" in cls.__dict__ and "backward" not in cls.__dict__:
@@ -255,17 +256,14 @@ class Function:
         return outputs if cls._is_builtin else tuple([_unrecorded(out, args) for out in outputs])
 
 
-def mark_builtin(*modules):
-    """Make every Function in these modules a built-in op (``mini_autograd.ops`` calls it).
+BUILTIN_PACKAGE = "mini_autograd.ops"
 
-    A built-in op's node passes "no gradient" on when none arrives, as PyTorch's C++ nodes
-    do; a custom Function's node gets zeros instead. Only this call makes an op built-in, so
-    a copy of ``Exp`` pasted into a notebook is a custom Function.
-    """
-    for module in modules:
-        for obj in vars(module).values():
-            if isinstance(obj, type) and issubclass(obj, Function) and obj is not Function:
-                obj._is_builtin = True
+
+def _in_builtin_package(cls):
+    """Is ``cls`` defined in mini_autograd.ops (or a module under it)? Such a Function is a built-in op:
+    its node passes "no gradient" on when none arrives, as PyTorch's C++ nodes do; a custom Function's
+    node gets zeros instead."""
+    return cls.__module__ == BUILTIN_PACKAGE or cls.__module__.startswith(BUILTIN_PACKAGE + ".")
 
 
 def _forward_then_setup_context(cls):

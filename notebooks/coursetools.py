@@ -37,6 +37,18 @@ def _i18n():
     return i18n
 
 
+def _say(text):
+    """Print a verdict (``✅ ...``, ``❌ ...``, ``⏳ ...``); in JupyterLab, show it as the build track's
+    checks show theirs (buildtrack/notebook.py): the words wrap, and the mark is a badge with a word,
+    which needs no emoji font. The text is the same either way."""
+    try:
+        from buildtrack import notebook
+    except Exception:                       # (a broken install: the set-up check still speaks)
+        print(text)
+        return
+    notebook.show(notebook.marked(text))
+
+
 def _(message):
     """This file's words in the learner's language (``buildtrack/i18n.py``, domain ``coursetools``)."""
     i18n = _i18n()
@@ -265,7 +277,7 @@ def not_answered(hint="", *, what=YOUR_ANSWER):
     for wrong answers (``_reject``, ``check``). Before a first attempt, the learner gets only
     the way to start; the exercise's collapsed Hint boxes are there for whoever wants more.
     """
-    print(_("⏳ Not answered yet: in the exercise cell, replace the placeholder `...` with {what}, "
+    _say(_("⏳ Not answered yet: in the exercise cell, replace the placeholder `...` with {what}, "
             "then run that cell and this one. Stuck? Open Hint 1, just above the exercise cell.").format(
                 what=_words(what)))
     return False
@@ -274,14 +286,14 @@ def not_answered(hint="", *, what=YOUR_ANSWER):
 def not_run(name, number):
     """The exercise cell of ``number`` has not run in this kernel: ``name``, the answer it makes, is not
     there."""
-    print(_("⏳ Not answered yet: `{name}` does not exist yet. Run the exercise cell (the one that starts "
+    _say(_("⏳ Not answered yet: `{name}` does not exist yet. Run the exercise cell (the one that starts "
             "with `# Exercise {number}`), then this one.").format(name=name, number=number))
     return False
 
 
 def run_above_first(name, number):
     """The check of exercise ``number`` needs ``name``, which the chapter's cells above it make."""
-    print(_("⏳ The check of exercise {number} needs `{name}`, which the chapter's cells above make: run "
+    _say(_("⏳ The check of exercise {number} needs `{name}`, which the chapter's cells above make: run "
             "them first (Run → Run All Above Selected Cell), then this one.").format(
                 name=name, number=number))
     return False
@@ -290,9 +302,9 @@ def run_above_first(name, number):
 def _reject(problem, hint):
     """``problem``: this file's words (already in the learner's language), or a chapter's."""
     if hint:
-        print(_("❌ Not yet. {problem} Hint: {hint}").format(problem=_chapter(problem), hint=_chapter(hint)))
+        _say(_("❌ Not yet. {problem} Hint: {hint}").format(problem=_chapter(problem), hint=_chapter(hint)))
     else:
-        print(_("❌ Not yet. {problem}").format(problem=_chapter(problem)))
+        _say(_("❌ Not yet. {problem}").format(problem=_chapter(problem)))
     return False
 
 
@@ -378,9 +390,9 @@ def agrees(answer, expected, atol=1e-4):
 def check(condition, right, hint):
     """Print a verdict: ``right`` when ``condition`` holds, else ``hint``."""
     if condition:
-        print(_("✅ Correct. {right}").format(right=_chapter(right)))
+        _say(_("✅ Correct. {right}").format(right=_chapter(right)))
     else:
-        print(_("❌ Not yet. {hint}").format(hint=_chapter(hint)))
+        _say(_("❌ Not yet. {hint}").format(hint=_chapter(hint)))
     return bool(condition)
 
 

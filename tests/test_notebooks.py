@@ -312,7 +312,9 @@ def _wrong_cell(number, source):
 
 
 def _printed(cell):
-    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    """What a cell printed, and the plain text of what it displayed (a check's verdict, shown as HTML)."""
+    return "".join(o.get("text", "") if o.output_type == "stream" else o.get("data", {}).get("text/plain", "")
+                   for o in cell.outputs if o.output_type in ("stream", "display_data"))
 
 
 @pytest.mark.parametrize("path", BOTH, ids=_edition_id)

@@ -100,6 +100,17 @@ def message_html(message):
     return joined
 
 
+def marked(text):
+    """A verdict that starts with its mark (``❌ Not yet. ...``, an exercise's check, coursetools) as a
+    ``Shown``: in HTML the mark is a worded badge, and the words wrap."""
+    status = next((status for status, mark in MARKS.items() if text.startswith(mark)), None)
+    if status is None:
+        return Shown(text, f'<div style="{PROSE}">{message_html(text)}</div>')
+    body = text[len(MARKS[status]):].lstrip()
+    return Shown(text, f'<div class="buildtrack-verdict" style="{PROSE}">{badge(status)}'
+                       f'{message_html(body)}</div>')
+
+
 def verdict_shown(result, step_id):
     """One step's verdict: ``✅ Step 01.1 (title): message``, and as HTML."""
     template = _("{mark} Step {step} ({title}): {message}")

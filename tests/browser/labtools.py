@@ -530,3 +530,85 @@ def serve_fresh_copy(tmp_path_factory, clear_outputs):
     copy_notebooks(NOTEBOOK_DIR, root / "notebooks", clear_outputs=clear_outputs)
     return LabServer.start(root / "notebooks", tmp_path_factory.mktemp("jupyter-home"),
                            extra_args=["--LabApp.expose_app_in_browser=True"])
+
+
+# ---------------------------------------------------------------- the course as `make lab` serves it
+
+# Variables of this shell that would make a learner's kernel answer otherwise than on a fresh clone: the
+# answer key checked instead of the learner's package, a forced language, a verdict cache kept elsewhere.
+COURSE_ENV_OVERRIDES = ("BUILDTRACK_ANSWERS", "BUILDTRACK_LANG", "BUILDTRACK_CACHE_DIR")
+
+
+def lab_hidden_globs(makefile: Path = ROOT / "Makefile"):
+    """The names `make lab` hides from JupyterLab's file browser: the Makefile's ``LAB_HIDDEN``, each passed
+    as ``--ContentsManager.hide_globs``."""
+    match = re.search(r"^LAB_HIDDEN\s*:=(.*)$", makefile.read_text(), re.M)
+    if match is None:
+        raise AssertionError(f"{makefile} defines no LAB_HIDDEN (the globs `make lab` hides)")
+    return match.group(1).split()
+
+
+def serve_like_make_lab(tmp_path: Path, *, clear_outputs=False):
+    """A JupyterLab server on a fresh clone's ``notebooks/`` (with ``answers/`` beside it, where the build
+    track finds its answer key), as `make lab` starts it: notebooks/ as the root, the hide_globs of
+    ``LAB_HIDDEN``, the settings overrides (``LabServer.start``); the app exposed in the page to read it
+    back. The shell's BUILDTRACK_* variables are left out of the server's (and its kernels') environment."""
+    root = tmp_path / "fresh-clone"
+    copy_notebooks(NOTEBOOK_DIR, root / "notebooks", clear_outputs=clear_outputs)
+    shutil.rmtree(root / "notebooks" / ".buildtrack_cache", ignore_errors=True)   # this checkout's verdicts
+    shutil.copytree(ROOT / "answers", root / "answers",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    extra = ["--LabApp.expose_app_in_browser=True",
+             *(f"--ContentsManager.hide_globs={glob}" for glob in lab_hidden_globs())]
+    # The venv may hold the classroom extra (nbgrader); a learner's install (the course extra) has no
+    # Nbgrader menu or panel, so neither has this JupyterLab (page_config.json of its own config folder).
+    labconfig = tmp_path / "jupyter-home" / "config" / "labconfig"
+    labconfig.mkdir(parents=True, exist_ok=True)
+    (labconfig / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {"@jupyter/nbgrader": True}}))
+    saved = {name: os.environ.get(name) for name in (*COURSE_ENV_OVERRIDES, "PYTHONPATH")}
+    for name in COURSE_ENV_OVERRIDES:
+        os.environ.pop(name, None)
+    # The venv's editable install maps buildtrack, coursetools and exercises to this checkout's notebooks/.
+    # A chapter's kernel finds the copy's own in its working directory, except in the Chinese edition's
+    # (notebooks/zh/ holds none of them): there it would check this checkout's zh/myautograd. A clone's
+    # editable install maps them to its own notebooks/; PYTHONPATH does it for the copy.
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "notebooks"), saved["PYTHONPATH"]]))
+    try:
+        return LabServer.start(root / "notebooks", tmp_path / "jupyter-home", extra_args=extra)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def screenshot_region(page, locators, path: Path, margin=8, max_height=16_000):
+    """One picture of the area the locators cover (cells of a notebook, say), the first one scrolled to the
+    top; the window is made tall enough to hold it all."""
+    first = locators[0]
+    first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(200)
+    boxes = [locator.bounding_box() for locator in locators]
+    boxes = [box for box in boxes if box]
+    top = min(b["y"] for b in boxes)
+    bottom = max(b["y"] + b["height"] for b in boxes)
+    grown = bottom + margin > page.viewport_size["height"]
+    if grown:
+        page.set_viewport_size({"width": VIEWPORT["width"],
+                                "height": min(int(bottom - top) + 400, max_height)})
+        first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        boxes = [b for b in (locator.bounding_box() for locator in locators) if b]
+        top = min(b["y"] for b in boxes)
+        bottom = max(b["y"] + b["height"] for b in boxes)
+    left = min(b["x"] for b in boxes)
+    right = max(b["x"] + b["width"] for b in boxes)
+    try:
+        page.screenshot(path=str(path), clip={"x": max(left - margin, 0), "y": max(top - margin, 0),
+                                              "width": right - left + 2 * margin,
+                                              "height": bottom - top + 2 * margin})
+    finally:
+        if grown:
+            page.set_viewport_size(VIEWPORT)

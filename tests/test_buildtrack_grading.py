@@ -125,6 +125,12 @@ def test_every_student_has_a_feedback_page_and_the_run_its_seed(graded):
     ("import inspect\ncaller = inspect.stack()[1]", "imports inspect"),              # who is calling?
     ("__builtins__['print'] = None", "uses __builtins__"),                           # builtins patched
     ("import torch", "imports torch"),
+    # the roads to builtins and classes through objects (a red team's, issue 38)
+    ("v = vars(len.__self__)['__imp' + 'ort__']('buildtrack.verdicts', None, None, ['x'])", "uses vars"),
+    ("b = len.__self__", "uses .__self__"),
+    ("k = type(()).__mro__[1].__subclasses__()", "uses .__mro__"),
+    ("d = run_backward.__dict__", "uses .__dict__"),
+    ("import atexit", "imports atexit"),
 ])
 def test_the_grader_reads_the_code_first(tmp_path, code, reason):
     package = _copy_key(tmp_path)
@@ -143,12 +149,13 @@ def test_the_package_as_shipped_and_the_answer_key_read_clean():
 def test_only_the_myautograd_files_are_taken(tmp_path):
     archive_path = tmp_path / "sub.zip"
     with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr("work/myautograd/__init__.py", "")
         archive.writestr("work/myautograd/tensor.py", "x = 1\n")
         archive.writestr("work/myautograd/data/big.py", "y = 2\n")
         archive.writestr("work/other/myautograd/engine.py", "z = 3\n")
         archive.writestr("work/myautograd/notes.md", "hello\n")
     package = grading.take(archive_path, tmp_path / "taken")
-    assert sorted(p.name for p in package.iterdir()) == ["tensor.py"]
+    assert sorted(p.name for p in package.iterdir()) == ["__init__.py", "tensor.py"]
 
 
 def test_a_whole_course_is_graded_on_the_package_saved_last():
@@ -160,3 +167,88 @@ def test_a_whole_course_is_graded_on_the_package_saved_last():
     saved = {names[0]: 3.0, names[1]: 2.0}
     assert grading._package_files(names, changed=saved.get) == {"tensor.py": names[0]}
     assert grading._package_files(names) == {"tensor.py": names[0]}          # (no times: the shallowest)
+
+
+def test_an_objects_own_fields_may_be_read(tmp_path):
+    """``self.__dict__`` (a learner copying a tensor's fields) is not a road to the interpreter's insides."""
+    package = _copy_key(tmp_path)
+    with open(package / "tensor.py", "a") as tensor:
+        tensor.write("\n\ndef fields(self):\n    return dict(self.__dict__)\n")
+    assert grading.screen(package) == {}
+
+
+def test_an_import_made_at_run_time_by_the_package_is_refused(tmp_path):
+    """The worker's ``__import__``: what reading the code cannot see (an import by a name put together,
+    through a builtin reached some other way) is refused when the package's code makes it, and noted."""
+    package = _copy_key(tmp_path)
+    seen = set()
+    guarded = grading._guarded_import(package, seen)
+    inside = compile("module = importer(name)", str(package / "engine.py"), "exec")
+    outside = compile("module = importer(name)", str(NOTEBOOKS / "buildtrack" / "cache.py"), "exec")
+    for code, name, allowed in ((inside, "numpy", True), (inside, "mini_autograd._dtype", True),
+                                (inside, "os", False), (inside, "buildtrack.verdicts", False),
+                                (outside, "os", True)):
+        namespace = {"importer": guarded, "name": name}
+        if allowed:
+            exec(code, namespace)
+            assert namespace["module"].__name__ == name.split(".")[0]
+        else:
+            with pytest.raises(ImportError):
+                exec(code, namespace)
+    assert sorted(seen) == ["imports buildtrack.verdicts at run time (myautograd/engine.py, line 1)",
+                            "imports os at run time (myautograd/engine.py, line 1)"]
+
+
+def test_what_cannot_be_read_is_said_so(tmp_path):
+    """Broken, lying and oversized submissions: a reason each, and never a crash of the grader."""
+    import os
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"PK\x03\x04 not a zip at all")
+    lying = tmp_path / "lying.zip"
+    with zipfile.ZipFile(lying, "w") as archive:
+        archive.writestr("myautograd/__init__.py", "")
+        archive.writestr("myautograd/big.py", "#" * 5000)
+    data = lying.read_bytes().replace(b"#" * 5000, b"#" * 4999 + b"x")         # its CRC no longer holds
+    lying.write_bytes(data)
+    no_init = tmp_path / "no_init"
+    _copy_key(no_init)
+    (no_init / "myautograd" / "__init__.py").unlink()
+    big = tmp_path / "big"
+    _copy_key(big)
+    with open(big / "myautograd" / "notes.py", "wb") as notes:               # sparse: no room taken
+        notes.truncate(grading.SUBMISSION_LIMIT * 400)
+    for entry, words in ((bad, "cannot be read"), (lying, "cannot be read"), (no_init, "no __init__.py"),
+                         (big / "myautograd", "more than 2,000,000 bytes")):
+        with pytest.raises(grading.Unreadable, match=words):
+            grading.take(entry, tmp_path / "taken" / entry.name)
+    odd = tmp_path / "odd"
+    _copy_key(odd)
+    (odd / "myautograd" / "backup.py").mkdir()                                # a folder named like a file
+    os.mkfifo(odd / "myautograd" / "scratch.py")                              # reading it would wait forever
+    taken = grading.take(odd, tmp_path / "taken" / "odd")
+    assert sorted(p.name for p in taken.iterdir()) == sorted(p.name for p in ANSWER_KEY.glob("*.py"))
+
+
+def test_every_student_gets_a_name_of_their_own(tmp_path):
+    for name in ("ann", "grading"):
+        (tmp_path / name).mkdir()
+    for name in ("ann.zip", "jos\udce9.zip"):   # (Latin-1 bytes, not UTF-8)
+        (tmp_path / name).write_bytes(b"")
+    names = [student for student, _path in grading.entries(tmp_path)]
+    assert "ann" in names and "ann (2)" in names and "grading (student)" in names
+    assert len(names) == len(set(names)) == 4 and "jos?" in names
+    names[0].encode("utf-8")                                 # (every name can be written into grades.csv)
+
+
+def test_a_submission_that_ends_the_process_costs_only_its_own_grades(tmp_path):
+    """``exit()`` at the top level of a file: the process ends with no error, before any verdict. Every step
+    is "stopped", and the grades are written."""
+    submissions = tmp_path / "submissions"
+    package = submissions / "zed" / "myautograd"
+    shutil.copytree(NOTEBOOKS / "myautograd", package, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(package / "engine.py", "a") as engine:
+        engine.write("\nexit()\n")
+    results = grading.grade(submissions, tmp_path / "out", jobs=1, seed=1, cpu_seconds=60)
+    (student, verdicts, _reasons, _seconds), = results
+    assert student == "zed" and all("stopped here" in v.message for v in verdicts.values())
+    assert (tmp_path / "out" / "grades.csv").exists()

@@ -54,7 +54,7 @@ def _package_index(directory, fingerprint):
     for path in sorted(pathlib.Path(directory).glob("*.py")):
         try:
             tree = ast.parse(path.read_text())
-        except SyntaxError:
+        except (SyntaxError, ValueError, UnicodeDecodeError):   # (the verdicts say what is wrong)
             continue
         dumps = stubs.function_dumps(tree)
         functions = {name: (min([function.lineno] + [d.lineno for d in function.decorator_list]),

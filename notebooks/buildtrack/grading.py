@@ -37,11 +37,13 @@ import json
 import os
 import pathlib
 import random
+import stat
 import subprocess
 import sys
 import tempfile
 import time
 import zipfile
+import zlib
 
 from . import differential, stubs
 from .cache import every_verdict, with_blame
@@ -61,9 +63,13 @@ FORBIDDEN_NAMES = {"__import__", "__builtins__", "builtins", "importlib", "__glo
                    "_getframe", "f_back", "f_globals", "f_locals", "f_code", "f_builtins", "currentframe",
                    "tb_frame", "gi_frame", "exec", "eval", "compile", "open", "globals", "breakpoint",
                    "setprofile", "settrace", "modules",
+                   # builtins and classes reached through objects: vars(len.__self__), type(x).__mro__, ...
+                   "vars", "__self__", "__dict__", "__mro__", "__base__", "__bases__", "__reduce__",
+                   "__reduce_ex__", "__getattribute__", "__objclass__", "__wrapped__",
                    # modules the allowed ones hold as attributes (warnings.sys, contextlib._sys, ...)
                    "sys", "_sys", "os", "_os", "io", "subprocess", "pathlib", "shutil", "ctypes", "inspect",
-                   "gc", "runpy", "pickle", "marshal", "signal", "resource"}
+                   "gc", "runpy", "pickle", "marshal", "signal", "resource", "atexit", "multiprocessing",
+                   "socket", "tempfile", "fcntl", "posix", "_thread"}
 # numpy's ways to read or write files and to call C.
 FORBIDDEN_NUMPY = {"load", "loadtxt", "genfromtxt", "fromfile", "memmap", "save", "savez", "savetxt",
                    "tofile", "ctypeslib", "lib", "DataSource", "fromregex"}
@@ -71,14 +77,30 @@ SUBMISSION_LIMIT = 2_000_000          # bytes of Python a submission may hold (a
 
 
 # ------------------------------------------------------------------ taking a submission
+RESERVED = {"grades", "grading"}          # OUT's own files: grades.csv, grading.json
+
+
 def entries(folder):
-    """``[(student, path)]``: each folder and ``.zip`` in ``folder``, by name."""
-    found = []
+    """``[(student, path)]``: each folder and ``.zip`` in ``folder``, by name. A name is made printable (a
+    file name that is not UTF-8), and made unique: ``ann`` and ``ann.zip`` give ``ann`` and ``ann (2)``; a
+    student called ``grading`` becomes ``grading (student)``, beside the run's own grading.json."""
+    found, names = [], set()
     for path in sorted(pathlib.Path(folder).iterdir()):
-        if path.is_dir() and not path.name.startswith("."):
-            found.append((path.name, path))
-        elif path.suffix.lower() == ".zip":
-            found.append((path.stem, path))
+        if path.is_dir() and not path.is_symlink() and not path.name.startswith("."):
+            name = path.name
+        elif path.suffix.lower() == ".zip" and path.is_file():
+            name = path.stem
+        else:
+            continue
+        name = name.encode("utf-8", "replace").decode("utf-8").replace("/", "_")
+        if name.lower() in RESERVED:
+            name += " (student)"
+        unique, count = name, 1
+        while unique in names:
+            count += 1
+            unique = f"{name} ({count})"
+        names.add(unique)
+        found.append((unique, path))
     return found
 
 
@@ -106,43 +128,73 @@ def _package_files(names, changed=None):
     return folders[min(candidates, key=len)]
 
 
+class Unreadable(Exception):
+    """A submission the grader cannot take: the reason, in the student's feedback."""
+
+
+def _regular(path):
+    """A file of its own: not a folder named ``x.py``, a link, a pipe or a device (reading a pipe waits)."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
 def take(entry, target):
     """Copy the submission's ``myautograd/*.py`` files, and nothing else, into ``target``/myautograd.
-    Returns that folder, or None when the entry holds no package."""
+    Returns that folder, or None when the entry holds no package; raises ``Unreadable`` when it cannot be
+    read (a broken or encrypted zip, more than SUBMISSION_LIMIT bytes of Python, no ``__init__.py``)."""
     package = pathlib.Path(target) / PACKAGE_NAME
     package.mkdir(parents=True)
     entry = pathlib.Path(entry)
-    total = 0
     if entry.is_dir():
         names = [path.relative_to(entry).as_posix() for path in entry.rglob("*.py")
-                 if ".ipynb_checkpoints" not in path.parts and not path.is_symlink()]
+                 if ".ipynb_checkpoints" not in path.parts and _regular(path)]
         files = _package_files(names, changed=lambda name: (entry / name).stat().st_mtime)
+        _within_limit(file_size=lambda name: (entry / name).lstat().st_size, files=files)
         for file, name in files.items():
-            data = (entry / name).read_bytes()
-            total += len(data)
-            if total > SUBMISSION_LIMIT:
-                break
-            (package / file).write_bytes(data)
+            (package / file).write_bytes((entry / name).read_bytes())
     else:
-        with zipfile.ZipFile(entry) as archive:
-            members = {info.filename: info for info in archive.infolist() if not info.is_dir()}
-            files = _package_files(list(members), changed=lambda name: members[name].date_time)
-            for file, name in files.items():
-                total += members[name].file_size
-                if total > SUBMISSION_LIMIT:
-                    break
-                (package / file).write_bytes(archive.read(name))
+        try:
+            with zipfile.ZipFile(entry) as archive:
+                members = {info.filename: info for info in archive.infolist() if not info.is_dir()}
+                files = _package_files(list(members), changed=lambda name: members[name].date_time)
+                _within_limit(file_size=lambda name: members[name].file_size, files=files)
+                for file, name in files.items():
+                    with archive.open(name) as member:
+                        data = member.read(SUBMISSION_LIMIT + 1)       # (a size the header may lie about)
+                    if len(data) > SUBMISSION_LIMIT:
+                        raise Unreadable(_("more than {limit:,} bytes of Python").format(
+                            limit=SUBMISSION_LIMIT))
+                    (package / file).write_bytes(data)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError, OSError,
+                EOFError, zlib.error) as error:
+            raise Unreadable(_("the zip file cannot be read ({error})").format(error=error)) from None
+    if files and "__init__.py" not in files:
+        raise Unreadable(_("myautograd/ has no __init__.py: submit the whole package, as shipped"))
     return package if files else None
+
+
+def _within_limit(file_size, files):
+    if sum(file_size(name) for name in files.values()) > SUBMISSION_LIMIT:
+        raise Unreadable(_("more than {limit:,} bytes of Python").format(limit=SUBMISSION_LIMIT))
 
 
 # ------------------------------------------------------------------ reading the code first
 def _shipped_imports(file):
-    """The imports the package ships with in ``file`` (mini_autograd's given parts), as ``_import_key``s."""
-    path = ANSWER_KEY / file
-    if not path.exists():
-        return set()
-    return {_import_key(node) for node in ast.walk(ast.parse(path.read_text()))
+    """The imports the package ships with in ``file`` (mini_autograd's given parts), as ``_import_key``s; for
+    a file of the student's own (a helper, a backup copy), the imports any shipped file has."""
+    paths = [ANSWER_KEY / file] if (ANSWER_KEY / file).exists() else sorted(ANSWER_KEY.glob("*.py"))
+    return {_import_key(node) for path in paths for node in ast.walk(ast.parse(path.read_text()))
             if isinstance(node, (ast.Import, ast.ImportFrom))}
+
+
+def shipped_modules():
+    """The modules the shipped package imports by name (``mini_autograd._dtype``, ...)."""
+    return {alias.name if isinstance(node, ast.Import) else node.module
+            for path in sorted(ANSWER_KEY.glob("*.py")) for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0)
+            for alias in (node.names if isinstance(node, ast.Import) else [None])}
 
 
 def _import_key(node):
@@ -164,6 +216,8 @@ def _problem(node, shipped):
     if isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
         return _("uses {name}").format(name=node.id)
     if isinstance(node, ast.Attribute):
+        if node.attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            return None                                 # an object's own fields (a copy of a tensor, say)
         if node.attr in FORBIDDEN_NAMES:
             return _("uses .{name}").format(name=node.attr)
         if (node.attr in FORBIDDEN_NUMPY and isinstance(node.value, ast.Name)
@@ -254,12 +308,36 @@ def _audit(package, seen):
     return hook
 
 
+def _guarded_import(package, seen):
+    """``__import__`` for the worker: an import made by your package's code (``__import__`` reached by any
+    road) gets only numpy, the allowed standard modules and what the package ships with; anything else
+    raises ImportError, and is noted in ``seen``. The checks' own imports pass."""
+    import builtins
+    real, package = builtins.__import__, str(pathlib.Path(package).resolve())
+    allowed = shipped_modules()
+
+    def guarded(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name.split(".")[0] not in ALLOWED_MODULES and name not in allowed:
+            caller = sys._getframe(1)
+            while caller is not None and caller.f_code.co_filename.startswith("<frozen importlib"):
+                caller = caller.f_back
+            if caller is not None and caller.f_code.co_filename.startswith(package):
+                seen.add(_("imports {module} at run time ({file}, line {line})").format(
+                    module=name, file=f"{PACKAGE_NAME}/{pathlib.Path(caller.f_code.co_filename).name}",
+                    line=caller.f_lineno))
+                raise ImportError(f"the grader does not let a submission import {name}")
+        return real(name, globals, locals, fromlist, level)
+    return guarded
+
+
 def worker(package, seed, results):
     """Write one JSON line per step's verdict to the file ``results`` (in the process ``grade_one``
-    starts), with what your code did at run time that it may not (``AUDITED``)."""
+    starts), with what your code did at run time that it may not (``AUDITED``, and imports)."""
+    import builtins
     differential.draw_afresh(seed)
     seen = set()
     sys.addaudithook(_audit(package, seen))
+    builtins.__import__ = _guarded_import(package, seen)
     with open(results, "w") as out:
         def each(step_id, result):
             out.write(json.dumps({"step": step_id, "status": result.status, "message": result.message,
@@ -280,7 +358,11 @@ def _limits(cpu_seconds, memory_mb):
 def grade_one(student, entry, workspace, seed, cpu_seconds, memory_mb):
     """``(student, {step: Verdict}, {step: [reason]}, seconds)`` for one submission."""
     started = time.monotonic()
-    package = take(entry, pathlib.Path(workspace) / "submissions" / student)
+    try:
+        package = take(entry, pathlib.Path(workspace) / "submissions" / student)
+    except Unreadable as why:
+        unread = Verdict("wrong", _("not graded: {why}.").format(why=why))
+        return student, {step_id: unread for step_id in STEPS}, {}, time.monotonic() - started
     if package is None:
         missing = Verdict("wrong", _("no myautograd/ folder with Python files in this submission."))
         return student, {step_id: missing for step_id in STEPS}, {}, 0.0
@@ -304,6 +386,7 @@ def grade_one(student, entry, workspace, seed, cpu_seconds, memory_mb):
         except subprocess.TimeoutExpired:
             problem = True
         lines = results.read_text().splitlines() if results.exists() else []
+        problem = problem or len(lines) < len(STEPS)     # (sys.exit(0) or os._exit(0) in a piece, say)
         for line in lines:
             found = json.loads(line)
             verdicts[found["step"]] = Verdict(found["status"], found["message"],
@@ -311,8 +394,9 @@ def grade_one(student, entry, workspace, seed, cpu_seconds, memory_mb):
             if found["run_time"]:
                 reasons.setdefault(found["step"], []).extend(found["run_time"])
         if problem:
-            stopped = Verdict("wrong", _("not graded: the checks of this submission stopped here (more than "
-                                         "{seconds} s of CPU or {memory} MB of memory in all?).").format(
+            stopped = Verdict("wrong", _("not graded: the checks of this submission stopped here (the "
+                                         "code ended the process, or took more than {seconds} s of CPU or "
+                                         "{memory} MB of memory in all, or waited too long).").format(
                                              seconds=cpu_seconds, memory=memory_mb))
             verdicts.update({step_id: stopped for step_id in STEPS if step_id not in verdicts})
         verdicts = with_blame(verdicts)
@@ -364,6 +448,18 @@ def write(out, results, seed, limits):
         indent=1) + "\n")
 
 
+def _grade_one_safely(student, *arguments):
+    """``grade_one``, and a verdict of "not graded" for whatever the grader itself could not handle: one
+    submission never stops the class's grades."""
+    try:
+        return grade_one(student, *arguments)
+    except Exception as error:
+        failed = Verdict("wrong", _("not graded: the grader could not handle this submission ({error_type}: "
+                                    "{error}); tell your teacher.").format(error_type=type(error).__name__,
+                                                                          error=error))
+        return student, {step_id: failed for step_id in STEPS}, {}, 0.0
+
+
 def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=3000, on_done=None):
     """Grade every entry of ``submissions`` into ``out``; returns the results, in the entries' order.
     ``on_done(result)``: called as each submission is graded."""
@@ -373,8 +469,8 @@ def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=300
     results = {}
     with tempfile.TemporaryDirectory() as workspace, \
             concurrent.futures.ThreadPoolExecutor(jobs) as pool:     # (threads that wait on processes)
-        futures = [pool.submit(grade_one, student, entry, workspace, seed, cpu_seconds, memory_mb)
-                   for student, entry in found]
+        futures = [pool.submit(_grade_one_safely, student, entry, workspace, seed, cpu_seconds,
+                               memory_mb) for student, entry in found]
         for future in concurrent.futures.as_completed(futures):
             result = future.result()
             results[result[0]] = result

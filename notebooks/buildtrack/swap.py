@@ -94,7 +94,7 @@ def _unwritten(directory, directory_fingerprint):
             continue
         try:
             mine = stubs.function_dumps(ast.parse(mine_path.read_text()))
-        except SyntaxError:
+        except (SyntaxError, ValueError, UnicodeDecodeError):
             continue
         pieces, stub, shipped = answer_file(path.name)
         for _, name in pieces:

@@ -207,6 +207,56 @@ MISTAKES = [
     ('07.1', 'function.py', '        if self.saved is None:\n            raise RuntimeError(SECOND_BACKWARD_ERROR)\n',
      '        if not self.saved:\n            raise RuntimeError(SECOND_BACKWARD_ERROR)\n',
      'only a graph freed by backward (saved is None) raises'),
+    # 01.1: an empty integer tensor let through: the dtype read from the first entry (issue 35, a second trial)
+    ('01.1', 'tensor.py',
+     '        if requires_grad and not self.dtype.is_floating_point:\n            raise RuntimeError("Only',
+     '        if requires_grad and self._data.size and not isinstance(self._data.flat[0], np.floating):\n            raise RuntimeError("Only',
+     'dtype int64, not floating point'),
+    # 01.2: only the first two inputs looked at (issue 35, a second trial)
+    ('01.2', 'function.py',
+     'any(isinstance(t, Tensor) and t.requires_grad for t in inputs)',
+     'any(isinstance(t, Tensor) and t.requires_grad for t in inputs[:2])',
+     'Look at every input'),
+    # 02.1: the edge of a leaf made to depend on the recording mode (issue 35, a second trial)
+    ('02.1', 'function.py',
+     '    if not tensor.requires_grad:\n        return (None, 0)\n    accumulator_ref',
+     '    if not tensor.requires_grad or not is_grad_enabled():\n        return (None, 0)\n    accumulator_ref',
+     'whatever the mode'),
+    # 03.3: numel() > 1: an empty result gets the implicit gradient (issue 35, a second trial)
+    ('03.3', 'tensor.py',
+     '            if self.numel() != 1:\n',
+     '            if self.numel() > 1:\n',
+     'test numel() != 1'),
+    # 03.3: a 0-d gradient accepted for any shape (issue 35, a second trial)
+    ('03.3', 'tensor.py',
+     'if gradient is not None and gradient.shape != self.shape:',
+     'if gradient is not None and gradient.ndim != 0 and gradient.shape != self.shape:',
+     'a 0-d gradient is a shape like any other'),
+    # 04.1: a live AccumulateGrad reused for a leaf that no longer requires grad (issue 35, a second trial)
+    ('04.1', 'function.py',
+     '    if not tensor.requires_grad:\n        return (None, 0)\n    accumulator_ref = getattr(tensor, "_grad_accumulator", None)\n    accumulator = accumulator_ref() if accumulator_ref is not None else None\n    if accumulator is None:\n        accumulator = AccumulateGrad(tensor)\n        tensor._grad_accumulator = weakref.ref(accumulator)\n    return (accumulator, 0)',
+     '    accumulator_ref = getattr(tensor, "_grad_accumulator", None)\n    accumulator = accumulator_ref() if accumulator_ref is not None else None\n    if accumulator is not None:\n        return (accumulator, 0)\n    if not tensor.requires_grad:\n        return (None, 0)\n    accumulator = AccumulateGrad(tensor)\n    tensor._grad_accumulator = weakref.ref(accumulator)\n    return (accumulator, 0)',
+     'Test requires_grad before reusing the node'),
+    # 04.1: the weak reference stored only the first time (issue 35, a second trial)
+    ('04.1', 'function.py',
+     '    if not tensor.requires_grad:\n        return (None, 0)\n    accumulator_ref = getattr(tensor, "_grad_accumulator", None)\n    accumulator = accumulator_ref() if accumulator_ref is not None else None\n    if accumulator is None:\n        accumulator = AccumulateGrad(tensor)\n        tensor._grad_accumulator = weakref.ref(accumulator)\n    return (accumulator, 0)',
+     '    if not tensor.requires_grad:\n        return (None, 0)\n    accumulator_ref = getattr(tensor, "_grad_accumulator", None)\n    accumulator = accumulator_ref() if accumulator_ref is not None else None\n    if accumulator is None:\n        accumulator = AccumulateGrad(tensor)\n        if accumulator_ref is None:\n            tensor._grad_accumulator = weakref.ref(accumulator)\n    return (accumulator, 0)',
+     'keep the new one too'),
+    # 04.2: retain_grad returning the tensor (issue 35, a second trial)
+    ('04.2', 'tensor.py',
+     ('        if self.is_leaf or self.retains_grad:\n            return\n', '        self.grad_fn.pre_hooks.append(keep_grad)\n'),
+     ('        if self.is_leaf or self.retains_grad:\n            return self\n', '        self.grad_fn.pre_hooks.append(keep_grad)\n        return self\n'),
+     "PyTorch's return None"),
+    # 05.2: zero_grad skipping frozen parameters (issue 35, a second trial)
+    ('05.2', 'optim.py',
+     '        if p.grad is None:\n            continue\n',
+     '        if p.grad is None or not p.requires_grad:\n            continue\n',
+     "PyTorch's zero_grad clears every parameter"),
+    # 07.2: retain_graph is False: None keeps the graph (issue 35, a second trial)
+    ('07.2', 'engine.py',
+     '            if not retain_graph:\n                node.release_saved()\n',
+     '            if retain_graph is False:\n                node.release_saved()\n',
+     'test `if not retain_graph`'),
 ]
 
 # The engine of step 03.2 (topological order, nothing freed), as a learner has it when chapter 07 starts.

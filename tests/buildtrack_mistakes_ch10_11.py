@@ -184,4 +184,26 @@ MISTAKES = [
     ('11.2', 'custom.py', '        result = Tensor(1 / (1 + np.exp(-a._data)))\n',
      '        result = Tensor(0.5 * (np.tanh(a._data / 2) + 1))\n',
      'not to 4 digits near 0'),
+    # 11.1: a nudge relative to the entry (issue 35, a second trial)
+    ('11.1', 'gradcheck.py',
+     ('            flat[j] = original + eps\n',
+      '            flat[j] = original - eps\n',
+      '            numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n'),
+     ('            h = eps * max(1.0, abs(original))\n            flat[j] = original + h\n',
+      '            flat[j] = original - h\n',
+      '            numerical[j] = ((plus - minus) / (2 * h)).reshape(-1)\n'),
+     "not by eps times the entry's size"),
+    # 11.1: the GradcheckError cut to its first line (issue 35, a second trial)
+    ('11.1', 'gradcheck.py',
+     '            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"'
+     '\n                                 f"numerical:{numerical}\\nanalytical:{analytical}\\n")\n',
+     '            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},")\n',
+     'then analytical:'),
+    # 11.2: sigmoid saving its input (issue 35, a second trial)
+    ('11.2', 'custom.py',
+     ('        ctx.save_for_backward(result)\n',
+      '        s, = ctx.saved_tensors\n'),
+     ('        ctx.save_for_backward(a)\n',
+      '        a, = ctx.saved_tensors\n        s = Tensor(1 / (1 + np.exp(-a._data)))\n'),
+     "PyTorch's sigmoid saves its result, not a"),
 ]

@@ -180,11 +180,12 @@ RIGHT = [
     # 11.1: every .grad put back in a finally, the analytical column left at zeros when the output needs no
     # gradient
     ("11.1", "gradcheck.py", None, GRADCHECK_FINALLY),
-    # 11.2: the input saved, the sigmoid computed again in backward (as the docstring allows)
+    # 11.2: np.reciprocal, the result saved under another name (saving the input instead is wrong: PyTorch's
+    # sigmoid does not mind an in-place change of its input, issue 35's second trial)
     ("11.2", "custom.py", (SIGMOID_FORWARD, SIGMOID_BACKWARD),
-     ("        ctx.save_for_backward(a)\n        return Tensor(1 / (1 + np.exp(-a._data)))\n",
-      "        a, = ctx.saved_tensors\n        s = Tensor(1 / (1 + np.exp(-a._data)))\n"
-      "        return grad * s * (1 - s)\n")),
+     ("        out = Tensor(np.reciprocal(1.0 + np.exp(-a._data)))\n        ctx.save_for_backward(out)\n"
+      "        return out\n",
+      "        out, = ctx.saved_tensors\n        return grad * out * (1 - out)\n")),
     # 11.2: exp(-a) + 1 in the other order, and s - s² (through tanh, 0.5 * (1 + tanh(a / 2)), is wrong: it
     # gives 0 where PyTorch gives 3.7e-44, at a = -100 in float64)
     ("11.2", "custom.py", (SIGMOID_FORWARD, SIGMOID_BACKWARD),

@@ -15,7 +15,8 @@ NOT_FLOATING = [("tensor(True, requires_grad=True)", True),
                  np.array([1, 2], dtype=np.int8)),
                 ("tensor(np.array([1, 2], dtype=np.int32), requires_grad=True)",
                  np.array([1, 2], dtype=np.int32)),
-                ("tensor([True, False], requires_grad=True)", [True, False])]
+                ("tensor([True, False], requires_grad=True)", [True, False]),
+                ("tensor(np.array([], dtype=np.int64), requires_grad=True)", np.array([], dtype=np.int64))]
 FLOATING = [("tensor(np.array([1.0, 2.0]), requires_grad=True)", np.array([1.0, 2.0]))]      # float64
 
 
@@ -84,6 +85,8 @@ def check_recording_rule(m):
     expect(bool(rule(2.0, x)), _("compute_requires_grad(2.0, x) is False, expected True: x requires grad."))
     expect(not rule(c, 2.0), _("compute_requires_grad(c, 2.0) is True, expected False: "
            "neither input requires grad."))
+    expect(bool(rule(c, 2.0, c, x)), _("compute_requires_grad(c, 2.0, c, x) is False, expected True: the "
+           "fourth input requires grad. Look at every input, however many there are."))
     with recording_off(m):
         off = rule(x, c)
     expect(not off, _("with recording switched off (as inside no_grad), compute_requires_grad(x, c) is True, "
@@ -117,6 +120,12 @@ def check_gradient_edge(m):
     edge = m.gradient_edge(y)
     expect(edge == (y.grad_fn, 0), _("y has a grad_fn, so it is not a leaf: its edge is (y.grad_fn, 0), "
            "got {edge!r}. Check grad_fn before requires_grad.").format(edge=edge))
+    with recording_off(m):
+        edge = m.gradient_edge(x)
+    expect(edge[0] is not None and isinstance(edge[0], m.AccumulateGrad), _("with recording off (inside "
+           "no_grad), gradient_edge(x) for a leaf that requires grad is {edge!r}, expected (AccumulateGrad "
+           "node, 0): an edge says where a gradient goes, whatever the mode; x.backward() works inside "
+           "no_grad too.").format(edge=edge))
     return _("Edges lead to a grad_fn, to a leaf's AccumulateGrad, or nowhere: (None, 0).")
 
 

@@ -432,6 +432,15 @@ def check_tensor_backward(m):
     expect_raises(lambda: (x * 2).backward(m.tensor([[1.0, 1.0]])), RuntimeError,
                   "Mismatch in shape: grad_output[0] has a shape of torch.Size([1, 2]) and output[0] has a "
                   "shape of torch.Size([2]).", _("y.backward(g) for y of shape [2] and g of shape [1, 2]"))
+    expect_raises(lambda: (x * 2).backward(m.tensor(1.0)), RuntimeError,
+                  "Mismatch in shape: grad_output[0] has a shape of torch.Size([]) and output[0] has a "
+                  "shape of torch.Size([2]).", _("y.backward(tensor(1.0)) for y of shape [2] (a 0-d "
+                                                 "gradient is a shape like any other: it must be y's)"))
+    empty = m.tensor(np.zeros(0, dtype=np.float32), requires_grad=True)
+    expect_raises(lambda: (empty * 2).backward(), RuntimeError,
+                  "grad can be implicitly created only for scalar outputs",
+                  _("y.backward() for y of shape [0] (no element: only a result of exactly one element "
+                    "gets the implicit gradient 1, so test numel() != 1)"))
     # PyTorch's order: the gradient's shape first, then whether the tensor can start a backward at all.
     expect_raises(lambda: m.tensor([1.0, 2.0]).backward(m.ones(3)), RuntimeError,
                   "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a "

@@ -31,6 +31,22 @@ def check_one_accumulator(m):
     again = m.gradient_edge(x)[0]
     expect(isinstance(again, m.AccumulateGrad), _("after the old AccumulateGrad died, "
            "gradient_edge(x) must make a new one."))
+    expect(m.gradient_edge(x)[0] is again, _("after the old AccumulateGrad died, gradient_edge(x) made a "
+           "new one, and the next call made another: keep the new one too (x._grad_accumulator), each time "
+           "you make one."))
+    del again
+    gc.collect()
+    kept = x * 2.0                                        # its graph keeps x's AccumulateGrad alive
+    x.requires_grad = False                               # (as requires_grad_(False) does, step 06.2)
+    try:
+        edge = m.gradient_edge(x)
+    finally:
+        x.requires_grad = True
+    expect(edge == (None, 0), _("after x.requires_grad is switched off, gradient_edge(x) is {edge!r}, "
+           "expected (None, 0), though x's AccumulateGrad is still alive (y = x * 2.0 holds it): a leaf that "
+           "does not require grad gets no gradient. Test requires_grad before reusing the node.")
+           .format(edge=edge))
+    del kept
     c = m.tensor(1.0)
     y = x * 2
     for tensor, name, leaf in [(x, "x = tensor(2.0, requires_grad=True)", True),
@@ -54,6 +70,9 @@ def check_retain_grad(m):
     expect(x.retains_grad is False, _("after x.retain_grad() on a leaf, x.retains_grad is True; PyTorch "
            "keeps it False: retains_grad says that a non-leaf keeps its gradient, and a leaf does nothing "
            "special."))
+    returned = (x * 3).retain_grad(), x.retain_grad()
+    expect(returned == (None, None), _("(x * 3).retain_grad() and x.retain_grad() returned {returned!r}; "
+           "PyTorch's return None.").format(returned=returned))
     (x * 3).sum().backward()
     expect_close(grad_of(x), [3.0, 3.0], _("after x.retain_grad() on a leaf, (x * 3).sum().backward() gives "
                  "x.grad {got}; PyTorch gives {want}: a leaf's .grad is filled by its AccumulateGrad "
@@ -219,6 +238,13 @@ def check_zero_grad(m):
     m.optim.zero_grad([x, w])
     expect(grad_of(x) is None,
            _("zero_grad(params) (set_to_none=True, PyTorch's default) must set x.grad to None."))
+    frozen = m.tensor([1.0, 2.0], requires_grad=True)
+    (frozen * 3.0).sum().backward()
+    frozen.requires_grad = False                  # frozen after its gradient came (requires_grad_, step 06.2)
+    m.optim.zero_grad([frozen])
+    expect(grad_of(frozen) is None, _("a parameter frozen after backward (requires_grad switched off) keeps "
+           "its .grad {got} after zero_grad([p]); PyTorch's zero_grad clears every parameter that has a "
+           ".grad, whether or not it requires grad.").format(got=show(values(grad_of(frozen)))))
     return _("zero_grad sets .grad to None by default, or zeroes it in place.")
 
 

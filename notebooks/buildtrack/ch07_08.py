@@ -200,6 +200,12 @@ def check_freeing(m):
                  "expected {want} (2x, twice)."))
     expect_raises(y.backward, RuntimeError, SECOND_BACKWARD,
                   _("a third y.backward(), after one without retain_graph"))
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward(retain_graph=None)                   # PyTorch's default: None, which frees (as False does)
+    expect_raises(y.backward, RuntimeError, SECOND_BACKWARD,
+                  _("y.backward() after y.backward(retain_graph=None) (None is PyTorch's default, and frees "
+                    "the graph as False does: test `if not retain_graph`)"))
     node = y.grad_fn.next_functions[0][0]
     expect(node.saved is None, _("after backward without retain_graph, MulBackward0 still holds its saved "
            "tensors: call node.release_saved() after each node has run."))

@@ -270,6 +270,10 @@ def _check_named_gradcheck_cases(m):
                       "column) and every input: np.allclose(analytical, numerical, rtol=rtol, atol=atol).")
                       .format(outcome=_said(outcome)))
     text = outcome[2]
+    if "numerical:" not in text or "analytical:" not in text:
+        raise Wrong(_("for a function whose backward is 10% off at one entry, your GradcheckError says "
+                      "{text!r}; PyTorch's goes on after its first line with both Jacobians, numerical:... "
+                      "then analytical:..., so that the entry that differs can be found.").format(text=text))
     for label in ("numerical", "analytical"):
         if _printed_shape(text, label) == (2, 3):
             raise Wrong(_("for a function of an input of 3 entries with an output of 2, your GradcheckError "
@@ -277,7 +281,13 @@ def _check_named_gradcheck_cases(m):
                           "textbook layout dy/dx. PyTorch prints one row per input entry (3 rows of 2, the "
                           "transpose), the layout of the docstring: build both matrices that way, or print "
                           "their transposes.").format(label=label))
-    # The output is the input, or transposed; a Jacobian of nan.
+    # The output is the input, or transposed; a Jacobian of nan; a large eps at a large input.
+    a = m.tensor([10.0], dtype=m.float64, requires_grad=True)
+    outcome = _run_gradcheck(m, lambda a: a.exp(), (a,), eps=0.05)
+    if outcome != ("returned", True):
+        raise Wrong(_("gradcheck(lambda a: a.exp(), (a,), eps=0.05) for a = [10.] {outcome}; PyTorch's "
+                      "returns True: it nudges each entry by eps itself, not by eps times the entry's size, "
+                      "and divides by 2 eps.").format(outcome=_said(outcome)))
     for shown, function, shape in (("lambda a: a", lambda a: a, (3,)),
                                    ("lambda a: transpose(a)", lambda a: m.ops.transpose(a), (2, 3))):
         a, = _inputs(m, shape)
@@ -663,7 +673,8 @@ SIGMOID_PLAIN = {"upstream": np.array([1.0, -0.5]), "dtype": "float64", "require
 SIGMOID_SCENARIOS = [{"a": np.array([-1000.0, -800.0])}, {"a": np.array([-20.0, -100.0])},
                      {"a": np.array([0.5, -1.0]), "requires_grad": False},
                      {"a": np.array([0.5, -1.0]), "no_grad": True},
-                     {"a": np.array([0.5, -1.0]), "dtype": "float32", "inplace": "s"}]
+                     {"a": np.array([0.5, -1.0]), "dtype": "float32", "inplace": "s"},
+                     {"a": np.array([0.5, -1.0]), "inplace": "a"}]
 
 
 def _sigmoid_cases():
@@ -758,8 +769,13 @@ def _sigmoid_trial(m, case):
     try:
         s.backward(m.tensor(upstream, dtype=getattr(m, dtype)))
     except RuntimeError as error:
-        if case["inplace"] and "inplace" in str(error):
+        if case["inplace"] == "s" and "inplace" in str(error):
             return None                             # refused, as PyTorch refuses what it saved
+        if case["inplace"] == "a" and "inplace" in str(error):
+            return (_("{shown}: s.backward(g) raised RuntimeError: {error}. PyTorch's sigmoid saves its "
+                      "result, not a: a changed after forward does not concern its backward, which gives "
+                      "{theirs_grad}. Save the result, s, and take the derivative from it, s * (1 - s).")
+                    .format(shown=shown, error=str(error)[:80], theirs_grad=show(values(theirs.grad))))
         return f"{shown}: s.backward(g) {raised(m, error)}."
     except Exception as error:
         return f"{shown}: s.backward(g) {raised(m, error)}."

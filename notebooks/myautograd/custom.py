@@ -12,8 +12,9 @@ class Sigmoid(Function):
     ``forward(ctx, a)``: compute it with numpy, save what backward needs with
     ``ctx.save_for_backward``, return a Tensor of ``a``'s dtype. ``backward(ctx, grad)``:
     the derivative is s * (1 - s), where s is the result (not a * (1 - a)): save the
-    result, as PyTorch's sigmoid does, or save the input and compute s from it again
-    in backward (also right, one more exp). Write it as 1 / (1 + exp(-a)): at
+    result, as PyTorch's sigmoid does (saving the input instead would make an
+    in-place change of a stop backward, where PyTorch's does not mind it). Write
+    it as 1 / (1 + exp(-a)): at
     a = -1000, exp(1000) is inf and 1 / inf = 0, while exp(a) / (1 + exp(a)) would
     give inf / inf = nan at a = 1000. Its node is named ``SigmoidBackward``, after
     the class.

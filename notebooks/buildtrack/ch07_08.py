@@ -310,6 +310,14 @@ def _diamond(torch):
     return x, out, {"a = x * 2": a, "b = x.exp()": b, "c = b * 3": c}
 
 
+def _six_leaves(torch):
+    """Pairs of leaves multiplied: each pair's two AccumulateGrads become ready together (a tie: both have
+    the largest sequence number), and run in the order they arrived."""
+    leaves = [torch.tensor([float(k + 1)], requires_grad=True) for k in range(6)]
+    out = (leaves[5] * leaves[4] + leaves[3] * leaves[2] + leaves[1] * leaves[0]).sum()
+    return leaves[0], out, {f"l{k}": leaf for k, leaf in enumerate(leaves)}
+
+
 def _exp_then_tanh(torch):
     """Two branches made in one order (exp, then tanh) and joined in the other (q * p)."""
     x = torch.tensor([0.5, 1.0], requires_grad=True)
@@ -429,6 +437,14 @@ def check_ready_queue(m):
            "mini_autograd and PyTorch run {want}: of the ready nodes the newest (highest sequence_nr) "
            "runs first, whatever order they became ready in, so the queue must be a priority queue "
            "(heapq), not a list used as a stack.").format(order=labels_shown(order), want=labels_shown(want)))
+    _x, out, lines = _six_leaves(m)
+    order = _mine_order(m, out, lines)
+    want = reference_order(_six_leaves)
+    expect(order == want, _("for out = (l5 * l4 + l3 * l2 + l1 * l0).sum() your engine ran {order}; "
+           "mini_autograd runs {want}: each product makes its two AccumulateGrads ready at once, with the "
+           "same sequence_nr, and the tie goes to the one that arrived first (the arrival number after "
+           "-sequence_nr in the heap's tuples, not id(node), not a count that goes down).")
+           .format(order=labels_shown(order), want=labels_shown(want)))
     x = m.tensor(2.0, requires_grad=True)
     y = x * x
     (y * y).backward()

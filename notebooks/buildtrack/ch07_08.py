@@ -392,6 +392,15 @@ def _mine_order(m, out, lines):
     return names
 
 
+def _expect_reference_order(m, build, message):
+    """Your engine runs ``build(m)``'s graph in mini_autograd's order, or ``message`` (with ``{order}`` and
+    ``{want}``) says how it differs."""
+    _x, out, lines = build(m)
+    order = _mine_order(m, out, lines)
+    want = reference_order(build)
+    expect(order == want, message.format(order=labels_shown(order), want=labels_shown(want)))
+
+
 def reference_order(build):
     """The order mini_autograd's engine runs the nodes of ``build(mini_autograd)``'s graph."""
     return engine_order(reference(), build)
@@ -430,21 +439,16 @@ def check_ready_queue(m):
                       .format(order=labels_shown(order), want=labels_shown(want), hint=hint))
     expect_close(grad_of(x), 2 + 3 * np.exp([1.0, 2.0]),
                  _("on the diamond graph x.grad is {got}, expected {want}."))
-    _x, out, lines = _exp_then_tanh(m)
-    order = _mine_order(m, out, lines)
-    want = reference_order(_exp_then_tanh)
-    expect(order == want, _("for p = x.exp(); q = x.tanh(); out = (q * p).sum() your engine ran {order}; "
-           "mini_autograd and PyTorch run {want}: of the ready nodes the newest (highest sequence_nr) "
-           "runs first, whatever order they became ready in, so the queue must be a priority queue "
-           "(heapq), not a list used as a stack.").format(order=labels_shown(order), want=labels_shown(want)))
-    _x, out, lines = _six_leaves(m)
-    order = _mine_order(m, out, lines)
-    want = reference_order(_six_leaves)
-    expect(order == want, _("for out = (l5 * l4 + l3 * l2 + l1 * l0).sum() your engine ran {order}; "
-           "mini_autograd runs {want}: each product makes its two AccumulateGrads ready at once, with the "
-           "same sequence_nr, and the tie goes to the one that arrived first (the arrival number after "
-           "-sequence_nr in the heap's tuples, not id(node), not a count that goes down).")
-           .format(order=labels_shown(order), want=labels_shown(want)))
+    _expect_reference_order(m, _exp_then_tanh, _(
+        "for p = x.exp(); q = x.tanh(); out = (q * p).sum() your engine ran {order}; "
+        "mini_autograd and PyTorch run {want}: of the ready nodes the newest (highest sequence_nr) "
+        "runs first, whatever order they became ready in, so the queue must be a priority queue "
+        "(heapq), not a list used as a stack."))
+    _expect_reference_order(m, _six_leaves, _(
+        "for out = (l5 * l4 + l3 * l2 + l1 * l0).sum() your engine ran {order}; "
+        "mini_autograd runs {want}: each product makes its two AccumulateGrads ready at once, with the "
+        "same sequence_nr, and the tie goes to the one that arrived first (the arrival number after "
+        "-sequence_nr in the heap's tuples, not id(node), not a count that goes down)."))
     x = m.tensor(2.0, requires_grad=True)
     y = x * x
     (y * y).backward()

@@ -86,7 +86,7 @@ def entries(folder):
     student called ``grading`` becomes ``grading (student)``, beside the run's own grading.json."""
     found, names = [], set()
     for path in sorted(pathlib.Path(folder).iterdir()):
-        if path.is_dir() and not path.is_symlink() and not path.name.startswith("."):
+        if path.is_dir() and not path.name.startswith("."):     # (a link the teacher made: followed)
             name = path.name
         elif path.suffix.lower() == ".zip" and path.is_file():
             name = path.stem

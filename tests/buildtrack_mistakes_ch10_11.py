@@ -206,4 +206,9 @@ MISTAKES = [
      ('        ctx.save_for_backward(a)\n',
       '        a, = ctx.saved_tensors\n        s = Tensor(1 / (1 + np.exp(-a._data)))\n'),
      "PyTorch's sigmoid saves its result, not a"),
+    # 11.2: sigmoid saving a detached copy of its result (issue 35, a second trial)
+    ('11.2', 'custom.py',
+     '        ctx.save_for_backward(result)\n',
+     '        ctx.save_for_backward(result.detach())\n',
+     'which is output 0 of Sigmoid'),
 ]

@@ -10,6 +10,7 @@ torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (F
 PyTorch 中对应的各个文件见上文。
 """
 import itertools
+import re
 import threading
 import weakref
 
@@ -59,8 +60,10 @@ def modified_error(tensor, saved_version):
 
     中文：（已给出）保存的张量在保存之后被原地修改时，PyTorch 给出的那段报错文字。
     """
+    # (PyTorch names the operation: Exp for ExpBackward0, Sigmoid for a custom Function's SigmoidBackward)
+    # 中文：（PyTorch 写出的是运算的名字：ExpBackward0 写作 Exp，自定义 Function 的 SigmoidBackward 写作 Sigmoid）
     made_by = ("" if tensor.grad_fn is None
-               else f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},")
+               else f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', tensor.grad_fn.name())},")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             f"[{tensor.dtype.legacy_name} {list(tensor.shape)}]{made_by} is at version {tensor._version}; "
             f"expected version {saved_version} instead. Hint: enable anomaly detection to find the "

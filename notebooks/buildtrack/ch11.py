@@ -770,7 +770,12 @@ def _sigmoid_trial(m, case):
         s.backward(m.tensor(upstream, dtype=getattr(m, dtype)))
     except RuntimeError as error:
         if case["inplace"] == "s" and "inplace" in str(error):
-            return None                             # refused, as PyTorch refuses what it saved
+            if ", which is output 0 of Sigmoid," in str(error):
+                return None                         # refused, as PyTorch refuses what it saved
+            return (_("{shown}: s.backward(g) raised RuntimeError: {error}; PyTorch's says that the "
+                      "changed tensor is \", which is output 0 of Sigmoid,\": save the result itself, whose "
+                      "grad_fn is this node, not a copy or a detached twin of it.")
+                    .format(shown=shown, error=str(error)[:120]))
         if case["inplace"] == "a" and "inplace" in str(error):
             return (_("{shown}: s.backward(g) raised RuntimeError: {error}. PyTorch's sigmoid saves its "
                       "result, not a: a changed after forward does not concern its backward, which gives "

@@ -6,6 +6,7 @@ torch/csrc/autograd/functions/accumulate_grad.h (AccumulateGrad),
 torch/csrc/autograd/variable.h (gradient_edge) and torch/autograd/function.py (Function).
 """
 import itertools
+import re
 import threading
 import weakref
 
@@ -42,8 +43,9 @@ SECOND_BACKWARD_ERROR = (
 
 def modified_error(tensor, saved_version):
     """(given) PyTorch's words for a saved tensor changed in place since it was saved."""
+    # (PyTorch names the operation: Exp for ExpBackward0, Sigmoid for a custom Function's SigmoidBackward)
     made_by = ("" if tensor.grad_fn is None
-               else f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},")
+               else f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', tensor.grad_fn.name())},")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             f"[{tensor.dtype.legacy_name} {list(tensor.shape)}]{made_by} is at version {tensor._version}; "
             f"expected version {saved_version} instead. Hint: enable anomaly detection to find the "

@@ -5,6 +5,7 @@ torch/csrc/autograd/functions/accumulate_grad.h、torch/csrc/autograd/variable.h
 torch/autograd/function.py。
 """
 import itertools
+import re
 import threading
 import weakref
 
@@ -41,8 +42,9 @@ SECOND_BACKWARD_ERROR = (
 
 def modified_error(tensor, saved_version):
     """（已给出）保存的张量在保存之后被原地修改时，PyTorch 给出的那段报错文字。"""
+    # （PyTorch 写出的是运算的名字：ExpBackward0 写作 Exp，自定义 Function 的 SigmoidBackward 写作 Sigmoid）
     made_by = ("" if tensor.grad_fn is None
-               else f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},")
+               else f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', tensor.grad_fn.name())},")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             f"[{tensor.dtype.legacy_name} {list(tensor.shape)}]{made_by} is at version {tensor._version}; "
             f"expected version {saved_version} instead. Hint: enable anomaly detection to find the "

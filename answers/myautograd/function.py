@@ -61,7 +61,7 @@ def modified_error(tensor, saved_version):
     中文：（已给出）保存的张量在保存之后被原地修改时，PyTorch 给出的那段报错文字。
     """
     # (PyTorch names the operation: Exp for ExpBackward0, Sigmoid for a custom Function's SigmoidBackward)
-    # 中文：（PyTorch 写出的是运算的名字：ExpBackward0 写作 Exp，自定义 Function 的 SigmoidBackward 写作 Sigmoid）
+    # 中文：（PyTorch 写出运算的名字：ExpBackward0 写作 Exp，SigmoidBackward 写作 Sigmoid）
     made_by = ("" if tensor.grad_fn is None
                else f", which is output 0 of {re.sub(r'Backward[0-9]*$', '', tensor.grad_fn.name())},")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "

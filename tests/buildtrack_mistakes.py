@@ -257,11 +257,6 @@ MISTAKES = [
      '            if not retain_graph:\n                node.release_saved()\n',
      '            if retain_graph is False:\n                node.release_saved()\n',
      'test `if not retain_graph`'),
-    # 08.2: ties in the ready queue broken by id(node) (issue 35, a second trial)
-    ('08.2', 'engine.py',
-     ('    ready = [(-root.sequence_nr, next(arrivals), root)]\n', 'heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))'),
-     ('    ready = [(-root.sequence_nr, id(root), root)]\n', 'heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))'),
-     'the tie goes to the one that arrived first'),
     # 08.2: ties broken by a count that goes down (last in, first out) (issue 35, a second trial)
     ('08.2', 'engine.py',
      'heapq.heappush(ready, (-next_node.sequence_nr, next(arrivals), next_node))',

@@ -30,15 +30,15 @@ FLOAT32_FUNCTIONS = "mini_autograd, numpy's float32 tanh"
 
 def mini_step_function(model, x, y, float32_functions=False):
     """One SGD step of ``model``; with ``float32_functions``, tanh is numpy's float32 one, not rounded
-    from float64 (ops/pointwise.py: ROUND_FROM_FLOAT64), to measure what the rounding costs."""
+    from float64 (ops/_helpers.py: ROUND_FROM_FLOAT64), to measure what the rounding costs."""
     step = training_step(model, mt.nn.CrossEntropyLoss(), mt.optim.SGD(model.parameters(), lr=0.01), x, y)
 
     def mini_step():
-        mt.ops.pointwise.ROUND_FROM_FLOAT64 = not float32_functions
+        mt.ops._helpers.ROUND_FROM_FLOAT64 = not float32_functions
         try:
             return step()
         finally:
-            mt.ops.pointwise.ROUND_FROM_FLOAT64 = True
+            mt.ops._helpers.ROUND_FROM_FLOAT64 = True
 
     return mini_step
 

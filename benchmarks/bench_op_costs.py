@@ -30,7 +30,7 @@ import numpy as np                        # noqa: E402
 import mini_autograd as mt                # noqa: E402
 from mini_autograd import grad_mode       # noqa: E402
 from mini_autograd.autograd import engine, function, graph  # noqa: E402
-from mini_autograd.ops import pointwise   # noqa: E402
+from mini_autograd.ops import binary   # noqa: E402
 from mini_autograd.ops._helpers import as_tensor_operand  # noqa: E402
 
 
@@ -68,8 +68,8 @@ def _no_validation(edges, grads, node=None):
 
 
 STEPS = [
-    ("numpy's warnings off around each +, - and * (np.errstate in ops/pointwise.py: _binary)",
-     pointwise, "_binary", pointwise._binary.__wrapped__),
+    ("numpy's warnings off around each +, - and * (np.errstate in ops/binary.py: _binary)",
+     binary, "_binary", binary._binary.__wrapped__),
     ("_record's checks: an output that is an input, non-differentiable outputs",
      function, "_record", _record_without_checks),
     ("validate_outputs: each gradient's shape and dtype against its input's",
@@ -120,7 +120,7 @@ def run(args):
     wrapped = as_tensor_operand(0.9, "*")
     saved = graph.SavedTensor(wrapped, is_output=False)
     grad, other = mt.tensor([1.0]), mt.tensor([0.9])
-    namespace = {"as_tensor_operand": as_tensor_operand, "Mul": pointwise.Mul, "graph": graph, "y": y,
+    namespace = {"as_tensor_operand": as_tensor_operand, "Mul": binary.Mul, "graph": graph, "y": y,
                  "wrapped": wrapped, "saved": saved, "grad_mode": grad_mode, "grad": grad, "other": other,
                  "np": np, "g": grad._data, "b": other._data, "node": y.grad_fn}
     pieces = [

@@ -149,7 +149,7 @@ def one_op_layer_by_layer(number):
     """Microseconds for a recorded ``z * 0.9``, and with its outer layers peeled off one at a time."""
     from mini_autograd.ops import mul
     from mini_autograd.ops._helpers import as_tensor_operand
-    from mini_autograd.ops.pointwise import Mul
+    from mini_autograd.ops.binary import Mul
 
     z = mt.tensor([1.0], requires_grad=True) * 1.0          # a non-leaf, as inside a chain
     wrapped = as_tensor_operand(0.9, "*")

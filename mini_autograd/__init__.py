@@ -23,27 +23,30 @@ from .ops import (abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clone, 
                   reshape, sigmoid, sin, sqrt, squeeze, stack, sub, t, tanh, transpose, unsqueeze, where)
 from .ops import clamp as clip
 from . import ops as _ops
-from .ops.more import sign, square
+from .ops.unary import sign, square
 from .ops.random import bernoulli, multinomial, normal
 from .ops.shape import meshgrid
-from .ops.elementwise import ceil, floor, isfinite, isinf, isnan, log10, log2, round, trunc
-from .ops.mathfunctions import (acos, acosh, asin, asinh, atan, atan2, atanh, cosh, deg2rad, erf, erfc,
-                                erfinv, exp2, expm1, frac, hypot, log1p, logaddexp, logaddexp2, logit,
-                                nan_to_num, rad2deg, rsqrt, signbit, sinc, sinh, tan, xlogy)
-from .ops.remainders import fmod, remainder
-from .ops.arrangements import diag, diagonal, movedim, narrow, repeat_interleave, roll
-from .ops.arrangements import movedim as moveaxis
+from .ops.unary import ceil, floor, isfinite, isinf, isnan, log10, log2, round, trunc
+from .ops.unary import (acos, acosh, asin, asinh, atan, atanh, cosh, deg2rad, erf, erfc, erfinv,
+    exp2, expm1, frac, log1p, logit, nan_to_num, rad2deg, rsqrt, signbit, sinc, sinh, tan)
+from .ops.binary import atan2, hypot, logaddexp, logaddexp2, xlogy
+from .ops.binary import fmod, remainder
+from .ops.rearranging import diag, diagonal, movedim, narrow, repeat_interleave, roll
+from .ops.rearranging import movedim as moveaxis
 from .ops.einsum import einsum
-from .ops.order_statistics import median, unique
+from .ops.sorting import median, unique
 from .ops.statistics import std_mean, var_mean
-from .ops.mathfunctions import (acos as arccos, acosh as arccosh, asin as arcsin, asinh as arcsinh,
-                                atan as arctan, atan2 as arctan2, atanh as arctanh)
-from .ops.rearrange import flip, outer, tril, triu
-from .ops.rearrange import outer as ger
-from .ops.selecting import gather, index_select
+from .ops.unary import (acos as arccos, acosh as arccosh, asin as arcsin, asinh as arcsinh,
+    atan as arctan, atanh as arctanh)
+from .ops.binary import atan2 as arctan2
+from .ops.rearranging import flip, tril, triu
+from .ops.linalg import outer
+from .ops.linalg import outer as ger
+from .ops.indexing import gather, index_select
 from .ops.sorting import argsort, sort, topk
-from .ops.splitting import chunk, split, unbind
-from .ops.statistics import cumprod, cumsum, histogram, logsumexp, prod, std, var
+from .ops.joining import chunk, split, unbind
+from .ops.reductions import cumprod, cumsum, logsumexp, prod
+from .ops.statistics import histogram, std, var
 from .serialization import load, save
 from . import autograd, accelerator, backends, cuda, random
 

@@ -670,7 +670,7 @@ def setup_check():
 
 # ------------------------------------------------------------ the module map (chapter 12, README)
 def file_of(module_name):
-    """mini_autograd.ops.pointwise -> ops/pointwise.py; a package -> its __init__.py."""
+    """mini_autograd.ops.binary -> ops/binary.py; a package -> its __init__.py."""
     path = module_name.replace("mini_autograd", "").lstrip(".").replace(".", "/")
     if hasattr(importlib.import_module(module_name), "__path__"):
         return (path + "/__init__.py").lstrip("/")

@@ -1,4 +1,4 @@
-"""The rest of the elementwise maths (mini_autograd/ops/mathfunctions.py) against PyTorch 2.13.
+"""The rest of the elementwise maths (mini_autograd/ops/unary.py and binary.py) against PyTorch 2.13.
 
 ``log1p``, ``expm1``, ``exp2``, ``rsqrt``, ``reciprocal``, ``sinh``/``cosh``/``tan``, the inverse
 trigonometric and hyperbolic functions, ``erf``/``erfc``/``erfinv``, ``logit``, ``sinc``, ``frac``,

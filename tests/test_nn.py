@@ -5,7 +5,7 @@ Three kinds of test:
 * cross-checks against PyTorch (``assert_same``: the same torch program prints
   the same under both; skipped without torch): reprs, node names and graph
   structure, state_dict keys, values, error types and messages;
-* gradients of the new Functions (ops/nn_ops.py) against finite differences in
+* gradients of the new Functions (ops/losses.py, activations.py, linalg.py) against finite differences in
   float64, first and second order;
 * the Module machinery on its own (registration, traversal, modes, state).
 """

@@ -22,11 +22,10 @@ PYTORCH_OTHER_NAMES = {"CopyBackwards", "torch::autograd::CopyBackwards", "NotIm
 # mini_autograd writes take/put and a refreshed view through as_strided too.
 SHARED = {"AsStridedBackward0": {"views.AsStrided", "views.AsStridedView", "views.TakePositions",
                                  "views.PutPositions"}}
-# Defined twice, saving different things under one name: issue 39's regrouping of ops/ keeps one of each.
-# The test fails when one goes, so that this list only shrinks.
-TWICE = {"GatherBackward0": {"reduction.Gather", "selecting.Gather"},
-         "IndexSelectBackward0": {"nn_layers.IndexSelect", "selecting.IndexSelect"},
-         "LogitBackward0": {"mathfunctions.Logit", "nn_ops.Logit"}}
+# Defined twice, saving different things under one name: none since issue 39's regrouping of ops/ kept one
+# of each (GatherBackward0, IndexSelectBackward0, LogitBackward0). The test fails when one goes, so that this
+# list only shrinks.
+TWICE = {}
 FORM = re.compile(r"[A-Z][A-Za-z0-9]*Backward[0-9]+")
 
 
@@ -108,4 +107,4 @@ def test_no_two_ops_share_a_node_name_unless_declared():
 @pytest.mark.parametrize("name", ["MulBackward0"])
 def test_a_second_class_with_a_name_is_found(name):
     planted = type("Mul2", (Function,), {"__module__": "mini_autograd.ops.planted", "node_name": name})
-    assert shared_names(functions() + [planted])[name] == {"pointwise.Mul", "planted.Mul2"}
+    assert shared_names(functions() + [planted])[name] == {"binary.Mul", "planted.Mul2"}

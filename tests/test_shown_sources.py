@@ -16,7 +16,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted(
     (ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
-# show_source's first line: "# mini_autograd/ops/pointwise.py: Mul", and for part of a listing a few words
+# show_source's first line: "# mini_autograd/ops/binary.py: Mul", and for part of a listing a few words
 # after it in the chapter's language ("Mul, some lines (...)", "Mul 的部分行").
 STDOUT = {"output_type": "stream", "name": "stdout"}
 HEADER = re.compile(r"# (mini_autograd/[\w/]+\.py)[:：] ?([\w.]+)(.*)")
@@ -112,15 +112,15 @@ def test_the_chapters_show_listings():
 
 def test_a_changed_line_makes_a_listing_stale(tmp_path):
     """A planted change: a stored listing of Mul with one line that is no longer Mul's."""
-    current = source_lines("mini_autograd/ops/pointwise.py", "Mul")
+    current = source_lines("mini_autograd/ops/binary.py", "Mul")
     assert current and _in_order(current, current)
     changed = current[:2] + [current[2] + "  # an edit"] + current[3:]
     assert not _in_order(changed, current)
     notebook = tmp_path / "99_planted.ipynb"
-    text = "# mini_autograd/ops/pointwise.py: Mul\n" + "\n".join(changed) + "\n"
+    text = "# mini_autograd/ops/binary.py: Mul\n" + "\n".join(changed) + "\n"
     notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["show_source(Mul)"],
                                                "outputs": [STDOUT | {"text": [text]}]}]}))
-    assert stale(notebook) == [("Mul", "mini_autograd/ops/pointwise.py")]
+    assert stale(notebook) == [("Mul", "mini_autograd/ops/binary.py")]
 
 
 def test_a_changed_line_makes_part_of_a_listing_stale(tmp_path):

@@ -4,7 +4,7 @@ Each function checks its arguments with PyTorch's error messages and records
 the node PyTorch records: ``linear`` on a batch is one ``AddmmBackward0``,
 ``cross_entropy`` is ``NllLossBackward0`` over ``LogSoftmaxBackward0``,
 ``mse_loss`` is ``MseLossBackward0``. The Functions themselves are in
-``mini_autograd/ops/nn_ops.py``.
+``mini_autograd/ops/`` (losses.py, activations.py, normalization.py).
 
 PyTorch counterpart: torch/nn/functional.py.
 """
@@ -16,13 +16,17 @@ import numpy as np
 from .. import grad_mode, ops
 from .._tensor import Tensor
 from ..creation import empty_like, zeros
-from ..ops import more
+from ..ops import activations
 from ..ops._helpers import check_broadcast, check_tensor as _check_tensor, wrap_dim
-from ..ops.nn_ops import (REDUCTIONS, Addmm, BinaryCrossEntropy, BinaryCrossEntropyWithLogits, ClassTargets,
-                          LogSoftmax, LossWeights, MseLoss, NllLoss, Softmax)
-from ..ops.nn_layers import ABSENT, Embedding, HuberLoss, Indices, NativeBatchNorm, RunningStats, SmoothL1Loss
+from ..ops.losses import (REDUCTIONS, BinaryCrossEntropy, BinaryCrossEntropyWithLogits,
+    ClassTargets, LossWeights, MseLoss, NllLoss)
+from ..ops.linalg import Addmm
+from ..ops.activations import LogSoftmax, Softmax
+from ..ops.normalization import ABSENT, NativeBatchNorm, RunningStats
+from ..ops.indexing import Embedding, Indices
+from ..ops.losses import HuberLoss, SmoothL1Loss
 from ..ops.activations import gelu
-from ..ops.layer_norm import layer_norm
+from ..ops.normalization import layer_norm
 
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
@@ -362,7 +366,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 # ------------------------------------------------- dropout, batch norm, lookups, smooth L1
-# (their Functions are in mini_autograd/ops/nn_layers.py)
+# (their Functions are in mini_autograd/ops/normalization.py, indexing.py and losses.py)
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p), in training only.
 
@@ -500,7 +504,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where it is positive, else negative_slope * input (``LeakyReluBackward0``)."""
     _check_tensor(input, "leaky_relu", "input", 1)
-    return more.leaky_relu_(input, negative_slope) if inplace else more.leaky_relu(input, negative_slope)
+    return (activations.leaky_relu_(input, negative_slope) if inplace
+            else activations.leaky_relu(input, negative_slope))
 
 
 from .attention import scaled_dot_product_attention  # noqa: E402  (it builds on the functions above)

@@ -11,24 +11,21 @@ import numpy as np
 from .._tensor import Tensor
 from ._helpers import (as_tensor_operand, check_broadcast, check_broadcast_shapes, check_tensor, dims_tuple,
                        result_dtype)
-from .pointwise import (Abs, Add, Clamp, ClampTensor, Cos, Div, Exp, Log, Maximum, Minimum, Mul, Neg,
-                        PowScalarTensor, PowTensorScalar, PowTensorTensor, Reciprocal, Relu, Rsub, Sigmoid,
-                        Sin, Sqrt, Sub, Tanh, ToCopy, Where)
-from .reduction import amax, amin, argmax, argmin, max, mean, min, norm, sum
+from .binary import (Add, Clamp, ClampTensor, Div, Maximum, Minimum, Mul, PowScalarTensor, PowTensorScalar,
+                     PowTensorTensor, Rsub, Sub, Where)
+from .unary import Abs, Cos, Exp, Log, Neg, Reciprocal, Sin, Sqrt, Tanh, ToCopy
+from .activations import Relu, Sigmoid
+from .reductions import amax, amin, argmax, argmin, max, mean, min, norm, sum
 from .linalg import bmm, dot, matmul, mm, mv
 from .shape import clone, expand, flatten, permute, reshape, squeeze, t, transpose, unsqueeze, view
 from .indexing import getitem, setitem
-from .join import cat, stack
+from .joining import cat, stack
 from . import views, inplace as inplace_ops  # noqa: F401  (views: its Functions)
 # Every module of ops is imported here, so that its Functions exist: each Function defined in a module of
 # mini_autograd.ops is a built-in op (autograd/function.py, _in_builtin_package), with no list to edit.
-from . import indexing as _indexing, join as _join, linalg as _linalg, nn_ops as _nn_ops  # noqa: F401
-from . import pointwise as _pointwise, reduction as _reduction, shape as _shape  # noqa: F401
-from . import more, nn_layers as _nn_layers, random  # noqa: F401
-# More operations, for the programs learners run after the course: one family a module.
-from . import (activations, arrangements, elementwise, layer_norm, mathfunctions,  # noqa: F401
-               order_statistics, rearrange, remainders, selecting, sorting, splitting, statistics)
-from . import einsum  # noqa: F401  (no Function of its own: einsum records other ops' nodes)
+# One family a module.
+from . import (activations, binary, einsum, indexing, joining, linalg, losses, normalization,  # noqa: F401
+               random, rearranging, reductions, shape, sorting, statistics, unary)
 
 # The operations, defined below or in the modules above (Tensor's methods and mini_autograd call them).
 __all__ = ["abs", "add", "amax", "amin", "argmax", "argmin", "bitwise", "bmm", "cat", "clamp", "clone",
@@ -96,9 +93,9 @@ def mul(a, b):
 
 
 def div(a, b, rounding_mode=None):
-    """``a / b``; with ``rounding_mode`` ("trunc", "floor") the quotient rounded (remainders.py)."""
+    """``a / b``; with ``rounding_mode`` ("trunc", "floor") the quotient rounded (binary.py)."""
     if rounding_mode is not None:
-        return remainders.div(a, b, rounding_mode)
+        return binary.div(a, b, rounding_mode)
     return Div.apply(*_binary_operands(a, b, "/"))
 
 

@@ -1,4 +1,7 @@
-"""Small helpers the ops share: scalars to tensors, type promotion, broadcast errors, views."""
+"""Helpers the ops share: scalars to tensors, type promotion, broadcast errors, views, float32 maths rounded
+from float64, and two backward helpers of PyTorch's (aten/src/ATen/native/ReduceOps.cpp and
+torch/csrc/autograd/FunctionsManual.cpp).
+"""
 import math
 import numbers
 
@@ -8,9 +11,12 @@ from .. import _dtype, grad_mode
 from .._tensor import Tensor
 from .views import has_internal_overlap
 
+
 # Category of each dtype for type promotion: bool < integer < floating point.
 _CATEGORY = {np.dtype(np.bool_): 0, np.dtype(np.int64): 1, np.dtype(np.float32): 2, np.dtype(np.float64): 2,
              np.dtype(np.int32): 1, np.dtype(np.int16): 1, np.dtype(np.int8): 1, np.dtype(np.uint8): 1}
+
+
 _DEFAULT_FOR_CATEGORY = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
 
 
@@ -206,3 +212,42 @@ def where_or_zero(mask, data):
     np.subtract(0, mask, out=bits, dtype=bits.dtype)     # 0 - True wraps to all ones; 0 - False is 0
     np.bitwise_and(bits, data.view(bits.dtype), out=bits)
     return out
+
+
+ROUND_FROM_FLOAT64 = True   # benchmarks/bench_mlp_step.py turns it off for a moment, to measure its cost
+
+
+def _rounded_from_float64(ufunc, data):
+    """``ufunc`` of float32 data computed in float64 and rounded back to float32.
+
+    numpy's float32 exp/log/tanh are 1 ulp away from the correctly rounded value (which
+    PyTorch gives) for 17-39% of inputs: enough to change a printed digit of exp in 1% of
+    values, and the 4th digit of a tutorial's trained coefficients. Rounded from float64
+    they match PyTorch's printout all but 0.03% of the time, for about 4% of a Tanh MLP's
+    training step (benchmarks/README.md).
+    """
+    if data.dtype == np.float32 and ROUND_FROM_FLOAT64:
+        return ufunc(data, dtype=np.float64).astype(np.float32)     # dtype=: no float64 copy of data first
+    return ufunc(data)
+
+
+def unsqueeze_multiple(t, dims):
+    """FunctionsManual.cpp, unsqueeze_multiple: the reduced dimensions ``dims`` put back, as size 1, in
+    increasing order (PyTorch goes through them as a bitset)."""
+    for d in sorted(dims):
+        t = t.unsqueeze(d)
+    return t
+
+
+def value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim):
+    """aten/src/ATen/native/ReduceOps.cpp, value_selecting_reduction_backward_symint: the backward of the
+    reductions that select values (max(dim), min(dim), median(dim), sort, topk): ``zeros(sizes)
+    .scatter_(dim, indices, grad)``, with ``dim`` put back in grad and indices first unless ``keepdim``.
+    ``dim`` is wrapped; a 0-d input's only element was the one selected."""
+    from .indexing import Scatter           # (indexing imports this module)
+    zeros = Tensor(np.zeros(sizes, grad._data.dtype))
+    if not sizes:
+        return Scatter.apply(zeros, grad, dim, None)
+    if keepdim:
+        return Scatter.apply(zeros, grad, dim, indices._data)
+    return Scatter.apply(zeros, grad.unsqueeze(dim), dim, np.expand_dims(indices._data, dim))

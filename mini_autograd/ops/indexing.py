@@ -1,31 +1,38 @@
-"""Indexing ``x[...]`` and ``x[...] = value``: integers select, slices slice, lists and tensors gather.
+"""Indexing: ``x[...]`` and ``x[...] = value``, ``gather``, ``scatter``, ``index_select``, ``masked_select``,
+and ``embedding`` (tools/autograd/derivatives.yaml; TensorAdvancedIndexing.cpp and
+torch/csrc/autograd/python_variable_indexing.cpp).
 
 As in PyTorch (torch/csrc/autograd/python_variable_indexing.cpp: ``THPVariable_getitem``,
-``applySlicing``), the index is applied one dimension at a time: ``w[0, 1]`` is two
-selects; inside a tuple a slice that keeps a whole dimension is skipped, and an
-index that changes nothing gives an ``AliasBackward0`` view. Integer and slice
-steps give views (``SelectBackward0``, ``SliceBackward0``); list, array, tensor
-and mask indices gather a copy (``IndexBackward0``). Each step's backward puts the
+``applySlicing``), the index is applied one dimension at a time: ``w[0, 1]`` is two selects; inside a
+tuple a slice that keeps a whole dimension is skipped, and an index that changes nothing gives an
+``AliasBackward0`` view. Integer and slice steps give views (``SelectBackward0``, ``SliceBackward0``);
+list, array, tensor and mask indices gather a copy (``IndexBackward0``). Each step's backward puts the
 gradient back into a zero tensor of the input's shape.
 
-Assignment follows ``THPVariable_setitem``: the basic part of the index gives a
-view, and the value is copied into it (``copy_``, ``fill_``, or ``index_put_`` for
-advanced indices), in place, so a recorded graph gets ``CopySlices`` (views.py).
+Assignment follows ``THPVariable_setitem``: the basic part of the index gives a view, and the value is
+copied into it (``copy_``, ``fill_``, or ``index_put_`` for advanced indices), in place, so a recorded
+graph gets ``CopySlices`` (views.py).
 
-Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` shows
-what PyTorch's shows: ``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes
-may be symbolic, for torch.compile; here they are plain ints).
+``gather`` and ``index_select`` add each read element's gradient back where it came from
+(derivatives.yaml, gather: ``gather_backward(grad, self, dim, index, sparse_grad)``, a ``scatter_add``
+into zeros; index_select: ``index_select_backward_symint``, an ``index_add_`` into zeros), so a second
+backward records ``ScatterAddBackward0`` and ``IndexAddBackward0``, as PyTorch's does.
+
+Attributes a node keeps use PyTorch's names, so that ``grad_fn._saved_<name>`` shows what PyTorch's shows:
+``self_sym_sizes`` is the input's shape (``sym``: PyTorch's sizes may be symbolic, for torch.compile; here
+they are plain ints).
 """
 import math
 import numbers
 
 import numpy as np
 
-from ..autograd.function import Function
 from .._tensor import Tensor
+from ..autograd.function import Function
 from ._saved import shown_dim
-from ._helpers import contiguous, view_of
+from ._helpers import contiguous, view_of, check_tensor, wrap_dim
 from .views import PARTIAL_OVERLAP_MESSAGE, has_internal_overlap
+from .binary import MaskedFill
 
 
 class Select(Function):
@@ -434,3 +441,251 @@ def _copy_to(dst, src):
         dst.fill_(src)
     else:
         dst.copy_(_without_leading_ones(src).expand(tuple(dst.shape)))
+
+
+def _positions(index, dim):
+    """The numpy index that addresses, along ``dim``, the elements ``index`` names (as torch.gather)."""
+    where = list(np.indices(index.shape, sparse=True))
+    where[dim] = index
+    return tuple(where)
+
+
+class Scatter(Function):
+    """``zeros.scatter_(dim, index, src)``: src put at ``index`` along ``dim`` (how max(dim) sends its
+    gradient back). ``zeros`` is a fresh tensor, never differentiated; ``index`` None: a 0-d tensor."""
+    node_name = "ScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, zeros, src, dim, index):
+        ctx.dim, ctx.index = dim, index
+        if index is None:                  # a 0-d input: its only element was the one selected
+            return Tensor(src._data.copy())
+        out = zeros._data.copy()
+        out[_positions(index, dim)] = src._data
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, scatter.src: src: grad.gather(dim, index)."""
+        return None, Gather.apply(grad, ctx.dim, ctx.index, _held(ctx.index)), None, None
+
+
+class ScatterAdd(Function):
+    """``zeros.scatter_add(dim, index, src)``: src added at ``index`` along ``dim`` (gather's backward)."""
+    node_name = "ScatterAddBackward0"
+
+    @staticmethod
+    def forward(ctx, zeros, src, dim, index):
+        ctx.dim, ctx.index = dim, index
+        if index is None:
+            return Tensor(zeros._data + src._data)
+        out = zeros._data.copy()
+        np.add.at(out, _positions(index, dim), src._data)
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, scatter_add: self: grad; src: grad.gather(dim, index)."""
+        return (grad if ctx.needs_input_grad[0] else None,
+                Gather.apply(grad, ctx.dim, ctx.index, _held(ctx.index)), None, None)
+
+
+class Gather(Function):
+    """The elements of x at ``index`` along ``dim``: ``torch.gather``, and the backward of scatter and
+    scatter_add (``grad.gather(dim, index)``). It saves the index and its input as PyTorch's node does
+    (``_saved_index``, ``_saved_self``, packed in that order), so an in-place change of either is caught in
+    backward."""
+    node_name = "GatherBackward0"
+    saved_names = ("index", "self")
+    saved_fields = ("dim", "sparse_grad")
+
+    @staticmethod
+    def forward(ctx, x, dim, positions, held_index):
+        """``positions``: the index as an array (None: a 0-d x and index); ``held_index``: the index tensor
+        in a 1-tuple (as an argument of its own it would become an input of the node)."""
+        ctx.save_for_backward(held_index[0], x)
+        ctx.sparse_grad = False
+        ctx.axis = wrap_dim(dim, x.ndim)
+        ctx.self_sym_sizes, ctx.index = tuple(x.shape), positions
+        ctx.dim = shown_dim(dim)              # (dim as given, as the node shows it)
+        if positions is None:
+            return Tensor(x._data.copy())
+        return Tensor(x._data[_positions(positions, ctx.axis)])
+
+    @staticmethod
+    def backward(ctx, grad):
+        """TensorAdvancedIndexing.cpp, gather_backward: ``zeros(self.sizes()).scatter_add(dim, index,
+        grad)``."""
+        _ = ctx.saved_tensors                 # unpacked, so an in-place change of them is caught
+        zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
+        return ScatterAdd.apply(zeros, grad, ctx.axis, ctx.index), None, None, None
+
+
+def _held(index):
+    """The index array of a scatter as the index tensor ``Gather`` saves (a 0-d input's: 0)."""
+    return (Tensor(np.zeros((), np.int64) if index is None else index),)
+
+
+def _index_array(index, name, dtypes="int32/int64"):
+    if index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(f"{name}(): Expected dtype {dtypes} for index")
+    return index._data.astype(np.int64, copy=False)
+
+
+def gather(x, dim, index, *, sparse_grad=False):
+    """The elements of ``x`` that ``index`` names along ``dim`` (``out[i][j] = x[i][index[i][j]]`` for
+    dim 1)."""
+    check_tensor(x, "gather")
+    check_tensor(index, "gather", "index", 3)
+    given, dim = dim, wrap_dim(dim, x.ndim)
+    positions = _index_array(index, "gather")
+    if x.ndim == 0 and index.ndim == 0:
+        if positions != 0:
+            raise RuntimeError(f"index {int(positions)} is out of bounds for dimension 0 with size 1")
+        return Gather.apply(x, given, None, (index,))
+    if index.ndim != x.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d in range(x.ndim):
+        if d != dim and index.shape[d] > x.shape[d]:
+            raise RuntimeError(f"Size does not match at dimension {d} expected index {list(index.shape)} to "
+                               f"be no larger than self {list(x.shape)} apart from dimension {dim}")
+    outside = (positions < 0) | (positions >= x.shape[dim])
+    if outside.any():
+        raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension {dim} with "
+                           f"size {x.shape[dim]}")
+    return Gather.apply(x, given, positions, (index,))
+
+
+class IndexSelect(Function):
+    """The slices of ``x`` at ``index`` along ``dim``, in that order (a copy). Like PyTorch's node it
+    saves the index tensor (``_saved_index``) when one is given, so an in-place change of it is caught."""
+    node_name = "IndexSelectBackward0"
+    saved_names = ("index",)
+    saved_fields = ("dim", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx, x, dim, index, held_index=(None,)):
+        """``index``: the positions as an array; ``held_index``: the index tensor in a 1-tuple (as an
+        argument of its own it would become an input of the node)."""
+        ctx.given, ctx.axis = dim, wrap_dim(dim, x.ndim)
+        ctx.dim, ctx.index, ctx.self_sym_sizes = shown_dim(dim), index, tuple(x.shape)
+        ctx.save_for_backward(held_index[0])
+        if x.ndim == 0:                       # a scalar: index is [0], the result a scalar too
+            return Tensor(x._data.copy())
+        return Tensor(np.take(x._data, index, axis=ctx.axis))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """``at::zeros(self.sizes(), grad.options()).index_add_(dim, index, grad)``."""
+        _ = ctx.saved_tensors                 # unpacked, so an in-place change of the index is caught
+        zeros = Tensor(np.zeros(ctx.self_sym_sizes, grad._data.dtype))
+        return IndexAdd.apply(zeros, ctx.given, ctx.index, grad), None, None, None
+
+
+class IndexAdd(Function):
+    """``x`` with ``source``'s slices added at ``index`` along ``dim`` (index_select's backward)."""
+    node_name = "IndexAddBackward0"
+    saved_fields = ("dim", "index")
+
+    @staticmethod
+    def forward(ctx, x, dim, index, source):
+        ctx.given, ctx.axis, ctx.dim, ctx.index = dim, wrap_dim(dim, x.ndim), shown_dim(dim), index
+        if x.ndim == 0:                       # a scalar: index is [0]
+            return Tensor(x._data + source._data.reshape(()))
+        dim = ctx.axis
+        out = np.moveaxis(x._data.copy(), dim, 0)
+        np.add.at(out, index, np.moveaxis(source._data, dim, 0))
+        return Tensor(np.ascontiguousarray(np.moveaxis(out, 0, dim)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, index_add: self: ``grad``; source: ``grad.index_select(dim, index)``."""
+        source = IndexSelect.apply(grad, ctx.given, ctx.index) if ctx.needs_input_grad[3] else None
+        return (grad if ctx.needs_input_grad[0] else None), None, None, source
+
+
+def index_select(x, dim, index):
+    """The slices of ``x`` along ``dim`` at the positions in ``index`` (a vector of ints)."""
+    check_tensor(x, "index_select")
+    check_tensor(index, "index_select", "index", 3)
+    given, dim = dim, wrap_dim(dim, x.ndim)
+    positions = _index_array(index, "index_select", "int32 or int64")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    positions = positions.reshape(-1)
+    if x.ndim == 0 and positions.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {positions.size} "
+                           f"value(s)")
+    size = x.shape[dim] if x.ndim else 1
+    if x.ndim > 1 and size == 0 and positions.size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    outside = (positions < 0) | (positions >= size)
+    if outside.any():
+        # TensorAdvancedIndexing.cpp, index_select_out_cpu_: dim 1 of a tensor of 2 or more dims takes
+        # index_select_out_cpu_dim1_, and an empty one check_indexarray_range, which word it otherwise
+        if x.ndim > 1 and (dim == 1 or x.numel() == 0):
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={positions[outside][0]} "
+                               f"axis_dim={size}")
+        raise IndexError("index out of range in self")
+    return IndexSelect.apply(x, given, positions, (index,))
+
+
+class Indices:
+    """An embedding's indices: read, never differentiated, so passed without an edge."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
+class Embedding(Function):
+    """Rows of ``weight`` picked by integer ``indices``: weight[indices].
+
+    The gradient adds each incoming row into the row it was read from (a row read
+    twice gets both), except the ``padding_idx`` row, which gets none.
+    """
+    node_name = "EmbeddingBackward0"
+    saved_attributes = ("indices",)
+    saved_fields = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
+
+    @staticmethod
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq, sparse):
+        indices = ctx.indices = indices.tensor
+        ctx.padding_idx, ctx.scale_grad_by_freq, ctx.sparse = padding_idx, scale_grad_by_freq, sparse
+        ctx.weight_sym_argsize_0 = weight.shape[0]
+        return Tensor(weight._data[indices._data])
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_weight = EmbeddingDenseBackward.apply(grad, ctx.indices._data, ctx.weight_sym_argsize_0,
+                                                   ctx.padding_idx, ctx.scale_grad_by_freq)
+        return grad_weight, None, None, None, None
+
+
+class EmbeddingDenseBackward(Function):
+    """Embedding's backward as one op: differentiated again, it reads the rows back."""
+    node_name = "EmbeddingDenseBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+        ctx.indices, ctx.padding_idx = indices, padding_idx
+        flat = indices.reshape(-1)
+        rows = grad._data.reshape(flat.size, -1)
+        if scale_grad_by_freq:
+            counts = np.bincount(flat, minlength=num_weights)
+            rows = rows / counts[flat][:, None].astype(rows.dtype)
+        out = np.zeros((num_weights, rows.shape[1]), grad._data.dtype)
+        np.add.at(out, flat, rows)
+        if padding_idx >= 0:
+            out[padding_idx] = 0
+        return Tensor(out)
+
+    @staticmethod
+    def backward(ctx, gg):
+        """FunctionsManual.cpp, embedding_dense_double_backward_symint: the rows read back
+        (``index_select``), 0 for the padding row's (``masked_fill_``), viewed in the indices' shape.
+        The frequency scaling is not undone, as in PyTorch."""
+        flat = ctx.indices.reshape(-1)
+        rows = IndexSelect.apply(gg, 0, flat, (Tensor(flat),))
+        if ctx.padding_idx >= 0:
+            rows = MaskedFill.apply(rows, (flat == ctx.padding_idx)[:, None], 0.0)
+        return rows.view(ctx.indices.shape + (-1,)), None, None, None, None

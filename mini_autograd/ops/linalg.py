@@ -1,9 +1,13 @@
-"""Matrix products: mm, mv, dot, bmm, and matmul choosing between them as PyTorch does."""
+"""Matrix products: ``mm``, ``mv``, ``dot``, ``bmm``, ``addmm``, ``outer``, and ``matmul`` choosing between
+them as PyTorch does (tools/autograd/derivatives.yaml; LinearAlgebra.cpp and
+aten/src/ATen/native/Blas.cpp).
+"""
 import math
+
 import numpy as np
 
-from ..autograd.function import Function
 from .._tensor import Tensor
+from ..autograd.function import Function
 from ._helpers import check_broadcast_shapes, check_tensor
 
 
@@ -56,7 +60,7 @@ class Mm(Function):
     @staticmethod
     def backward(ctx, grad):
         b, a = ctx.saved_tensors
-        # ``mat2`` first, then ``self``: the order of PyTorch's MmBackward0 (see pointwise.py's docstring)
+        # ``mat2`` first, then ``self``: the order of PyTorch's MmBackward0 (see binary.py's docstring)
         grad_b = mm_mat2_backward(grad, a, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None
         grad_a = mm_mat1_backward(grad, b, ctx.self_column_major) if ctx.needs_input_grad[0] else None
         return grad_a, grad_b
@@ -258,3 +262,49 @@ def _batched_matmul(a, b):
     out_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
     product = bmm(a_expanded, b_expanded)
     return UnsafeView.apply(product.squeeze(-1) if vector_rhs else product, out_shape)
+
+
+class Addmm(Function):
+    """bias + mat1 @ mat2: one node for a whole ``nn.Linear`` on a batch (mat2 is ``weight.t()``).
+
+    d/dbias = grad (the engine sums it over the batch to the bias's shape),
+    d/dmat1 = grad @ mat2.T, d/dmat2 = mat1.T @ grad. Each matrix is saved only
+    when the *other* one needs a gradient: the input batch of the first layer
+    needs none, so ``mat2`` is not kept for it.
+
+    When mat2 is a transposed matrix (``weight.t()``), its gradient is computed
+    as ``(grad.T @ mat1).T``: the same numbers, laid out so that ``weight.grad``
+    comes out contiguous (PyTorch's ``mm_mat2_backward`` does the same).
+    """
+    node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+
+    @staticmethod
+    def forward(ctx, bias, mat1, mat2):
+        _, needs_mat1, needs_mat2 = ctx.needs_input_grad
+        ctx.save_for_backward(mat1 if needs_mat2 else None, mat2 if needs_mat1 else None)
+        ctx.alpha = ctx.beta = 1   # read only as grad_fn._saved_alpha and _saved_beta, as PyTorch shows them
+        # the inputs' shapes, under PyTorch's names (grad_fn._saved_mat1_sym_sizes; "sym": maybe symbolic)
+        ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = tuple(mat1.shape), tuple(mat2.shape)
+        ctx.mat1_is_transposed = is_column_major(mat1._data)
+        ctx.mat2_is_transposed = is_column_major(mat2._data)
+        return Tensor(matrix_product(mat1._data, mat2._data, bias=bias._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        mat1, mat2 = ctx.saved_tensors
+        needs_bias, needs_mat1, needs_mat2 = ctx.needs_input_grad
+        return (grad if needs_bias else None,
+                mm_mat1_backward(grad, mat2, ctx.mat1_is_transposed) if needs_mat1 else None,
+                mm_mat2_backward(grad, mat1, ctx.mat2_is_transposed) if needs_mat2 else None)
+
+
+def outer(x, vec2):
+    """The outer product of two vectors: ``x.reshape(n, 1) * vec2``, which is how PyTorch computes it
+    (aten/src/ATen/native/LinearAlgebra.cpp, outer), so its node is ``MulBackward0``."""
+    check_tensor(x, "outer")
+    check_tensor(vec2, "outer", "vec2", 2)
+    for name, vector in (("self", x), ("vec2", vec2)):
+        if vector.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {vector.ndim}-D")
+    return x.reshape(x.shape[0], 1) * vec2

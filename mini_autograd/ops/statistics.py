@@ -1,34 +1,24 @@
-"""Statistics of a tensor: ``var``, ``std``, ``var_mean``, ``std_mean``, ``logsumexp``, ``prod``,
-``cumsum``, ``cumprod``.
+"""Statistics: ``var``, ``std``, ``var_mean``, ``std_mean`` and ``histogram``
+(tools/autograd/derivatives.yaml; aten/src/ATen/native/ReduceOps.cpp and Histogram.cpp).
 
 Each is a Function with PyTorch's node (``VarBackward0``, ``StdBackward0``, ``VarMeanBackward0``,
-``StdMeanBackward0``, ``LogsumexpBackward0``, ``ProdBackward0``/``ProdBackward1``, ``CumsumBackward0``,
-``CumprodBackward0``) and the backward formula of tools/autograd/derivatives.yaml, written with
-tensor operations so
-that ``create_graph=True`` records a second backward, as PyTorch's does.
+``StdMeanBackward0``) and the backward formula of derivatives.yaml, written with tensor operations so that
+``create_graph=True`` records a second backward, as PyTorch's does. ``histogram`` has no derivative in
+PyTorch: its node is ``NotImplemented``.
 
-float32 input is reduced in float64 and rounded, as PyTorch's CPU kernels accumulate
-(Welford's variance and the running sum of cumsum keep a double; std takes the square
-root of that double before rounding).
+float32 input is reduced in float64 and rounded, as PyTorch's CPU kernels accumulate (Welford's variance
+keeps a double; std takes the square root of that double before rounding).
 """
 import math
 import warnings
 
 import numpy as np
 
-from .. import grad_mode
 from .._tensor import Tensor
 from ..autograd.function import Function
-from ._helpers import check_tensor, contiguous, dims_tuple, quiet_mean, wrap_dim
-from ._saved import shown_dim, shown_dims
-from .pointwise import DivScalar, MaskedFill, MulScalar
-
-
-def _unsqueeze_dims(grad, dims):
-    """FunctionsManual.cpp, unsqueeze_multiple: the reduced dimensions put back, as size 1."""
-    for d in sorted(dims):
-        grad = grad.unsqueeze(d)
-    return grad
+from ._helpers import check_tensor, dims_tuple, quiet_mean, unsqueeze_multiple
+from ._saved import shown_dims
+from .binary import DivScalar, MaskedFill, MulScalar
 
 
 def _reduced_count(shape, dims):
@@ -105,7 +95,7 @@ def var_backward(grad, x, dim, correction, keepdim):
         return MulScalar.apply(grad, 2.0 / dof) * (x - x.mean())
     dims = dims_tuple(dim, x.ndim)
     if not keepdim and x.ndim > 1:
-        grad = _unsqueeze_dims(grad, dims)
+        grad = unsqueeze_multiple(grad, dims)
     with np.errstate(divide="ignore"):
         scale = float(np.float64(2.0) / np.float64(_reduced_count(x.shape, dims) - correction))
     return MulScalar.apply(grad, scale) * (x - x.mean(dims, keepdim=True))
@@ -206,7 +196,7 @@ class VarMean(Function):
         if grad_mean is not None:
             dims = tuple(range(x.ndim)) if ctx.axis is None else dims_tuple(ctx.axis, x.ndim)
             if not ctx.keepdim and ctx.axis is not None and x.ndim:
-                grad_mean = _unsqueeze_dims(grad_mean, dims)
+                grad_mean = unsqueeze_multiple(grad_mean, dims)
             count = _reduced_count(tuple(x.shape), dims)
             mean_grad = DivScalar.apply(grad_mean.expand(tuple(x.shape)), count)
             grad = mean_grad if grad is None else grad + mean_grad
@@ -246,303 +236,6 @@ def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None, **kw
     """``torch.std_mean``: ``(std, mean)`` over ``dim``, with ``std``'s arguments."""
     return _spread(StdMean, "std_mean", x, dim, unbiased, keepdim, correction, kwargs, _VAR_MEAN_OVERLOADS,
                    type(x).__name__)
-
-
-# ------------------------------------------------------------------ logsumexp
-class Logsumexp(Function):
-    """log(sum(exp(x))) over ``dim``, computed stably (the maximum taken out first)."""
-    node_name = "LogsumexpBackward0"
-    saved_names = ("self", "result")
-    saved_fields = ("dim", "keepdim")
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
-        """aten/src/ATen/native/ReduceOps.cpp, logsumexp_out_impl: ``maxes = amax(self, dims, true)``,
-        an infinite maximum taken as 0, then ``log(sum(exp(self - maxes))) + maxes``. ``dim``: as given."""
-        ctx.dim, ctx.keepdim = shown_dims(dim), keepdim
-        ctx.axis = dim = dims_tuple(dim, x.ndim)
-        ctx.save_for_backward(x)
-        data = x._data
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            if data.size:
-                maxes = np.amax(data, axis=dim, keepdims=True)
-                maxes = np.where(np.isinf(maxes), np.zeros((), data.dtype), maxes)
-                shifted = (data - maxes).astype(np.float64)
-                total = np.exp(shifted).astype(data.dtype).sum(axis=dim, keepdims=keepdim)
-                kept = maxes if keepdim else np.squeeze(maxes, axis=dim)
-                out = np.log(total.astype(np.float64)).astype(data.dtype) + kept
-            else:
-                out = np.log(np.exp(data).sum(axis=dim, keepdims=keepdim))
-        result = Tensor(contiguous(np.asarray(out, dtype=data.dtype)))
-        ctx.save_for_backward(x, result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        """FunctionsManual.cpp, logsumexp_backward: ``grad * (self - result).exp()``, the reduced
-        dimensions put back first."""
-        x, result = ctx.saved_tensors
-        if not ctx.keepdim and x.ndim != 0:
-            grad, result = _unsqueeze_dims(grad, ctx.axis), _unsqueeze_dims(result, ctx.axis)
-        return grad * (x - result).exp(), None, None
-
-
-def _required(dim, name):
-    """PyTorch's words (its argument parser's) for a missing ``dim``."""
-    if dim is _MISSING:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
-
-
-_MISSING = object()
-
-
-def logsumexp(x, dim=_MISSING, keepdim=False):
-    """log(sum(exp(x), dim)); integer input is taken as float32, as PyTorch does."""
-    _required(dim, "logsumexp")
-    check_tensor(x, "logsumexp")
-    if not x.dtype.is_floating_point:
-        x = x.float()
-    dims_tuple(dim, x.ndim)                  # (checked here; the node keeps dim as given)
-    return Logsumexp.apply(x, dim, keepdim)
-
-
-# ------------------------------------------------------------------ prod
-class Prod(Function):
-    """The product of all elements."""
-    node_name = "ProdBackward0"
-    saved_names = ("self", "result")
-
-    @staticmethod
-    def forward(ctx, x):
-        result = Tensor(np.asarray(np.prod(x._data)))
-        ctx.save_for_backward(x, result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        """derivatives.yaml, prod: ``prod_backward(grad, self.to(grad.scalar_type()), result)``."""
-        x, result = ctx.saved_tensors
-        return _prod_backward(grad, x, result, None)
-
-
-class ProdDim(Function):
-    """The products along one dimension."""
-    node_name = "ProdBackward1"
-    saved_names = ("self", "result")
-    saved_fields = ("dim", "keepdim")
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
-        """``dim``: as given."""
-        ctx.dim, ctx.keepdim, ctx.axis = shown_dim(dim), keepdim, wrap_dim(dim, x.ndim)
-        axis = ctx.axis if x.ndim else None
-        result = Tensor(contiguous(np.prod(x._data, axis=axis, keepdims=keepdim and x.ndim > 0)))
-        ctx.save_for_backward(x, result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        """derivatives.yaml, prod.dim_int: ``prod_backward(grad, self, result, dim, keepdim)``."""
-        x, result = ctx.saved_tensors
-        if x.ndim and not ctx.keepdim:
-            grad, result = grad.unsqueeze(ctx.axis), result.unsqueeze(ctx.axis)
-        return _prod_backward(grad, x, result, ctx.axis)[0], None, None
-
-
-def _prod_backward(grad, x, result, dim):
-    """FunctionsManual.cpp, prod_backward: ``grad * (result / input)`` when no input is 0; else the
-    product of all the other elements, from exclusive cumulative products (prod_safe_zeros_backward),
-    in tensor operations, so that a second backward goes through them (cumprod's) as PyTorch's does.
-    ``dim`` None: the product of everything (more than one zero and no graph wanted: zeros)."""
-    if x.ndim == 0:
-        return (grad,)
-    zeros = int((x._data == 0).sum())
-    if zeros == 0:
-        return (grad * (result / x),)
-    if dim is not None:
-        return (_prod_safe_zeros_backward(grad, x, dim),)
-    if zeros > 1 and not grad_mode.is_grad_enabled():
-        return (Tensor(np.zeros(x._data.shape, grad._data.dtype)),)
-    return (_prod_safe_zeros_backward(grad, x.contiguous().view(-1), 0).view_as(x),)
-
-
-def _along(dim, index):
-    """The index that takes ``index`` (an int or a slice) along ``dim``, and everything elsewhere."""
-    return (slice(None),) * dim + (index,)
-
-
-def _ones_across(x, dim, dtype):
-    """Ones of x's shape with ``dim`` of size 1 (PyTorch's ``ones_size[dim] = 1``)."""
-    shape = list(x.shape)
-    shape[dim] = 1
-    return Tensor(np.ones(shape, dtype.numpy))
-
-
-def _prod_safe_zeros_backward(grad, x, dim):
-    """FunctionsManual.cpp, prod_safe_zeros_backward: ``grad`` times the product of the elements before
-    each one (``cat({ones, input.narrow(dim, 0, n - 1)}).cumprod(dim)``) and of those after it (the same,
-    flipped)."""
-    from .join import cat
-    from .rearrange import flip
-    if x.numel() == 0:
-        return grad.expand_as(x)
-    n = x.shape[dim]
-    if n == 1:
-        return grad
-    ones = _ones_across(x, dim, grad.dtype)
-    before = cumprod(cat([ones, x[_along(dim, slice(0, n - 1))]], dim), dim)
-    after = flip(cumprod(cat([ones, flip(x[_along(dim, slice(1, n))], (dim,))], dim), dim), (dim,))
-    return grad * (before * after)
-
-
-def prod(x, dim=None, keepdim=False, *, dtype=None):
-    """The product of the elements (along ``dim``); integers and bools multiply as int64."""
-    check_tensor(x, "prod")
-    if isinstance(dim, (tuple, list)):
-        raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected "
-                        "one of:\n * (*, torch.dtype dtype = None)\n * (int dim, bool keepdim = False, *, "
-                        "torch.dtype dtype = None)\n")
-    if dtype is not None:
-        x = x.to(dtype)
-    elif not x.dtype.is_floating_point:
-        x = x.long()
-    if dim is None:
-        return Prod.apply(x)
-    wrap_dim(dim, x.ndim)
-    return ProdDim.apply(x, dim, keepdim)
-
-
-# ------------------------------------------------------------------ cumsum
-class Cumsum(Function):
-    """The running sums along ``dim``."""
-    node_name = "CumsumBackward0"
-    saved_fields = ("dim",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        """``dim``: as given."""
-        ctx.dim, ctx.axis = shown_dim(dim), wrap_dim(dim, x.ndim)
-        data = x._data
-        if data.ndim == 0:
-            return Tensor(data.copy())
-        wide = np.float64 if data.dtype.kind == "f" else data.dtype
-        return Tensor(np.cumsum(data, axis=ctx.axis, dtype=wide).astype(data.dtype, order="C"))
-
-    @staticmethod
-    def backward(ctx, grad):
-        """FunctionsManual.cpp, cumsum_backward: ``grad.flip(dim).cumsum(dim).flip(dim)`` (grad as it is
-        when it has one element, or one along dim)."""
-        from .rearrange import flip
-        if grad.numel() <= 1 or grad.shape[ctx.axis] == 1:
-            return grad, None
-        return flip(cumsum(flip(grad, (ctx.axis,)), ctx.axis), (ctx.axis,)), None
-
-
-def cumsum(x, dim=_MISSING, *, dtype=None):
-    """The running sums along ``dim``; integers and bools add up as int64."""
-    _required(dim, "cumsum")
-    check_tensor(x, "cumsum")
-    if dtype is not None:
-        x = x.to(dtype)
-    elif not x.dtype.is_floating_point:
-        x = x.long()
-    wrap_dim(dim, x.ndim)
-    return Cumsum.apply(x, dim)
-
-
-# ------------------------------------------------------------------ cumprod
-class Cumprod(Function):
-    """The running products along ``dim`` (a float32 one kept in a double, as PyTorch's CPU kernel)."""
-    node_name = "CumprodBackward0"
-    saved_names = ("self", "result")
-    saved_fields = ("dim",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        """``dim``: as given."""
-        ctx.dim, ctx.axis = shown_dim(dim), wrap_dim(dim, x.ndim)
-        data = x._data
-        if data.ndim == 0:
-            result = Tensor(data.copy())
-        else:
-            wide = np.float64 if data.dtype.kind == "f" else data.dtype
-            result = Tensor(np.cumprod(data, axis=ctx.axis, dtype=wide).astype(data.dtype, order="C"))
-        ctx.save_for_backward(x, result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        """derivatives.yaml, cumprod: ``cumprod_backward(grad.to(self.scalar_type()), self, dim, result)``."""
-        x, result = ctx.saved_tensors
-        return cumprod_backward(grad, x, ctx.axis, result), None
-
-
-def cumprod_backward(grad, x, dim, result):
-    """aten/src/ATen/native/ReduceOps.cpp, cumprod_backward: without zeros,
-    ``reversed_cumsum(result * grad, dim) / input``. With zeros: the products that leave each element
-    out, in tensor operations when a graph is recorded (create_graph=True; written into zeros slice by
-    slice, CopySlices), else in numpy (its O(n) masks)."""
-    from .rearrange import flip
-    if x.numel() <= 1 or x.ndim == 0 or x.shape[dim] == 1:
-        return grad
-    is_zero = x._data == 0
-    if not is_zero.any():
-        w = result * grad
-        return flip(cumsum(flip(w, (dim,)), dim), (dim,)) / x
-    if not grad_mode.is_grad_enabled():
-        return Tensor(_cumprod_grad_with_zeros(grad._data, x._data, result._data, dim))
-    from .join import cat
-    n = x.shape[dim]
-    grad_input = Tensor(np.zeros(x._data.shape, grad._data.dtype))
-    ones = _ones_across(x, dim, grad.dtype)
-    for k in range(n):
-        if k == 0:
-            omitted = cat([ones, cumprod(x[_along(dim, slice(k + 1, None))], dim)], dim)
-        elif k == n - 1:
-            omitted = prod(x[_along(dim, slice(0, k))], dim, True)
-        else:
-            until = prod(x[_along(dim, slice(0, k))], dim, True)
-            after = cumprod(x[_along(dim, slice(k + 1, None))], dim)
-            omitted = cat([until, until.expand_as(after) * after], dim)
-        grad_input[_along(dim, k)] = (grad[_along(dim, slice(k, None))] * omitted).sum(dim)
-    return grad_input
-
-
-def _cumprod_grad_with_zeros(grad, x, result, dim):
-    """cumprod_backward's O(n) way with zeros, no graph: before the first zero, reversed_cumsum of
-    result * grad over the input; at the first zero, the product before it times the sum of grad by the
-    running products up to the second zero; 0 after it."""
-    g, xx, y = (np.moveaxis(a, dim, -1) for a in (grad, x, result))
-    w = y * g
-    count = np.cumsum(xx == 0, axis=-1)
-    out = np.zeros_like(g)
-    before = count == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        running = np.flip(np.cumsum(np.flip(np.where(before, w, 0), -1), -1), -1) / xx
-    out[before] = running[before]
-    between = count == 1
-    first = np.argmax(between, axis=-1)[..., None]
-    first_zero = np.zeros_like(between)
-    np.put_along_axis(first_zero, first, True, axis=-1)
-    first_zero &= between
-    between &= ~first_zero
-    total = (np.cumprod(np.where(between, xx, 1), -1) * np.where(count != 1, 0, g)).sum(-1, keepdims=True)
-    previous = np.take_along_axis(y, np.maximum(first - 1, 0), axis=-1)
-    total = total * np.where(first == 0, 1, previous)
-    out[first_zero] = np.broadcast_to(total, out.shape)[first_zero]
-    return np.ascontiguousarray(np.moveaxis(out, -1, dim)).astype(grad.dtype)
-
-
-def cumprod(x, dim=_MISSING, *, dtype=None):
-    """The running products along ``dim``; integers and bools multiply as int64."""
-    _required(dim, "cumprod")
-    check_tensor(x, "cumprod")
-    if dtype is not None:
-        x = x.to(dtype)
-    elif not x.dtype.is_floating_point:
-        x = x.long()
-    wrap_dim(dim, x.ndim)
-    return Cumprod.apply(x, dim)
 
 
 # ------------------------------------------------------------------ histogram

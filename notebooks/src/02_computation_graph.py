@@ -379,7 +379,7 @@ buildtrack.compare_graphs(scratch_paper, "02.2")
 # In `mini_autograd` every operation is a `Function` with a `forward` and a `backward`. Addition, for example:
 
 # %%
-from mini_autograd.ops.pointwise import Add
+from mini_autograd.ops.binary import Add
 
 show_source(Add)
 

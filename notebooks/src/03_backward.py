@@ -348,7 +348,7 @@ buildtrack.check("03.1")
 # says done.
 
 # %%
-from mini_autograd.ops.pointwise import Mul
+from mini_autograd.ops.binary import Mul
 
 with answer_fold("03.1"):
     show_source(Mul)

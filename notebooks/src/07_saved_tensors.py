@@ -182,7 +182,7 @@ show_source(BackwardFunction.saved_tensors.fget)
 # mechanism chapter 11 uses for custom operations:
 
 # %%
-show_source(torch.ops.pointwise.Exp)
+show_source(torch.ops.unary.Exp)
 
 # %% [markdown]
 # <details><summary>In PyTorch: SavedVariable and derivatives.yaml</summary>

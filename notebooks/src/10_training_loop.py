@@ -647,7 +647,7 @@ buildtrack.check("10.2")
 # calls, in numpy:
 
 # %%
-from mini_autograd.ops.nn_ops import _softmax_parts
+from mini_autograd.ops.activations import _softmax_parts
 
 show_source(_softmax_parts)
 

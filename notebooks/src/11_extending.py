@@ -121,7 +121,7 @@ show_source(torch.autograd.Function.apply)
 # built-in `exp`:
 
 # %%
-from mini_autograd.ops.pointwise import Exp
+from mini_autograd.ops.unary import Exp
 
 show_source(Exp)
 

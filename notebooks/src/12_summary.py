@@ -322,10 +322,10 @@ MODULE_MAP = [
      "`torch/autograd/gradcheck.py`"),
     (["mini_autograd.autograd.functional"], "`jacobian`, `hessian`, `vjp`, `jvp`, `vhp`, `hvp`, made of "
      "`autograd.grad` calls", "none (built on 11's `create_graph`)", "`torch/autograd/functional.py`"),
-    (["mini_autograd.ops", "mini_autograd.ops.pointwise", "mini_autograd.ops.reduction",
+    (["mini_autograd.ops", "mini_autograd.ops.binary", "mini_autograd.ops.unary", "mini_autograd.ops.reductions",
       "mini_autograd.ops.linalg", "mini_autograd.ops.shape", "mini_autograd.ops.indexing",
-      "mini_autograd.ops.join", "mini_autograd.ops.nn_ops", "mini_autograd.ops.nn_layers",
-      "mini_autograd.ops.random", "mini_autograd.ops._helpers"],
+      "mini_autograd.ops.joining", "mini_autograd.ops.activations", "mini_autograd.ops.losses",
+      "mini_autograd.ops.normalization", "mini_autograd.ops.random", "mini_autograd.ops._helpers"],
      "one `Function` per operation (`AddBackward0`, `MmBackward0`, ...), broadcasting and type promotion; "
      "random draws (`normal`, `multinomial`, `bernoulli_`)",
      "02, 07, 11", "`tools/autograd/derivatives.yaml`; `torch/csrc/autograd/generated/Functions.cpp`"),
@@ -334,9 +334,7 @@ MODULE_MAP = [
      "that follow their base (`AsStridedBackward0`, `CopySlices`)", "07",
      "`torch/csrc/autograd/VariableTypeUtils.h` (`rebase_history`); `variable.cpp`; `functions/tensor.h` (`CopySlices`)"),
     (["mini_autograd.ops.statistics", "mini_autograd.ops.sorting", "mini_autograd.ops._stl",
-      "mini_autograd.ops.selecting", "mini_autograd.ops.splitting", "mini_autograd.ops.rearrange",
-      "mini_autograd.ops.elementwise", "mini_autograd.ops.activations", "mini_autograd.ops.layer_norm",
-      "mini_autograd.ops._saved"],
+      "mini_autograd.ops.rearranging", "mini_autograd.ops.einsum", "mini_autograd.ops._saved"],
      "what the programs after the course reach for: `var`, `std`, `logsumexp`, `prod`, `cumsum`, `cumprod`, "
      "`histogram`; "
      "`sort`, `topk` (in libstdc++'s order for ties); `gather`, `index_select`, `tril`, `triu`; `chunk`, "

@@ -1,164 +1,29 @@
-"""The operations ``mini_autograd.nn`` is built on: addmm, softmax, log_softmax, nll_loss, mse_loss.
+"""Losses: ``nll_loss``, ``mse_loss``, ``binary_cross_entropy`` (with and without logits), ``smooth_l1_loss``
+and ``huber_loss`` (tools/autograd/derivatives.yaml; aten/src/ATen/native/Loss.cpp and
+aten/src/ATen/native/LossNLL.cpp).
 
-Each is a ``Function`` named after the node PyTorch records for it, with the
-backward formula of tools/autograd/derivatives.yaml written in Tensor
-operations, so ``create_graph=True`` can differentiate it again. The checks of
-the arguments (shapes, dtypes, target ranges) live in ``nn.functional``, which
-is what users call.
+Each is a Function named after the node PyTorch records (``NllLossBackward0``, ``MseLossBackward0``, ...),
+with the backward formula of derivatives.yaml written in Tensor operations, so ``create_graph=True`` can
+differentiate it again. The checks of the arguments (shapes, dtypes, target ranges) live in
+``nn.functional``, which is what users call. What is not differentiable (class indices, weights) is passed
+wrapped, so no edge is recorded for it, as in PyTorch.
 """
 import numpy as np
 
-from ..autograd.function import Function
-from .._tensor import Tensor
 from .. import grad_mode
-from ._helpers import as_tensor_operand, cast, contiguous, quiet_mean, result_dtype
-from .linalg import is_column_major, matrix_product, mm_mat1_backward, mm_mat2_backward
-from .pointwise import AddScalar, DivScalar, MulScalar, Sub, SubScalar, Where
+from .._tensor import Tensor
+from ..autograd.function import Function
+from ._helpers import as_tensor_operand, cast, quiet_mean, result_dtype
+from .activations import LogSigmoid, _softplus_neg
+from .binary import AddScalar, DivScalar, MulScalar, Sub
+from .unary import Logit
+
 
 # PyTorch's loss reductions as the integers its nodes keep (aten/src/ATen/core/Reduction.h).
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
 REDUCTION_NAMES = {number: name for name, number in REDUCTIONS.items()}
-
-
-class Addmm(Function):
-    """bias + mat1 @ mat2: one node for a whole ``nn.Linear`` on a batch (mat2 is ``weight.t()``).
-
-    d/dbias = grad (the engine sums it over the batch to the bias's shape),
-    d/dmat1 = grad @ mat2.T, d/dmat2 = mat1.T @ grad. Each matrix is saved only
-    when the *other* one needs a gradient: the input batch of the first layer
-    needs none, so ``mat2`` is not kept for it.
-
-    When mat2 is a transposed matrix (``weight.t()``), its gradient is computed
-    as ``(grad.T @ mat1).T``: the same numbers, laid out so that ``weight.grad``
-    comes out contiguous (PyTorch's ``mm_mat2_backward`` does the same).
-    """
-    node_name = "AddmmBackward0"
-    saved_names = ("mat1", "mat2")
-
-    @staticmethod
-    def forward(ctx, bias, mat1, mat2):
-        _, needs_mat1, needs_mat2 = ctx.needs_input_grad
-        ctx.save_for_backward(mat1 if needs_mat2 else None, mat2 if needs_mat1 else None)
-        ctx.alpha = ctx.beta = 1   # read only as grad_fn._saved_alpha and _saved_beta, as PyTorch shows them
-        # the inputs' shapes, under PyTorch's names (grad_fn._saved_mat1_sym_sizes; "sym": maybe symbolic)
-        ctx.mat1_sym_sizes, ctx.mat2_sym_sizes = tuple(mat1.shape), tuple(mat2.shape)
-        ctx.mat1_is_transposed = is_column_major(mat1._data)
-        ctx.mat2_is_transposed = is_column_major(mat2._data)
-        return Tensor(matrix_product(mat1._data, mat2._data, bias=bias._data))
-
-    @staticmethod
-    def backward(ctx, grad):
-        mat1, mat2 = ctx.saved_tensors
-        needs_bias, needs_mat1, needs_mat2 = ctx.needs_input_grad
-        return (grad if needs_bias else None,
-                mm_mat1_backward(grad, mat2, ctx.mat1_is_transposed) if needs_mat1 else None,
-                mm_mat2_backward(grad, mat1, ctx.mat2_is_transposed) if needs_mat2 else None)
-
-
-def _softmax_parts(data, dim):
-    """x - max(x) along ``dim`` (so exp cannot overflow) and the sum of its exponentials."""
-    if data.size == 0:                  # nothing to normalise (numpy's max has no identity)
-        return data.copy(), data.copy(), np.zeros_like(data)
-    with np.errstate(invalid="ignore", over="ignore"):      # rows of inf give nan, as in PyTorch
-        shifted = data - data.max(axis=dim, keepdims=True)
-        exp = np.exp(shifted)
-        return shifted, exp, exp.sum(axis=dim, keepdims=True)
-
-
-def _one_dim(data):
-    """A 0-d array as a 1-element one: softmax of a 0-d tensor runs along its one (dim 0 or -1)."""
-    return data.reshape(1) if data.ndim == 0 else data
-
-
-class Softmax(Function):
-    """exp(x) / sum(exp(x)) along ``dim``.  d/dx = result * (grad - sum(grad * result))."""
-    node_name = "SoftmaxBackward0"
-    saved_names = ("result",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        ctx.dim = dim
-        data = _one_dim(x._data)
-        _, exp, total = _softmax_parts(data, dim)
-        with np.errstate(invalid="ignore"):
-            exp /= total
-        result = Tensor(contiguous(exp.reshape(x._data.shape)))       # row by row, as PyTorch's
-        ctx.save_for_backward(result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return SoftmaxBackwardData.apply(grad, result, ctx.dim), None
-
-
-class SoftmaxBackwardData(Function):
-    """y * (grad - sum(grad * y)): softmax's backward as one op, differentiable again."""
-    node_name = "SoftmaxBackwardDataBackward0"
-    saved_names = ("grad_output", "output")
-
-    @staticmethod
-    def forward(ctx, grad, result, dim):
-        ctx.dim = dim
-        ctx.save_for_backward(grad, result)
-        g, y = _one_dim(grad._data), _one_dim(result._data)
-        with np.errstate(invalid="ignore", over="ignore"):      # nan and inf go through, as in PyTorch
-            return Tensor((y * (g - (g * y).sum(axis=dim, keepdims=True))).reshape(grad._data.shape))
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, result = ctx.saved_tensors
-        grad_grad = SoftmaxBackwardData.apply(gg, result, ctx.dim) if ctx.needs_input_grad[0] else None
-        grad_result = None
-        if ctx.needs_input_grad[1]:     # FunctionsManual.cpp: softmax_double_backward
-            dim = ctx.dim
-            grad_result = (grad * gg - (result * grad).sum(dim, keepdim=True) * gg
-                           - grad * (result * gg).sum(dim, keepdim=True))
-        return grad_grad, grad_result, None
-
-
-class LogSoftmax(Function):
-    """x - log(sum(exp(x))) along ``dim``, computed stably.  d/dx = grad - exp(result) * sum(grad)."""
-    node_name = "LogSoftmaxBackward0"
-    saved_names = ("result",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        ctx.dim = dim
-        data = _one_dim(x._data)
-        shifted, _, total = _softmax_parts(data, dim)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            shifted -= np.log(total)
-        result = Tensor(contiguous(shifted.reshape(x._data.shape)))   # row by row, as PyTorch's
-        ctx.save_for_backward(result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return LogSoftmaxBackwardData.apply(grad, result, ctx.dim), None
-
-
-class LogSoftmaxBackwardData(Function):
-    """grad - exp(y) * sum(grad): log_softmax's backward as one op, differentiable again."""
-    node_name = "LogSoftmaxBackwardDataBackward0"
-    saved_names = ("grad_output", "output")
-
-    @staticmethod
-    def forward(ctx, grad, result, dim):
-        ctx.dim = dim
-        ctx.save_for_backward(grad, result)
-        g, y = _one_dim(grad._data), _one_dim(result._data)
-        with np.errstate(invalid="ignore", over="ignore"):
-            return Tensor((g - np.exp(y) * g.sum(axis=dim, keepdims=True)).reshape(grad._data.shape))
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, result = ctx.saved_tensors
-        dim = ctx.dim          # derivatives.yaml, _log_softmax_backward_data
-        grad_grad = gg - (gg * result.exp()).sum(dim, keepdim=True) if ctx.needs_input_grad[0] else None
-        grad_result = -grad.sum(dim, keepdim=True) * result.exp() * gg if ctx.needs_input_grad[1] else None
-        return grad_grad, grad_result, None
 
 
 class ClassTargets:
@@ -322,11 +187,6 @@ def _mse_double_backward(grad, x, reduction):
     return _divide_for_mean(MulScalar.apply(grad, 2), reduction, x.numel())
 
 
-def _softplus_neg(x):
-    """log(1 + exp(-x)), computed without overflow."""
-    return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
-
-
 class LossWeights:
     """A loss's ``weight`` and ``pos_weight`` tensors: data, not graph inputs (PyTorch records no edge
     for them, and refuses them when they require grad: nn.functional checks that)."""
@@ -405,66 +265,6 @@ class BinaryCrossEntropyWithLogits(Function):
         return grad_x, grad_target, None, None
 
 
-class LogSigmoid(Function):
-    """log(sigmoid(x)) = -softplus(-x), computed without overflow (PyTorch's log_sigmoid_forward)."""
-    node_name = "LogSigmoidBackward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        with np.errstate(over="ignore"):
-            return Tensor(np.asarray(-_softplus_neg(x._data), dtype=x._data.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return LogSigmoidBackward.apply(grad, x)
-
-
-class LogSigmoidBackward(Function):
-    """grad * (1 - sigmoid(x)): log_sigmoid's backward as one op (``log_sigmoid_backward``)."""
-    node_name = "LogSigmoidBackwardBackward0"
-    saved_names = ("grad_output", "self")
-
-    @staticmethod
-    def forward(ctx, grad, x):
-        ctx.save_for_backward(grad, x)
-        with np.errstate(over="ignore"):
-            return Tensor(np.asarray(grad._data / (1 + np.exp(x._data)), dtype=grad._data.dtype))
-
-    @staticmethod
-    def backward(ctx, gg):
-        """derivatives.yaml, log_sigmoid_backward; FunctionsManual.cpp, log_sigmoid_double_backward."""
-        grad, x = ctx.saved_tensors
-        grad_grad = LogSigmoidBackward.apply(gg, x) if ctx.needs_input_grad[0] else None
-        grad_x = None
-        if ctx.needs_input_grad[1]:
-            z = x.sigmoid()
-            grad_x = gg * grad * SubScalar.apply(z, 1) * z
-        return grad_grad, grad_x
-
-
-class Logit(Function):
-    """log(x / (1 - x)): -inf at 0, inf at 1, nan outside [0, 1] (torch.logit)."""
-    node_name = "LogitBackward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return Tensor(np.asarray(np.log(x._data / (1 - x._data)), dtype=x._data.dtype))
-
-    @staticmethod
-    def backward(ctx, grad):
-        """FunctionsManual.cpp, infinitely_differentiable_logit_backward (without eps)."""
-        (x,) = ctx.saved_tensors
-        inside = (x._data >= 0) & (x._data <= 1)
-        nan = Tensor(np.array(np.nan, dtype=x._data.dtype))
-        return Where.apply(grad / (x * _one_minus(x)), nan, inside)
-
-
 class BinaryCrossEntropy(Function):
     """-w [y log(x) + (1 - y) log(1 - x)] for probabilities x; each log is clamped at -100, as in PyTorch."""
     node_name = "BinaryCrossEntropyBackward0"
@@ -493,7 +293,7 @@ class BinaryCrossEntropy(Function):
         if ctx.needs_input_grad[0]:
             grad_x = BinaryCrossEntropyBackward.apply(grad, x, target, LossWeights(weight), ctx.reduction)
         if ctx.needs_input_grad[1]:      # FunctionsManual.cpp: binary_cross_entropy_target_backward
-            grad_target = Logit.apply(x).neg_().mul_(grad)
+            grad_target = Logit.apply(x, None).neg_().mul_(grad)
             grad_target = _weighted_mean_grad(grad_target, weight, ctx.reduction, target.numel())
         return grad_x, grad_target, None, None
 
@@ -544,3 +344,151 @@ class BinaryCrossEntropyBackward(Function):
                 denominator.clamp_(min=_BCE_EPS)
             grad_target = _divide_for_mean(grad_target.div_(denominator), reduction, target.numel())
         return grad_grad, grad_x, grad_target, None, None
+
+
+class SmoothL1Loss(Function):
+    """0.5 (x - y)**2 / beta where |x - y| < beta, else |x - y| - 0.5 beta; then mean, sum or nothing.
+
+    d/dx = clamp((x - y) / beta, -1, 1) [/ n]. (``HuberLoss``, below, is delta times this loss with
+    beta = delta.)
+    """
+    node_name = "SmoothL1LossBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, target, reduction, beta):
+        ctx.reduction, ctx.beta = REDUCTIONS[reduction], beta
+        ctx.save_for_backward(x, target)
+        dtype = result_dtype(x, target)
+        diff = np.abs(cast(x._data, dtype) - cast(target._data, dtype))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            beta_, half = dtype.type(beta), dtype.type(0.5)
+            losses = np.where(diff < beta_, half * diff * diff / beta_, diff - half * beta_)
+        return _reduce_losses(losses.astype(dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, smooth_l1_loss: one smooth_l1_loss_backward each, the target's with the
+        roles of input and target swapped."""
+        x, target = ctx.saved_tensors
+        needs_x, needs_target = ctx.needs_input_grad[:2]
+        reduction, beta = ctx.reduction, ctx.beta
+        return (SmoothL1LossBackward.apply(grad, x, target, reduction, beta) if needs_x else None,
+                SmoothL1LossBackward.apply(grad, target, x, reduction, beta) if needs_target else None,
+                None, None)
+
+
+class SmoothL1LossBackward(Function):
+    """clamp((x - y) / beta, -1, 1) * grad [/ n]: smooth_l1_loss's backward as one op, differentiable
+    again."""
+    node_name = "SmoothL1LossBackwardBackward0"
+    saved_names = ("grad_output", "self", "target")
+
+    @staticmethod
+    def forward(ctx, grad, x, target, reduction, beta):
+        ctx.reduction, ctx.beta = reduction, beta
+        ctx.save_for_backward(grad, x, target)
+        dtype = result_dtype(x, target)
+        diff = cast(x._data, dtype) - cast(target._data, dtype)
+        slope = np.clip(diff / dtype.type(beta), -1, 1)
+        out = slope * grad._data
+        if reduction == REDUCTIONS["mean"]:
+            out = out / dtype.type(x.numel())
+        return Tensor(np.asarray(out, dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        """derivatives.yaml, smooth_l1_loss_backward: grad_output, self, then target; the last two are
+        FunctionsManual.cpp's smooth_l1_loss_double_backward of ``grad * grad_output``."""
+        grad, x, target = ctx.saved_tensors
+        needs, reduction, beta = ctx.needs_input_grad, ctx.reduction, ctx.beta
+        grad_grad = None
+        if needs[0]:
+            grad_grad = SmoothL1LossBackward.apply(gg, x, target, reduction, beta)
+            if grad.ndim == 0:                   # a mean or sum: the loss was one number
+                grad_grad = grad_grad.sum()
+        grad_x = _smooth_l1_double_backward(gg * grad, x, target, reduction, beta) if needs[1] else None
+        grad_target = -_smooth_l1_double_backward(gg * grad, x, target, reduction, beta) if needs[2] else None
+        return grad_grad, grad_x, grad_target, None, None
+
+
+def _smooth_l1_double_backward(grad, x, target, reduction, beta):
+    """FunctionsManual.cpp, smooth_l1_loss_double_backward: ``grad * (|x - target| < beta) / beta``,
+    divided by x's size for the mean (nan where x or target is nan: the comparison is false, 0)."""
+    inside = _closer_than(x, target, beta, grad._data.dtype)
+    return _divide_for_mean(DivScalar.apply(grad * inside, beta), reduction, x.numel())
+
+
+def _closer_than(x, target, bound, dtype):
+    """``(|x - target| < bound)`` as a tensor of 0s and 1s of ``dtype`` (no graph)."""
+    with np.errstate(invalid="ignore"):
+        return Tensor((np.abs(x._data - target._data) < bound).astype(dtype))
+
+
+class HuberLoss(Function):
+    """0.5 (x - y)**2 where |x - y| < delta, else delta (|x - y| - 0.5 delta); then mean, sum or nothing."""
+    node_name = "HuberLossBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, target, reduction, delta):
+        ctx.reduction, ctx.delta = REDUCTIONS[reduction], delta
+        ctx.save_for_backward(x, target)
+        dtype = result_dtype(x, target)
+        diff = np.abs(cast(x._data, dtype) - cast(target._data, dtype))
+        delta_ = dtype.type(delta)
+        half = dtype.type(0.5)
+        losses = np.where(diff < delta_, half * diff * diff, delta_ * (diff - half * delta_))
+        return _reduce_losses(losses.astype(dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, huber_loss: one huber_loss_backward each, the target's with the roles of
+        input and target swapped."""
+        x, target = ctx.saved_tensors
+        needs_x, needs_target = ctx.needs_input_grad[:2]
+        return (HuberLossBackward.apply(grad, x, target, ctx.reduction, ctx.delta) if needs_x else None,
+                HuberLossBackward.apply(grad, target, x, ctx.reduction, ctx.delta) if needs_target else None,
+                None, None)
+
+
+class HuberLossBackward(Function):
+    """clamp(x - y, -delta, delta) * grad [/ n]: huber_loss's backward as one op, differentiable again
+    (aten/src/ATen/native/cpu/PointwiseOpsKernel.cpp, huber_backward_cpu_kernel)."""
+    node_name = "HuberLossBackwardBackward0"
+    saved_names = ("grad_output", "self", "target")
+
+    @staticmethod
+    def forward(ctx, grad, x, target, reduction, delta):
+        ctx.reduction, ctx.delta = reduction, delta
+        ctx.save_for_backward(grad, x, target)
+        dtype = result_dtype(x, target)
+        diff = cast(x._data, dtype) - cast(target._data, dtype)
+        out = np.clip(diff, -dtype.type(delta), dtype.type(delta)) * grad._data
+        if reduction == REDUCTIONS["mean"]:
+            out = out / dtype.type(x.numel())
+        return Tensor(np.asarray(out, dtype))
+
+    @staticmethod
+    def backward(ctx, gg):
+        """derivatives.yaml, huber_loss_backward: grad_output (FunctionsManual.cpp,
+        huber_loss_double_backward_grad_output), then self and target (huber_loss_double_backward of
+        ``grad * grad_output``)."""
+        grad, x, target = ctx.saved_tensors
+        needs, reduction, delta = ctx.needs_input_grad, ctx.reduction, ctx.delta
+        grad_grad = None
+        if needs[0]:
+            if reduction == REDUCTIONS["none"]:
+                grad_grad = HuberLossBackward.apply(gg, x, target, reduction, delta)
+            else:
+                ones = Tensor(np.ones(grad._data.shape, grad._data.dtype))
+                grad_grad = (HuberLossBackward.apply(ones, x, target, reduction, delta) * gg).sum()
+        grad_x = _huber_double_backward(gg * grad, x, target, reduction, delta) if needs[1] else None
+        grad_target = -_huber_double_backward(gg * grad, x, target, reduction, delta) if needs[2] else None
+        return grad_grad, grad_x, grad_target, None, None
+
+
+def _huber_double_backward(grad, x, target, reduction, delta):
+    """FunctionsManual.cpp, huber_loss_double_backward: ``grad * (|x - target| < delta)``, divided by
+    x's size for the mean."""
+    return _divide_for_mean(grad * _closer_than(x, target, delta, grad._data.dtype), reduction, x.numel())

@@ -1,18 +1,21 @@
-"""The rest of PyTorch's element-by-element maths: ``log1p``, ``expm1``, ``exp2``, ``rsqrt``, the
-hyperbolic and inverse trigonometric functions, ``erf``/``erfc``/``erfinv``, ``logit``, ``sinc``,
-``frac``, ``deg2rad``/``rad2deg``, ``nan_to_num``, ``signbit``, and of two tensors ``atan2``,
-``xlogy``, ``hypot``, ``logaddexp`` and ``logaddexp2``.
+"""Elementwise functions of one tensor: ``neg``, ``abs``, ``sgn``/``sign``, ``exp``, ``log`` and the other
+logs, ``sqrt``/``rsqrt``, the trigonometric and hyperbolic functions, ``erf``/``erfc``/``erfinv``,
+``logit``, ``sinc``, ``frac``, the roundings, ``nan_to_num``,
+``isnan``/``isinf``/``isfinite``/``signbit``, ``square``, ``reciprocal`` and dtype conversion
+(tools/autograd/derivatives.yaml; the kernels in aten/src/ATen/native/cpu/UnaryOpsKernel.cpp).
 
-Each node has PyTorch's name (``Log1PBackward0``, ...) and saves what PyTorch's saves (``self`` or
-``result``). The gradients are derivatives.yaml's, written with tensor operations in the order its
-formula applies them, so that ``create_graph=True`` records PyTorch's graph: ``2.0 / sqrt(M_PI) *
-exp(-(self.pow(2))) * grad`` for erf is ``pow``, ``neg``, ``exp``, a multiplication by a number
-(``MulBackward1``), then by ``grad``. C++'s ``1 - t`` is ``empty_like(t).fill_(1).sub_(t)``
-(``SubBackward0``), its ``1 + t`` is ``t.add(1)`` (``AddBackward1``).
+Each is a Function named after PyTorch's backward node (``ExpBackward0``, ``Log1PBackward0``, ...) and
+saves what PyTorch's saves (``self`` or ``result``). The gradients are derivatives.yaml's, written with
+tensor operations in the order its formula applies them, so that ``create_graph=True`` records PyTorch's
+graph: ``2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad`` for erf is ``pow``, ``neg``, ``exp``, a
+multiplication by a number (``MulBackward1``), then by ``grad``. C++'s ``1 - t`` is
+``empty_like(t).fill_(1).sub_(t)`` (``SubBackward0``), its ``1 + t`` is ``t.add(1)`` (``AddBackward1``).
 
-A float32 result is computed in float64 and rounded once, as ``exp`` and ``log`` are here
-(pointwise.py: ``_rounded_from_float64``); integers and bools are taken as float32 first, as
-PyTorch takes them.
+A float32 result is computed in float64 and rounded once (``_helpers._rounded_from_float64``); integers
+and bools are taken as float32 first, as PyTorch takes them. A rounding's gradient is zero
+(``zeros_like(grad)``); the tests give bool tensors, never part of the graph. ``sign`` (``SignBackward0``)
+and ``sgn`` (``SgnBackward0``) are two nodes in PyTorch, so two classes here, with one kernel; ``square``
+is ``pow(x, 2)`` (``PowBackward0``).
 """
 import math
 
@@ -21,9 +24,421 @@ import numpy as np
 from .. import grad_mode
 from .._tensor import Tensor
 from ..autograd.function import Function
-from ._helpers import as_tensor_operand, check_broadcast, check_tensor, result_dtype, to_float
-from .pointwise import AddScalar, MaskedFill, MulScalar, Where
+from ._helpers import astype, to_float, check_tensor, _rounded_from_float64
 from .views import iterator_out
+from .binary import AddScalar, MulScalar, Where, atan2, hypot, xlogy
+
+
+# ---------------------------------------------------------------------- unary
+class Neg(Function):
+    """-x."""
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return Tensor(np.negative(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Sin(Function):
+    """sin(x).  d/dx = cos(x)."""
+    node_name = "SinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(invalid="ignore"):         # sin(inf) is nan, silently as in PyTorch
+            return Tensor(_rounded_from_float64(np.sin, to_float(x._data)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cos()
+
+
+class Cos(Function):
+    """cos(x).  d/dx = -sin(x)."""
+    node_name = "CosBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(invalid="ignore"):         # cos(inf) is nan, silently as in PyTorch
+            return Tensor(_rounded_from_float64(np.cos, to_float(x._data)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -x.sin()
+
+
+def sign_of(data):
+    """-1, 0 or 1 by the sign of each element, and 0 for nan: PyTorch's kernel
+    (aten/src/ATen/native/cpu/UnaryOpsKernel.cpp, sign_kernel: ``(0 < a) - (a < 0)``),
+    where numpy's np.sign gives nan."""
+    return (data > 0).astype(data.dtype) - (data < 0).astype(data.dtype)
+
+
+class Sgn(Function):
+    """sign(x) (-1, 0 or 1; 0 at nan): the gradient of abs; its own gradient is zero."""
+    node_name = "SgnBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        return Tensor(sign_of(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data))
+
+
+class Abs(Function):
+    """|x|.  d/dx = sgn(x) (derivatives.yaml, abs: ``grad * self.sgn()``): 0 at nan, where no gradient
+    passes."""
+    node_name = "AbsBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return Tensor(np.abs(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * Sgn.apply(x)
+
+
+class Exp(Function):
+    """e**x.  d/dx = e**x, so the *result* is saved, not x."""
+    node_name = "ExpBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(over="ignore"):
+            result = Tensor(_rounded_from_float64(np.exp, to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result
+
+
+class Log(Function):
+    """log(x).  d/dx = 1/x."""
+    node_name = "LogBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Tensor(_rounded_from_float64(np.log, to_float(x._data)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / x
+
+
+class Sqrt(Function):
+    """sqrt(x).  d/dx = 1 / (2 sqrt(x))."""
+    node_name = "SqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(invalid="ignore"):
+            result = Tensor(np.sqrt(to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad / MulScalar.apply(result, 2)
+
+
+class Tanh(Function):
+    """tanh(x).  d/dx = 1 - tanh(x)**2."""
+    node_name = "TanhBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = Tensor(_rounded_from_float64(np.tanh, to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        # grad * (1 - result * result), computed as one node: fewer ops than three Tensor ops (the
+        # benchmarks' tanh chain), and PyTorch's name, TanhBackwardBackward0, in a second backward
+        return TanhBackward.apply(grad, result)
+
+
+def _one_minus_square(y):
+    """1 - y * y rounded once, as PyTorch's CPU tanh_backward gives it for float32 (its compiler fuses the
+    multiply and subtract: 30% of the elements differ in the last bit otherwise); float32 y squared is
+    exact in float64, and so is 1 minus it."""
+    if y.dtype == np.float32:
+        return (1.0 - np.square(y, dtype=np.float64)).astype(np.float32)
+    return 1 - y * y
+
+
+class TanhBackward(Function):
+    """grad * (1 - y**2) as one node: one op, not three, and PyTorch's name in a second backward."""
+    node_name = "TanhBackwardBackward0"
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx, grad, result):
+        ctx.save_for_backward(grad, result)
+        return Tensor(grad._data * _one_minus_square(result._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        """derivatives.yaml, tanh_backward: ``grad_output`` first, then ``output``."""
+        grad_output, result = ctx.saved_tensors
+        grad_grad_output = TanhBackward.apply(grad, result) if ctx.needs_input_grad[0] else None
+        grad_result = grad * (MulScalar.apply(result, -2) * grad_output) if ctx.needs_input_grad[1] else None
+        return grad_grad_output, grad_result
+
+
+class Reciprocal(Function):
+    """1/x.  d/dx = -1/x**2."""
+    node_name = "ReciprocalBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(divide="ignore"):
+            result = Tensor(np.reciprocal(to_float(x._data)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -grad * (result * result)
+
+
+class ToCopy(Function):
+    """x.to(dtype).  The gradient goes back in the input's dtype."""
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        ctx.input_dtype = x.dtype
+        return Tensor(astype(x._data, dtype.numpy))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.input_dtype), None
+
+
+class Sign(Function):
+    """-1, 0 or 1 by the sign of each element, 0 at nan; the gradient is zero (derivatives.yaml: sign)."""
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return Tensor(sign_of(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data))
+
+
+def sign(x):
+    check_tensor(x, "sign")
+    if x.dtype.name == "bool":
+        return x.clone()
+    return Sign.apply(x)
+
+
+def square(x):
+    """x ** 2, recorded as PyTorch records it: ``PowBackward0``."""
+    check_tensor(x, "square")
+    return x.pow(2)
+
+
+class Log10(Function):
+    """log10(x).  d/dx = 1 / (x ln 10)."""
+    node_name = "Log10Backward0"
+    saved_names = ("self",)
+    ufunc, ln_base = staticmethod(np.log10), 2.3025850929940456
+
+    @classmethod
+    def forward(cls, ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Tensor(_rounded_from_float64(cls.ufunc, to_float(x._data)))
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / MulScalar.apply(x, cls.ln_base)
+
+
+class Log2(Log10):
+    """log2(x).  d/dx = 1 / (x ln 2) (derivatives.yaml: ``grad / (self.conj() * 0.6931471805599453)``)."""
+    node_name = "Log2Backward0"
+    ufunc, ln_base = staticmethod(np.log2), 0.6931471805599453
+
+
+def log10(x):
+    return Log10.apply(check_tensor(x, "log10"))
+
+
+def log2(x):
+    return Log2.apply(check_tensor(x, "log2"))
+
+
+class Floor(Function):
+    """The largest integer <= x (as a float).  The gradient is zero (derivatives.yaml, floor:
+    ``zeros_like(grad)``)."""
+    node_name = "FloorBackward0"
+    ufunc = staticmethod(np.floor)
+
+    @classmethod
+    def forward(cls, ctx, x):
+        return Tensor(cls.ufunc(x._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data))
+
+
+class Ceil(Floor):
+    """The smallest integer >= x."""
+    node_name = "CeilBackward0"
+    ufunc = staticmethod(np.ceil)
+
+
+class Trunc(Floor):
+    """x with its fractional part dropped (towards zero)."""
+    node_name = "TruncBackward0"
+    ufunc = staticmethod(np.trunc)
+
+
+class Round(Floor):
+    """The nearest integer, halves to the even one (0.5 -> 0, 1.5 -> 2), as PyTorch's nearbyint."""
+    node_name = "RoundBackward0"
+    ufunc = staticmethod(np.rint)
+
+
+class RoundDecimals(Function):
+    """x rounded to ``decimals`` decimal places (``round(x, decimals=2)``; its node keeps nothing)."""
+    node_name = "RoundBackward1"
+
+    @staticmethod
+    def forward(ctx, x, decimals):
+        return Tensor(np.round(x._data, decimals))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor(np.zeros_like(grad._data)), None
+
+
+def _not_for(kernel, x):
+    """PyTorch's words for a kernel its CPU build has no version of for x's dtype."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.scalar_name}\'')
+
+
+def _rounding(function, name, x):
+    check_tensor(x, name)
+    if x.dtype.name == "bool":
+        raise _not_for(f"{name}_vml_cpu", x)
+    if not x.dtype.is_floating_point:
+        return x.clone()                  # integers are already whole: a copy, as in PyTorch
+    return function.apply(x)
+
+
+def floor(x):
+    return _rounding(Floor, "floor", x)
+
+
+def ceil(x):
+    return _rounding(Ceil, "ceil", x)
+
+
+def trunc(x):
+    return _rounding(Trunc, "trunc", x)
+
+
+def round(x, *, decimals=None):
+    """``round(x)``, or with ``decimals`` given (even 0) the overload ``round.decimals`` (RoundBackward1),
+    which integers do not have (round_cpu, round_vml_cpu for 0)."""
+    if decimals is None:
+        return _rounding(Round, "round", x)
+    check_tensor(x, "round")
+    if not x.dtype.is_floating_point:
+        raise _not_for("round_vml_cpu" if decimals == 0 else "round_cpu", x)
+    return RoundDecimals.apply(x, int(decimals))
+
+
+def _rounding_in_place(name, rounded, x):
+    """floor_, ceil_, trunc_, round_: x changed in place (an integer tensor is left as it is, its
+    version counted up)."""
+    from .inplace import run_inplace
+    check_tensor(x, name + "_")
+    if x.dtype.name == "bool":
+        raise _not_for(f"{name}_vml_cpu", x)
+    if not x.dtype.is_floating_point:
+        x._bump_version()
+        return x
+    return run_inplace(x, rounded, ())
+
+
+def floor_(x):
+    return _rounding_in_place("floor", floor, x)
+
+
+def ceil_(x):
+    return _rounding_in_place("ceil", ceil, x)
+
+
+def trunc_(x):
+    return _rounding_in_place("trunc", trunc, x)
+
+
+def round_(x, *, decimals=None):
+    if decimals is not None and not check_tensor(x, "round_").dtype.is_floating_point:
+        raise _not_for("round_vml_cpu" if decimals == 0 else "round_cpu", x)
+    return _rounding_in_place("round", lambda t: round(t, decimals=decimals), x)
+
+
+def _test(ufunc, name, x):
+    check_tensor(x, name)
+    if not x.dtype.is_floating_point:
+        return Tensor(np.full(x._data.shape, ufunc is np.isfinite))
+    return Tensor(np.asarray(ufunc(x._data)))
+
+
+def isnan(x):
+    """True where x is nan."""
+    return _test(np.isnan, "isnan", x)
+
+
+def isinf(x):
+    """True where x is inf or -inf."""
+    return _test(np.isinf, "isinf", x)
+
+
+def isfinite(x):
+    """True where x is neither nan nor infinite."""
+    return _test(np.isfinite, "isfinite", x)
 
 
 def _in_float64(compute, data):
@@ -199,7 +614,7 @@ class Acosh(_Unary):
 
     @staticmethod
     def backward(ctx, grad):
-        from .pointwise import SubScalar
+        from .binary import SubScalar
         (x,) = ctx.saved_tensors
         return grad * rsqrt(SubScalar.apply(x * x, 1))
 
@@ -217,6 +632,8 @@ class Atanh(_Unary):
 
 # ----------------------------------------------------------------- the error function
 _erf_each = np.frompyfunc(math.erf, 1, 1)
+
+
 _erfc_each = np.frompyfunc(math.erfc, 1, 1)
 
 
@@ -412,191 +829,6 @@ class NanToNum(Function):
         return grad * Tensor(np.isfinite(x._data)), None, None, None
 
 
-# ----------------------------------------------------------------- of two tensors
-def _float_operands(a, b):
-    """The dtype of a two-tensor float op: PyTorch's promotion, integers and bools as float32."""
-    dtype = result_dtype(a, b)
-    return dtype if dtype.kind == "f" else np.dtype(np.float32)
-
-
-def _binary64(compute, a, b, dtype):
-    """``compute(a, b)`` in float64, rounded once to ``dtype``, broadcast and laid out as PyTorch's."""
-    try:
-        out = iterator_out(dtype, a._data, b._data)
-        with np.errstate(all="ignore"):
-            result = compute(a._data.astype(np.float64), b._data.astype(np.float64)).astype(dtype)
-    except ValueError:
-        check_broadcast(a, b)
-        raise
-    if out is None:
-        return Tensor(np.ascontiguousarray(result) if result.ndim else result)
-    out[...] = result
-    return Tensor(out)
-
-
-class Atan2(Function):
-    """The angle of the point (other, self): arctan(self / other) in the right quadrant."""
-    node_name = "Atan2Backward0"
-    saved_names = ("other", "self")
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(b, a)
-        return _binary64(np.arctan2, a, b, _float_operands(a, b))
-
-    @staticmethod
-    def backward(ctx, grad):
-        """FunctionsManual.cpp, atan2_backward: ``recip`` is ``1 / (self * self + other * other)``, then
-        ``grad * other * recip`` and ``grad * -self * recip``. torch 2.13 also sets ``recip`` to 0 where the
-        denominator is 0, by a masked_fill (measured: its graph has MaskedFillBackward0 there, and the
-        gradient at (0, 0) is 0, not nan)."""
-        b, a = ctx.saved_tensors
-        denominator = a * a + b * b
-        recip = MaskedFill.apply(denominator.reciprocal(), denominator._data == 0, 0.0)
-        needs_a, needs_b = ctx.needs_input_grad
-        return (grad * b * recip if needs_a else None), (grad * -a * recip if needs_b else None)
-
-
-def _xlogy(x, y):
-    """x * log(y), 0 where x is 0 (unless y is nan): PyTorch's xlogy kernel."""
-    return np.where(np.isnan(y), np.nan, np.where(x == 0, 0.0, x * np.log(y)))
-
-
-class Xlogy(Function):
-    """x * log(y), 0 where x == 0 (``xlogy.Tensor``)."""
-    node_name = "XlogyBackward0"
-    saved_names = ("other", "self")
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(b, a)
-        return _binary64(_xlogy, a, b, _float_operands(a, b))
-
-    @staticmethod
-    def backward(ctx, grad):
-        """derivatives.yaml, xlogy.Tensor: ``other``: ``grad * self / other``; ``self``:
-        ``at::xlogy(grad, other).masked_fill((self == 0.) & (other <= 0.), 0.)``."""
-        b, a = ctx.saved_tensors
-        needs_a, needs_b = ctx.needs_input_grad
-        grad_b = grad * a / b if needs_b else None
-        grad_a = None
-        if needs_a:
-            logs = xlogy(grad, b)
-            grad_a = MaskedFill.apply(logs, np.broadcast_to((a._data == 0) & (b._data <= 0), logs.shape), 0.0)
-        return grad_a, grad_b
-
-
-class XlogyScalarOther(Function):
-    """xlogy(x, number) (``xlogy.Scalar_Other``)."""
-    node_name = "XlogyBackward2"
-    saved_names = ("self",)
-    saved_fields = ("other",)
-
-    @staticmethod
-    def forward(ctx, a, other):
-        ctx.other = other
-        ctx.save_for_backward(a)
-        b = as_tensor_operand(other, "xlogy")
-        return _binary64(_xlogy, a, b, _float_operands(a, b))
-
-    @staticmethod
-    def backward(ctx, grad):
-        """``other > 0 ? xlogy(grad, other) : xlogy(grad, other).masked_fill(self == 0., 0.)``."""
-        (a,) = ctx.saved_tensors
-        logs = XlogyScalarOther.apply(grad, ctx.other)
-        if ctx.other > 0:
-            return logs, None
-        return MaskedFill.apply(logs, np.broadcast_to(a._data == 0, logs.shape), 0.0), None
-
-
-class XlogyScalarSelf(Function):
-    """xlogy(number, y) (``xlogy.Scalar_Self``): only y gets a gradient, ``grad * self / other``."""
-    node_name = "XlogyBackward1"
-    saved_names = ("other",)
-    saved_fields = ("self",)
-
-    @staticmethod
-    def forward(ctx, number, b):
-        ctx.self = number
-        ctx.save_for_backward(b)
-        a = as_tensor_operand(number, "xlogy")
-        return _binary64(_xlogy, a, b, _float_operands(a, b))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (b,) = ctx.saved_tensors
-        return None, MulScalar.apply(grad, ctx.self) / b
-
-
-class Hypot(Function):
-    """sqrt(self**2 + other**2), without overflow.  d/dself = self / result, d/dother = other / result."""
-    node_name = "HypotBackward0"
-    saved_names = ("other", "self", "result")
-
-    @staticmethod
-    def forward(ctx, a, b):
-        result = _binary64(np.hypot, a, b, _float_operands(a, b))
-        ctx.save_for_backward(b, a, result)
-        return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        b, a, result = ctx.saved_tensors
-        needs_a, needs_b = ctx.needs_input_grad
-        grad_b = grad * b / result if needs_b else None
-        grad_a = grad * a / result if needs_a else None
-        return grad_a, grad_b
-
-
-def _logaddexp(x, y):
-    """log(e**x + e**y): PyTorch's kernel (``x`` itself where both are the same infinity)."""
-    biggest = np.maximum(x, y)
-    return np.where(np.isinf(x) & (x == y), x, biggest + np.log1p(np.exp(-np.abs(x - y))))
-
-
-def _logaddexp2(x, y):
-    biggest = np.maximum(x, y)
-    return np.where(np.isinf(x) & (x == y), x, biggest + np.log1p(np.exp2(-np.abs(x - y))) / math.log(2))
-
-
-class Logaddexp(Function):
-    """log(e**self + e**other).  d/dself = 1 / (1 + e**(other - self))."""
-    node_name = "LogaddexpBackward0"
-    saved_names = ("other", "self")
-    compute = staticmethod(_logaddexp)
-
-    @classmethod
-    def forward(cls, ctx, a, b):
-        ctx.save_for_backward(b, a)
-        return _binary64(cls.compute, a, b, _float_operands(a, b))
-
-    @staticmethod
-    def backward(ctx, grad):
-        """``other``: ``grad / (1 + exp(self - other))``, then ``self``: ``grad / (1 + exp(other -
-        self))``."""
-        b, a = ctx.saved_tensors
-        needs_a, needs_b = ctx.needs_input_grad
-        grad_b = grad / AddScalar.apply((a - b).exp(), 1) if needs_b else None
-        grad_a = grad / AddScalar.apply((b - a).exp(), 1) if needs_a else None
-        return grad_a, grad_b
-
-
-class Logaddexp2(Logaddexp):
-    """log2(2**self + 2**other).  d/dself = 1 / (1 + 2**(other - self))."""
-    node_name = "Logaddexp2Backward0"
-    compute = staticmethod(_logaddexp2)
-
-    @staticmethod
-    def backward(ctx, grad):
-        """``other``: ``grad / (1 + pow(2, self - other))``, then ``self``: ``grad / (1 + pow(2, other -
-        self))``."""
-        b, a = ctx.saved_tensors
-        needs_a, needs_b = ctx.needs_input_grad
-        grad_b = grad / AddScalar.apply(2 ** (a - b), 1) if needs_b else None
-        grad_a = grad / AddScalar.apply(2 ** (b - a), 1) if needs_a else None
-        return grad_a, grad_b
-
-
 # ----------------------------------------------------------------- the functions
 def _unary(function, name):
     def op(input):
@@ -608,10 +840,20 @@ def _unary(function, name):
 
 log1p, expm1, exp2, rsqrt = (_unary(f, n) for f, n in ((Log1p, "log1p"), (Expm1, "expm1"), (Exp2, "exp2"),
                                                         (Rsqrt, "rsqrt")))
+
+
 sinh, cosh, tan = (_unary(f, n) for f, n in ((Sinh, "sinh"), (Cosh, "cosh"), (Tan, "tan")))
+
+
 asin, acos, atan = (_unary(f, n) for f, n in ((Asin, "asin"), (Acos, "acos"), (Atan, "atan")))
+
+
 asinh, acosh, atanh = (_unary(f, n) for f, n in ((Asinh, "asinh"), (Acosh, "acosh"), (Atanh, "atanh")))
+
+
 erf, erfc, erfinv = (_unary(f, n) for f, n in ((Erf, "erf"), (Erfc, "erfc"), (Erfinv, "erfinv")))
+
+
 sinc, deg2rad, rad2deg = (_unary(f, n) for f, n in ((Sinc, "sinc"), (Deg2Rad, "deg2rad"),
                                                     (Rad2Deg, "rad2deg")))
 
@@ -643,57 +885,6 @@ def signbit(input):
     """``torch.signbit``: True where the sign bit is set (-0.0 too, and negative numbers); a bool tensor."""
     check_tensor(input, "signbit")
     return Tensor(np.asarray(np.signbit(input._data)))
-
-
-def _two_tensors(name, a, b):
-    check_tensor(a, name)
-    check_tensor(b, name, "other", 2)
-
-
-def _floats_only(name, a, b):
-    """hypot and logaddexp have no integer kernel in PyTorch."""
-    dtype = result_dtype(a, b)
-    if dtype.kind != "f":
-        from .._dtype import from_numpy_dtype
-        kind = from_numpy_dtype(dtype).scalar_name
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{kind}\'')
-
-
-def atan2(input, other):
-    """``torch.atan2``: the angle of (other, input), in (-pi, pi]."""
-    _two_tensors("atan2", input, other)
-    return Atan2.apply(input, other)
-
-
-def xlogy(input, other):
-    """``torch.xlogy``: input * log(other), 0 where input is 0; either may be a number."""
-    if not isinstance(input, Tensor):
-        check_tensor(other, "xlogy", "other", 2)
-        return XlogyScalarSelf.apply(input, other)
-    if not isinstance(other, Tensor):
-        return XlogyScalarOther.apply(input, other)
-    return Xlogy.apply(input, other)
-
-
-def hypot(input, other):
-    """``torch.hypot``: sqrt(input**2 + other**2)."""
-    _two_tensors("hypot", input, other)
-    _floats_only("hypot", input, other)
-    return Hypot.apply(input, other)
-
-
-def logaddexp(input, other):
-    """``torch.logaddexp``: log(exp(input) + exp(other)), without overflow."""
-    _two_tensors("logaddexp", input, other)
-    _floats_only("logaddexp", input, other)
-    return Logaddexp.apply(input, other)
-
-
-def logaddexp2(input, other):
-    """``torch.logaddexp2``: log2(2**input + 2**other), without overflow."""
-    _two_tensors("logaddexp2", input, other)
-    _floats_only("logaddexp2", input, other)
-    return Logaddexp2.apply(input, other)
 
 
 class NotImplementedInPlace(Function):
@@ -740,5 +931,7 @@ def in_place(function, name=None):
  deg2rad_, rad2deg_, frac_, logit_, nan_to_num_, atan2_, xlogy_, hypot_) = (
     in_place(f) for f in (log1p, expm1, exp2, rsqrt, sinh, cosh, tan, asin, acos, atan, erf, erfc, erfinv,
                           sinc, deg2rad, rad2deg, frac, logit, nan_to_num, atan2, xlogy, hypot))
+
+
 asinh_, acosh_, atanh_ = (in_place(f.apply, f.function.__name__)
                           for f in (AsinhInPlace, AcoshInPlace, AtanhInPlace))

@@ -90,7 +90,7 @@ MISTAKES = [
      "recorded the backward formulas"),
     ("03.2", "engine.py", "            for hook in node.pre_hooks:\n", "            for hook in []:\n",
      "was called 0 times"),
-    ("03.2", "function.py", "variable._grad = Tensor(grad._data.copy())", "variable._grad = grad",
+    ("03.2", "function.py", "variable._grad = Tensor(grad_data)", "variable._grad = grad",
      "store a copy"),
     ("03.2", "engine.py",
      "    order, visited = [], set()\n    stack = [(root, False)]\n    while stack:\n",
@@ -137,19 +137,20 @@ MISTAKES = [
      "        if self.is_leaf or self.retains_grad:\n", "retain_grad() raised nothing"),
     # 05.1 accumulation
     ("05.1", "function.py",
-     "        if variable._grad is None:\n            variable._grad = Tensor(grad._data.copy())\n"
-     "        else:\n            variable._grad._data += grad._data\n",
-     "        variable._grad = Tensor(grad._data.copy())\n",
+     "        if variable._grad is None:\n            variable._grad = Tensor(grad_data)\n"
+     "        else:\n            variable._grad._data += grad_data\n            variable._grad._version += 1\n",
+     "        variable._grad = Tensor(grad_data)\n",
      "x.grad is 4, expected 8 after two backward() calls: .grad was overwritten instead of added to"),
-    ("05.1", "function.py", "            variable._grad._data += grad._data\n",
-     "            variable._grad = variable._grad + grad\n", "x.grad is a new tensor"),
+    ("05.1", "function.py", "            variable._grad._data += grad_data\n            variable._grad._version += 1\n",
+     "            variable._grad = variable._grad + Tensor(grad_data)\n", "x.grad is a new tensor"),
     # 05.2 zero_grad
     ("05.2", "optim.py",
-     "        if set_to_none:\n            p.grad = None\n        else:\n            p.grad._data[...] = 0\n",
+     "        if set_to_none:\n            p.grad = None\n        else:\n            p.grad._data[...] = 0\n"
+     "            p.grad._version += 1\n",
      "        p.grad = None\n", "left x.grad None"),
-    ("05.2", "optim.py", "            p.grad._data[...] = 0\n", "            p.grad = 0\n",
-     "expected a tensor of zeros"),
-    ("05.2", "optim.py", "            p.grad._data[...] = 0\n",
+    ("05.2", "optim.py", "            p.grad._data[...] = 0\n            p.grad._version += 1\n",
+     "            p.grad = 0\n", "expected a tensor of zeros"),
+    ("05.2", "optim.py", "            p.grad._data[...] = 0\n            p.grad._version += 1\n",
      "            from .creation import zeros_like\n            p.grad = zeros_like(p.grad)\n",
      "replaced x.grad by a new tensor"),
     # 06.1 no_grad
@@ -311,9 +312,9 @@ def as_right_at(directory, step_id):
         end = source.index("    return (accumulator, 0)\n") + len("    return (accumulator, 0)\n")
         source = source[:start] + "    return (AccumulateGrad(tensor), 0)\n" + source[end:]
     if step_id < "05.1":
-        start = source.index("        if variable._grad is None:\n            variable._grad = Tensor(")
-        end = source.index("            variable._grad._data += grad._data\n") + len(
-            "            variable._grad._data += grad._data\n")
+        start = source.index("        if not variable.requires_grad:")
+        end = source.index("            variable._grad._version += 1\n") + len(
+            "            variable._grad._version += 1\n")
         source = source[:start] + "        variable._grad = Tensor(grad._data.copy())\n" + source[end:]
     (directory / "function.py").write_text(source)
     if step_id < "08.2":
@@ -520,7 +521,7 @@ MISTAKES += [  # issue 18: wrong code that once got a ✅
      "            result.requires_grad = True\n            for t in tensors:\n                t.requires_grad = True\n",
      "c.requires_grad"),
     # 11.1: only the first input checked
-    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(inputs):\n", "    for i, tensor in enumerate(inputs[:1]):\n",
+    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(checked):\n", "    for i, tensor in enumerate(checked[:1]):\n",
      "second input"),
     # 03.1: Pow.backward multiplies the incoming gradient in place
     ("03.1", "ops.py", "        return grad * ctx.exponent * a ** (ctx.exponent - 1)\n",
@@ -600,7 +601,7 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
      "a shape of \"\n                               f\"torch.Size({list(self.shape)}).\")\n", "",
      "Mismatch in shape: grad_output[0] has a shape of torch.Size([3])"),
     ("03.3", "tensor.py", "        if gradient._data.dtype != self._data.dtype:\n"
-     "            gradient = Tensor(gradient._data.astype(self._data.dtype))\n", "", "PyTorch's is float32"),
+     "            gradient = Tensor(gradient._data.astype(self._data.dtype))\n", "", "PyTorch's is [0.90000004]"),
     # 04.2: a leaf's retain_grad switches retains_grad on
     ("04.2", "tensor.py", "        if self.is_leaf or self.retains_grad:\n            return\n",
      "        if self.is_leaf:\n            self.retains_grad = True\n            return\n"
@@ -618,8 +619,8 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
       "        self._kept_node.pre_hooks.append(keep_grad)\n"),
      "count the gradient twice"),
     # 05.1: the sum in a new array: a numpy view taken before no longer sees it
-    ("05.1", "function.py", "            variable._grad._data += grad._data\n",
-     "            variable._grad._data = variable._grad._data + grad._data\n", "went into a new array"),
+    ("05.1", "function.py", "            variable._grad._data += grad_data\n",
+     "            variable._grad._data = variable._grad._data + grad_data\n", "went into a new array"),
     # 06.1: the values from before the blocks on one stack for all threads: nested blocks work, two
     # threads' blocks put back each other's
     ("06.1", "grad_mode.py", ("_state = _ThreadState()\n", "        self.previous = _state.grad_enabled\n",
@@ -740,8 +741,8 @@ MISTAKES += [  # issue 35: wrong code that got a ✅ in the fourth trial (chapte
     ("04.2", "tensor.py", "        tensor = weakref.ref(self)\n", "        tensor = lambda: self  # noqa: E731\n",
      "kept by the graph"),
     # 05.1: the first gradient added to zeros: -0.0 becomes 0.0
-    ("05.1", "function.py", "            variable._grad = Tensor(grad._data.copy())\n",
-     "            variable._grad = Tensor(grad._data * 0.0 + 0.0)\n            variable._grad._data += grad._data\n",
+    ("05.1", "function.py", "            variable._grad = Tensor(grad_data)\n",
+     "            variable._grad = Tensor(grad_data * 0.0 + 0.0)\n            variable._grad._data += grad_data\n",
      "PyTorch gives -0.0"),
     # 05.2: zeroing by arithmetic: -0.0, and nan for inf and nan
     ("05.2", "optim.py", "            p.grad._data[...] = 0\n", "            p.grad._data *= 0\n", "[0.0, 0.0, 0.0]"),
@@ -792,4 +793,39 @@ MISTAKES += [  # issue 35: wrong code that got a ✅ in the fourth trial (chapte
     ("08.2", "engine.py", "    root, _ = gradient_edge(tensor)\n    dependencies",
      "    global buffers, dependencies\n    root, _ = gradient_edge(tensor)\n    dependencies",
      "a backward can start another one before it ends"),
+]
+
+MISTAKES += [  # issue 35: what PyTorch does that the answer key once did not, each left out as a learner would
+    # 02.2: forward run with recording on
+    ("02.2", "function.py", "        set_grad_enabled(False)\n", "", "inside forward, is_grad_enabled() is True"),
+    # 02.2: the mode put back without a finally
+    ("02.2", "function.py",
+     "        try:\n            result = cls.forward(ctx, *inputs)\n        finally:\n"
+     "            set_grad_enabled(recording)\n",
+     "        result = cls.forward(ctx, *inputs)\n        set_grad_enabled(recording)\n",
+     "after a forward that raised"),
+    # 02.2: an input returned by forward gets the node itself
+    ("02.2", "function.py", "        if any(result is t for t in inputs):\n", "        if False:\n",
+     "returned x itself"),
+    # 02.2: a result made with requires_grad=True keeps it when nothing is recorded
+    ("02.2", "function.py", "        else:\n            result.requires_grad = False\n", "", "Fresh.apply(c)"),
+    # 05.1: a leaf switched off after recording still gets its gradient
+    ("05.1", "function.py", "        if not variable.requires_grad:", "        if False:",
+     "AccumulateGrad gives nothing"),
+    # 05.1: the gradient kept in the dtype it arrived in
+    ("05.1", "function.py", "        grad_data = grad._data.astype(variable._data.dtype)",
+     "        grad_data = grad._data.copy()", "PyTorch's is float32, the leaf's dtype"),
+    # 05.1: the sum written in place without a version bump
+    ("05.1", "function.py", "            variable._grad._version += 1\n", "", "bumps its version by one"),
+    # 05.2: zeros written in place without a version bump
+    ("05.2", "optim.py", "            p.grad._version += 1\n", "", "p.grad._version += 1"),
+    # 11.1: every input checked, also those that do not require grad
+    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(checked):\n", "    for i, tensor in enumerate(inputs):\n",
+     "checks only the inputs that require grad"),
+    # 11.1: the inputs that do not require grad skipped, but counted
+    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(checked):\n",
+     "    for i, tensor in enumerate(inputs):\n        if not tensor.requires_grad:\n            continue\n",
+     "so a is input 0"),
+    # 11.1: no input that requires grad goes unnoticed
+    ("11.1", "gradcheck.py", "    if not checked:\n", "    if False:\n", "where no input requires grad"),
 ]

@@ -162,10 +162,6 @@ MISTAKES = [
     # 11.2: the result kept on ctx, not saved: a change in place goes unseen
     ("11.2", "custom.py", ("        ctx.save_for_backward(result)\n", "        s, = ctx.saved_tensors\n"),
      ("        ctx.s = result\n", "        s = ctx.s\n"), "not as an attribute of ctx"),
-    # 11.2: forward returns a tensor that requires grad: the result requires grad when no input does
-    ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
-     "        result = Tensor(1 / (1 + np.exp(-a._data)), requires_grad=True)\n",
-     "s.requires_grad is True; PyTorch's is False"),
     # 11.2: the exponent clipped to ±500: 7e-218 where PyTorch's sigmoid is exactly 0
     ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
      "        result = Tensor(1 / (1 + np.exp(-np.clip(a._data, -500, 500))))\n",

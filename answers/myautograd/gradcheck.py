@@ -20,11 +20,15 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
 
     PyTorch: torch.autograd.gradcheck (torch/autograd/gradcheck.py, slow mode).
     Takes ``function``, which returns one tensor, and ``inputs``, a tuple of
-    float64 tensors that require grad. Returns True when, for every input i, the
-    two Jacobians below agree (``np.allclose(analytical, numerical, rtol=rtol,
-    atol=atol)``); otherwise raises ``GradcheckError`` whose message starts with
-    PyTorch's words, ``Jacobian mismatch for output 0 with respect to input {i},``
-    and goes on with the two matrices.
+    float64 tensors. Only the inputs that require grad are checked, and they are
+    the ones numbered i below (the first input that requires grad is input 0);
+    if none does, raise PyTorch's ``ValueError("gradcheck expects at least one
+    input tensor to require gradient, but none of them have requires_grad=True.")``.
+    Returns True when, for every input i, the two Jacobians below agree
+    (``np.allclose(analytical, numerical, rtol=rtol, atol=atol)``); otherwise
+    raises ``GradcheckError`` whose message starts with PyTorch's words,
+    ``Jacobian mismatch for output 0 with respect to input {i},`` and goes on
+    with the two matrices.
 
     Both matrices have PyTorch's layout: one row per entry of input i, one column
     per entry of the output (the transpose of the textbook dy/dx).
@@ -52,7 +56,10 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
     中文：步骤 11.1：把反向传播算出的雅可比矩阵，与用有限差分得到的雅可比矩阵相比较。
 
     PyTorch 中对应 torch.autograd.gradcheck（慢速模式），出处见上文。参数 ``function``
-    返回一个张量；``inputs`` 是由需要梯度的 float64 张量组成的元组。如果对每个输入 i，
+    返回一个张量；``inputs`` 是由 float64 张量组成的元组。只检查其中需要梯度的输入，下面的编号 i
+    也只数它们（第一个需要梯度的输入是输入 0）；一个都不需要梯度时，抛出 PyTorch 的
+    ``ValueError("gradcheck expects at least one input tensor to require gradient, but none of
+    them have requires_grad=True.")``。如果对每个输入 i，
     下面的两个雅可比矩阵都一致（``np.allclose(analytical, numerical, rtol=rtol, atol=atol)``），
     就返回 True；否则抛出 ``GradcheckError``，它的信息以 PyTorch 的措辞
     ``Jacobian mismatch for output 0 with respect to input {i},`` 开头，后面接着两个矩阵。
@@ -79,8 +86,12 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
     ### BEGIN SOLUTION
     from .creation import zeros_like
     grads_before = [t.grad for t in inputs]
+    checked = [t for t in inputs if t.requires_grad]
+    if not checked:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of "
+                         "them have requires_grad=True.")
     output = function(*inputs)
-    for i, tensor in enumerate(inputs):
+    for i, tensor in enumerate(checked):
         numerical = np.zeros((tensor.numel(), output.numel()))
         flat = tensor._data.reshape(-1)
         for j in range(tensor.numel()):

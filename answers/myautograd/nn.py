@@ -124,18 +124,29 @@ def cross_entropy(logits, targets):
     ### END SOLUTION
 
 
+# PyTorch's names of the dtypes a target may not have, as its error message prints them.
+# 中文：目标不允许使用的 dtype 在 PyTorch 报错信息里的名字。
+TARGET_DTYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int", "int16": "Short",
+                 "int8": "Char", "bool": "Bool"}
+
+
 def one_hot(targets, classes):
     """(given) Row i has a 1 in column targets[i]: shape (n, classes), float32.
 
     A target that is not a class number (0 to classes - 1) raises PyTorch's
-    ``IndexError: Target 2 is out of bounds.``
+    ``IndexError: Target 2 is out of bounds.``, and targets of another dtype than
+    int64 or uint8 (floats, say) PyTorch's ``RuntimeError``.
 
     中文：（已给出）第 i 行在第 targets[i] 列为 1：形状为 (n, classes)，float32。
 
     不是类别编号（0 到 classes - 1）的目标，会抛出和 PyTorch 一样的
-    ``IndexError: Target 2 is out of bounds.``
+    ``IndexError: Target 2 is out of bounds.``；int64 和 uint8 以外 dtype 的目标（比如浮点数）会抛出
+    PyTorch 的 ``RuntimeError``。
     """
     labels = np.asarray(targets._data if isinstance(targets, Tensor) else targets)
+    if labels.dtype not in (np.int64, np.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           + TARGET_DTYPES.get(labels.dtype.name, labels.dtype.name))
     for label in labels.reshape(-1):        # numpy would take -1 for the last class: PyTorch refuses it
                                             # 中文：numpy 会把 -1 当作最后一个类别，PyTorch 拒绝它
         if not 0 <= label < classes:

@@ -11,15 +11,17 @@ def zero_grad(parameters, set_to_none=True):
     PyTorch: Optimizer.zero_grad (torch/optim/optimizer.py). Returns nothing.
     Afterwards, with ``set_to_none=True`` (PyTorch's default) every parameter's
     ``.grad`` is None. With ``set_to_none=False`` every existing ``.grad`` holds
-    zeros and is still the same tensor object as before. A parameter whose
-    ``.grad`` is None stays None either way.
+    zeros and is still the same tensor object as before, changed in place as
+    PyTorch's ``p.grad.zero_()`` changes it: its ``_version`` goes up by one. A
+    parameter whose ``.grad`` is None stays None either way.
 
     中文：步骤 05.2：在下一次反向传播之前，清掉 ``parameters`` 的梯度。
 
     PyTorch 中对应 Optimizer.zero_grad，出处见上文。不返回任何东西。调用之后：若
     ``set_to_none=True``（PyTorch 的默认值），每个参数的 ``.grad`` 都是 None；若
-    ``set_to_none=False``，每个已有的 ``.grad`` 都全为零，并且仍是原来那个张量对象。``.grad`` 为
-    None 的参数，两种情况下都仍是 None。
+    ``set_to_none=False``，每个已有的 ``.grad`` 都全为零，并且仍是原来那个张量对象：它像 PyTorch 的
+    ``p.grad.zero_()`` 那样被原地修改，``_version`` 加一。``.grad`` 为 None 的参数，两种情况下都
+    仍是 None。
     """
     ### BEGIN SOLUTION
     for p in parameters:
@@ -29,6 +31,7 @@ def zero_grad(parameters, set_to_none=True):
             p.grad = None
         else:
             p.grad._data[...] = 0
+            p.grad._version += 1
     ### END SOLUTION
 
 

@@ -181,10 +181,31 @@ class Tensor:
 
     # --------------------------------------------- (given) in-place operations
     # 中文：（已给出）原地操作
-    def add_(self, other): return self._write(self._data + ops.as_tensor(other, self)._data)
-    def sub_(self, other): return self._write(self._data - ops.as_tensor(other, self)._data)
-    def mul_(self, other): return self._write(self._data * ops.as_tensor(other, self)._data)
+    def add_(self, other): return self._write(self._data + self._operand(other))
+    def sub_(self, other): return self._write(self._data - self._operand(other))
+    def mul_(self, other): return self._write(self._data * self._operand(other))
     def zero_(self): return self._write(np.zeros_like(self._data))
+
+    def _operand(self, other):
+        """(given) ``other``'s numbers for an in-place operation, refused as PyTorch refuses them: the
+        result must keep this tensor's shape.
+
+        中文：（已给出）原地操作所用的 ``other`` 的数值，按 PyTorch 的方式拒绝不合适的：结果必须保持
+        这个张量的形状。
+        """
+        data = ops.as_tensor(other, self)._data
+        mine = (1,) * (data.ndim - self.ndim) + self.shape          # both shapes, padded to one length
+                                                                    # 中文：两个形状，补齐到同样的长度
+        theirs = (1,) * (self.ndim - data.ndim) + data.shape
+        for dim in reversed(range(len(mine))):
+            if mine[dim] != theirs[dim] and 1 not in (mine[dim], theirs[dim]):
+                raise RuntimeError(f"The size of tensor a ({mine[dim]}) must match the size of tensor b "
+                                   f"({theirs[dim]}) at non-singleton dimension {dim}")
+        shape = np.broadcast_shapes(self.shape, data.shape)
+        if shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
+        return data
 
     def _write(self, data):
         """Step 07.1: what every in-place operation does: write ``data`` into this tensor's numbers.
@@ -268,6 +289,10 @@ class Tensor:
         ``creation.py`` 里。
         步骤 07.2（第 07 章）：把 ``retain_graph`` 也传给 ``run_backward``。
         """
+        # (given) Before anything else, PyTorch refuses a gradient that is not a Tensor (a list, a number).
+        # 中文：（已给出）PyTorch 首先拒绝不是 Tensor 的梯度（列表、数字等）。
+        if gradient is not None and not isinstance(gradient, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(gradient).__name__}")
         ### BEGIN SOLUTION
         from .creation import ones_like
         if gradient is not None and gradient.shape != self.shape:
@@ -375,15 +400,20 @@ class Tensor:
         for True changes nothing, asking for False raises
         ``RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)``. A tensor that is not
         floating point cannot switch it on: ``RuntimeError("only Tensors of floating
-        point dtype can require gradients")`` (PyTorch words it differently here).
+        point dtype can require gradients")`` (PyTorch's words here differ from step 01.1's).
 
         中文：步骤 06.2：原地切换叶子张量的 requires_grad，并返回 self。
 
         PyTorch：Tensor.requires_grad_。非叶子张量本来就需要梯度：要求 True 什么也不改变，要求 False
         则抛出 ``RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)``。不是浮点类型的张量不能打开它：抛出
         ``RuntimeError("only Tensors of floating point dtype can require gradients")``（PyTorch
-        在这里的措辞不同）。
+        在这里的措辞与步骤 01.1 的不同）。
         """
+        # (given) PyTorch's argument check: True or False, not 1.
+        # 中文：（已给出）与 PyTorch 的参数检查一样：只接受 True 或 False，不接受 1。
+        if not isinstance(requires_grad, bool):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
+                            f"not {type(requires_grad).__name__}")
         ### BEGIN SOLUTION
         if not self.is_leaf:
             if requires_grad:

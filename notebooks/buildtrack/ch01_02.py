@@ -1,4 +1,6 @@
 """Checks of chapters 01 (the tensor and the recording rule) and 02 (nodes, edges, Function.apply)."""
+import contextlib
+
 import numpy as np
 
 from ._testing import expect, expect_raises, grad_of, node_names, recording_off, reference
@@ -94,6 +96,66 @@ def check_recording_rule(m):
     return _("A result requires grad when an input does and recording is on.")
 
 
+def _check_forward_around(m):
+    """What PyTorch's apply does around a forward written with Tensor operations (step 11.2 writes one)."""
+    seen = []
+
+    class Peek(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            seen.append(m.grad_mode.is_grad_enabled())
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    class Fails(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            raise ValueError("forward failed")
+
+    class Same(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    class Fresh(m.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return m.Tensor(a._data * 2, requires_grad=True)
+
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    Peek.apply(x)
+    expect(seen == [False], _("inside forward, is_grad_enabled() is True: PyTorch runs forward with "
+           "recording off (set_grad_enabled(False), and the mode from before put back in a finally), so that "
+           "the operations forward uses are not recorded, only the Function's own node."))
+    expect(m.grad_mode.is_grad_enabled() is True, _("after Function.apply, recording is off: put back the "
+           "mode from before the call."))
+    with contextlib.suppress(ValueError):
+        Fails.apply(x)
+    expect(m.grad_mode.is_grad_enabled() is True, _("after a forward that raised, recording is still off: "
+           "put the mode back in a finally, which runs whether forward returns or raises."))
+    same = Same.apply(x)
+    expect(same is not x, _("Same.apply(x), whose forward returns its input as it is, returned x itself; "
+           "PyTorch returns a new tensor over the same numbers (Tensor(result._data)) and records the node "
+           "on it, so that x stays what it was."))
+    expect(x.grad_fn is None and x.is_leaf, _("after Same.apply(x), whose forward returns its input as it "
+           "is, x has a grad_fn: the node belongs on a new tensor over x's numbers, and x stays a leaf."))
+    expect(same.grad_fn is not None and np.shares_memory(same._data, x._data), _("Same.apply(x), whose "
+           "forward returns its input as it is, must give a tensor that shares x's numbers "
+           "(Tensor(result._data)) and has the node as its grad_fn."))
+    c = m.tensor([1.0, 2.0])
+    fresh = Fresh.apply(c)
+    expect(fresh.requires_grad is False, _("Fresh.apply(c), whose forward returns Tensor(..., "
+           "requires_grad=True) while no input requires grad, gives a result that requires grad; PyTorch's "
+           "does not: when nothing is recorded, the result's requires_grad is False."))
+
+
 def _args(inputs):
     return "(" + ", ".join("x" if hasattr(t, "grad_fn") and t.requires_grad else "c" if hasattr(t, "grad_fn")
                            else repr(t) for t in inputs) + ")"
@@ -177,6 +239,7 @@ def check_function_apply(m):
         off = x * 3
     expect(off.grad_fn is None, _("with recording off, x * 3 still got a grad_fn: use "
                                   "compute_requires_grad."))
+    _check_forward_around(m)
 
     mine, ref = _seed_graph(m)[3], _seed_graph(reference())[3]
     expect(repr(mine) == repr(ref), _("out prints as {mine!r}; PyTorch prints {ref!r}.")

@@ -458,6 +458,14 @@ def check_tensor_backward(m):
            "float64 g leaves x.grad {value}; PyTorch's is float32: the starting gradient is cast to the "
            "tensor's dtype (Tensor(gradient._data.astype(self._data.dtype))).")
            .format(value='None' if got is None else got._data.dtype))
+    x = m.tensor([1.0], requires_grad=True)
+    (x * 3.0).backward(m.tensor([0.3], dtype=m.float64))
+    got = grad_of(x)
+    expect(got is not None and np.array_equal(values(got), np.float32([np.float32(0.3) * np.float32(3.0)])),
+           _("y.backward(tensor([0.3], dtype=float64)) for y = x * 3.0, float32, gives x.grad {value}; "
+             "PyTorch's is [0.90000004], computed in float32 from 0.3 cast to float32: cast the starting "
+             "gradient to the tensor's dtype before backward runs (the whole backward is then float32).")
+           .format(value="None" if got is None else repr(values(got).tolist())))
     leaf = m.tensor(2.0, requires_grad=True)
     leaf.backward()
     expect_close(grad_of(leaf), 1.0, _("x.backward() on a leaf gives x.grad {got}, expected {want}: "

@@ -206,6 +206,30 @@ def check_accumulation(m):
         (((w_micro * m.tensor(half) - 1.0) ** 2).mean() * 0.5).backward()
     expect_close(grad_of(w_micro), values(grad_of(w_batch)), _("two accumulated micro-batches give w.grad "
                  "{got}, one batch gives {want}."))
+    x = m.tensor(2.0, requires_grad=True)
+    (x * x).backward()
+    g = x.grad
+    version = g._version
+    (x * x).backward()
+    expect(g._version == version + 1, _("a second backward added into x.grad and left its _version at "
+           "{now}, where it was {before}: adding in place changes the gradient tensor, and PyTorch's "
+           "variable_grad += new_grad bumps its version by one (variable._grad._version += 1).")
+           .format(now=g._version, before=version))
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    (x * m.tensor([3.0, 4.0], dtype=m.float64)).sum().backward()
+    got = grad_of(x)
+    expect(got is not None and str(got._data.dtype) == "float32", _("for a float32 leaf x times a float64 "
+           "tensor, backward leaves x.grad {value}; PyTorch's is float32, the leaf's dtype: its engine casts "
+           "each gradient to its input's dtype (grad._data.astype(variable._data.dtype)).")
+           .format(value="None" if got is None else got._data.dtype))
+    x = m.tensor(2.0, requires_grad=True)
+    y = x * 3
+    x.requires_grad = False
+    y.backward()
+    got = grad_of(x)
+    expect(got is None, _("y = x * 3, then x.requires_grad = False, then y.backward() leaves x.grad {value}; "
+           "PyTorch's stays None: AccumulateGrad gives nothing to a leaf that no longer requires grad.")
+           .format(value="None" if got is None else show(values(got))))
     return _("4 then 8, in the same tensor; two micro-batches equal one batch.")
 
 
@@ -215,6 +239,7 @@ def check_zero_grad(m):
     w = m.tensor([3.0], requires_grad=True)             # no gradient yet
     (x * x).sum().backward()
     g = grad_of(x)
+    version = g._version
     m.optim.zero_grad([x, w], set_to_none=False)
     got = grad_of(x)
     expect(got is not None, _("zero_grad(params, set_to_none=False) left x.grad None: "
@@ -226,6 +251,9 @@ def check_zero_grad(m):
     expect(got is g, _("zero_grad(set_to_none=False) replaced x.grad by a new tensor: "
            "zero the existing one in place (p.grad._data[...] = 0)."))
     expect(grad_of(w) is None, _("w had no gradient; zero_grad must leave it None."))
+    expect(g._version == version + 1, _("zero_grad(params, set_to_none=False) left x.grad._version at {now}, "
+           "where it was {before}: zeroing is an in-place change, and PyTorch's p.grad.zero_() bumps the "
+           "version by one (p.grad._version += 1).").format(now=g._version, before=version))
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (x * m.tensor([-1.0, -np.inf, np.nan])).sum().backward()         # x.grad: [-1, -inf, nan]
     m.optim.zero_grad([x], set_to_none=False)

@@ -172,6 +172,10 @@ def _printed_shape(text, label):
     return (len(rows), counts.pop()) if rows and len(counts) == 1 else None
 
 
+NONE_REQUIRES_GRAD = ("gradcheck expects at least one input tensor to require gradient, but none of them "
+                      "have requires_grad=True.")
+
+
 def _check_named_gradcheck_cases(m):
     """The mistakes people make in gradcheck, each shown on the smallest function that reveals it."""
     a, b = _inputs(m, (3,), (2,))
@@ -182,6 +186,41 @@ def _check_named_gradcheck_cases(m):
                       "analytical Jacobian is a matrix of zeros, and so is its numerical one (nudging b "
                       "moves nothing). Read a .grad that stays None as zeros.")
                       .format(outcome=_said(outcome)))
+    a, b = _inputs(m, (3,), (3,))
+    b.requires_grad = False
+    outcome = _run_gradcheck(m, lambda a, b: a * b, (a, b))
+    if outcome != ("returned", True):
+        raise Wrong(_("gradcheck(lambda a, b: a * b, (a, b)), where b does not require grad, {outcome}; "
+                      "PyTorch's returns True: it checks only the inputs that require grad (b gets no "
+                      "gradient, so its analytical Jacobian would be zeros where its numerical one is not).")
+                      .format(outcome=_said(outcome)))
+    wrong = _wrong_exp(m)
+    b, a = _inputs(m, (2,), (3,))
+    b.requires_grad = False
+    outcome = _run_gradcheck(m, lambda b, a: wrong.apply(a) + b.sum() * 0, (b, a))
+    if outcome[0] != "raised" or not outcome[1].startswith("Jacobian mismatch for output 0 with respect to "
+                                                           "input 0,"):
+        raise Wrong(_("gradcheck(f, (b, a)), where b does not require grad and f's backward is wrong for a, "
+                      "{outcome}; PyTorch's raises GradcheckError('Jacobian mismatch for output 0 with "
+                      "respect to input 0,'): it numbers only the inputs that require grad, so a is input 0.")
+                      .format(outcome=_said(outcome)))
+    c, = _inputs(m, (2,))
+    c.requires_grad = False
+    try:
+        m.gradcheck.gradcheck(lambda c: c * 2, (c,))
+    except ValueError as error:
+        expect(str(error) == NONE_REQUIRES_GRAD, _("gradcheck(f, (c,)), where c does not require grad, "
+               "raised ValueError({error!r}); PyTorch's words are {words!r}.").format(error=str(error),
+                                                                             words=NONE_REQUIRES_GRAD))
+    except (NotImplementedError, RecursionError):
+        raise
+    except Exception as error:
+        raise Wrong(_("gradcheck(f, (c,)), where no input requires grad, raised {error}; PyTorch's raises "
+                      "ValueError({words!r}) before it computes anything.")
+                    .format(error=raised(m, error), words=NONE_REQUIRES_GRAD)) from None
+    else:
+        raise Wrong(_("gradcheck(f, (c,)), where no input requires grad, raised nothing; PyTorch's raises "
+                      "ValueError({words!r}).").format(words=NONE_REQUIRES_GRAD))
     a, = _inputs(m, (3,))
     outcome = _run_gradcheck(m, lambda a: m.ones(3, dtype=m.float64), (a,))
     if outcome != ("returned", True):

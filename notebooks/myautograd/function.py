@@ -10,7 +10,7 @@ import re
 import threading
 import weakref
 
-from .grad_mode import is_grad_enabled
+from .grad_mode import is_grad_enabled, set_grad_enabled
 from .tensor import Tensor
 
 
@@ -112,7 +112,14 @@ class AccumulateGrad(Node):
           another input too, so the leaf must not share it.
         - Step 05.1 (chapter 05): a leaf that already had a gradient holds the sum
           of the old one and ``grad``, and its ``.grad`` is still the same tensor
-          object as before (changed in place, not replaced).
+          object as before (changed in place, not replaced). Adding in place is a
+          change of the gradient tensor: its ``_version`` goes up by one, as
+          PyTorch's ``variable_grad += new_grad`` bumps it.
+        - Step 05.1 too: the gradient is kept in the leaf's dtype (PyTorch's engine
+          casts each gradient to its input's dtype: a float32 leaf times a float64
+          tensor gets a float32 ``.grad``), and a leaf whose ``requires_grad`` was
+          switched off after the graph was recorded (``x.requires_grad_(False)``)
+          gets nothing at all, as in PyTorch, whose AccumulateGrad returns at once.
         """
         raise NotImplementedError("Step 03.2: AccumulateGrad.apply")
 
@@ -227,6 +234,16 @@ class Function:
           has one edge per Tensor input, in input order (step 02.1), and knows the
           shape of each Tensor input (``input_shapes``: the engine undoes
           broadcasting with them, step 03.2);
-        - otherwise the result has no ``grad_fn``. Plain values never get an edge.
+        - otherwise the result has no ``grad_fn`` and does not require grad (even
+          if forward made it with ``requires_grad=True``: PyTorch detaches it). Plain
+          values never get an edge.
+        Two more things PyTorch does, for Functions whose forward uses Tensor
+        operations (step 11.2):
+        - forward runs with recording off (``set_grad_enabled(False)``, given, and
+          the old mode put back in a ``finally``): what forward computes is not
+          recorded, only the node of ``cls`` is;
+        - a forward that returns one of its inputs unchanged returns a new Tensor
+          sharing that input's numbers (``Tensor(result._data)``), which gets the
+          node: the input itself stays as it was (a leaf stays a leaf).
         """
         raise NotImplementedError("Step 02.2: Function.apply")

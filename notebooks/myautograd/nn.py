@@ -70,13 +70,22 @@ def cross_entropy(logits, targets):
     raise NotImplementedError("Step 10.2: cross_entropy")
 
 
+# PyTorch's names of the dtypes a target may not have, as its error message prints them.
+TARGET_DTYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int", "int16": "Short",
+                 "int8": "Char", "bool": "Bool"}
+
+
 def one_hot(targets, classes):
     """(given) Row i has a 1 in column targets[i]: shape (n, classes), float32.
 
     A target that is not a class number (0 to classes - 1) raises PyTorch's
-    ``IndexError: Target 2 is out of bounds.``
+    ``IndexError: Target 2 is out of bounds.``, and targets of another dtype than
+    int64 or uint8 (floats, say) PyTorch's ``RuntimeError``.
     """
     labels = np.asarray(targets._data if isinstance(targets, Tensor) else targets)
+    if labels.dtype not in (np.int64, np.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           + TARGET_DTYPES.get(labels.dtype.name, labels.dtype.name))
     for label in labels.reshape(-1):        # numpy would take -1 for the last class: PyTorch refuses it
         if not 0 <= label < classes:
             raise IndexError(f"Target {label} is out of bounds.")

@@ -8,8 +8,9 @@ def zero_grad(parameters, set_to_none=True):
     PyTorch: Optimizer.zero_grad (torch/optim/optimizer.py). Returns nothing.
     Afterwards, with ``set_to_none=True`` (PyTorch's default) every parameter's
     ``.grad`` is None. With ``set_to_none=False`` every existing ``.grad`` holds
-    zeros and is still the same tensor object as before. A parameter whose
-    ``.grad`` is None stays None either way.
+    zeros and is still the same tensor object as before, changed in place as
+    PyTorch's ``p.grad.zero_()`` changes it: its ``_version`` goes up by one. A
+    parameter whose ``.grad`` is None stays None either way.
     """
     raise NotImplementedError("Step 05.2: zero_grad")
 

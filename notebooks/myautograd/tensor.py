@@ -135,10 +135,26 @@ class Tensor:
         return Tensor(self._data.max(axis=dim, keepdims=keepdim))
 
     # --------------------------------------------- (given) in-place operations
-    def add_(self, other): return self._write(self._data + ops.as_tensor(other, self)._data)
-    def sub_(self, other): return self._write(self._data - ops.as_tensor(other, self)._data)
-    def mul_(self, other): return self._write(self._data * ops.as_tensor(other, self)._data)
+    def add_(self, other): return self._write(self._data + self._operand(other))
+    def sub_(self, other): return self._write(self._data - self._operand(other))
+    def mul_(self, other): return self._write(self._data * self._operand(other))
     def zero_(self): return self._write(np.zeros_like(self._data))
+
+    def _operand(self, other):
+        """(given) ``other``'s numbers for an in-place operation, refused as PyTorch refuses them: the
+        result must keep this tensor's shape.
+        """
+        data = ops.as_tensor(other, self)._data
+        mine, theirs = (1,) * (data.ndim - self.ndim) + self.shape, (1,) * (self.ndim - data.ndim) + data.shape
+        for dim in reversed(range(len(mine))):
+            if mine[dim] != theirs[dim] and 1 not in (mine[dim], theirs[dim]):
+                raise RuntimeError(f"The size of tensor a ({mine[dim]}) must match the size of tensor b "
+                                   f"({theirs[dim]}) at non-singleton dimension {dim}")
+        shape = np.broadcast_shapes(self.shape, data.shape)
+        if shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(shape)}")
+        return data
 
     def _write(self, data):
         """Step 07.1: what every in-place operation does: write ``data`` into this tensor's numbers.
@@ -179,6 +195,9 @@ class Tensor:
         Hint: ``ones_like`` lives in ``creation.py``.
         Step 07.2 (chapter 07): pass ``retain_graph`` on to ``run_backward`` too.
         """
+        # (given) Before anything else, PyTorch refuses a gradient that is not a Tensor (a list, a number).
+        if gradient is not None and not isinstance(gradient, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(gradient).__name__}")
         raise NotImplementedError("Step 03.3: Tensor.backward")
 
     @property
@@ -226,8 +245,12 @@ class Tensor:
         for True changes nothing, asking for False raises
         ``RuntimeError(NON_LEAF_REQUIRES_GRAD_ERROR)``. A tensor that is not
         floating point cannot switch it on: ``RuntimeError("only Tensors of floating
-        point dtype can require gradients")`` (PyTorch words it differently here).
+        point dtype can require gradients")`` (PyTorch's words here differ from step 01.1's).
         """
+        # (given) PyTorch's argument check: True or False, not 1.
+        if not isinstance(requires_grad, bool):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
+                            f"not {type(requires_grad).__name__}")
         raise NotImplementedError("Step 06.2: Tensor.requires_grad_")
 
 

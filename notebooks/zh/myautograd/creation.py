@@ -10,30 +10,42 @@ from .tensor import Tensor
 _generator = Generator()   # PyTorch 的生成器（mt19937）：同一个种子给出和 PyTorch 一样的数
 
 
+def _check_switch(function, requires_grad):
+    """与 PyTorch 的参数检查一样：``requires_grad`` 只能是 True 或 False，不能是 1 或 None。"""
+    if not isinstance(requires_grad, bool):
+        kind = type(requires_grad)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"{function}(): argument 'requires_grad' must be bool, not {name}")
+
+
 def tensor(data, dtype=None, requires_grad=False):
     """一个新的叶子张量，存放 ``data`` 的一份副本：``tensor([1., 2.], requires_grad=True)``。"""
+    _check_switch("tensor", requires_grad)
     return Tensor(_reference_tensor(data, dtype=dtype).numpy().copy(), requires_grad=requires_grad)
 
 
-def _filled(value, size, dtype, requires_grad):
+def _filled(value, size, dtype, requires_grad, function):
+    _check_switch(function, requires_grad)
     shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
     numpy_dtype = np.float32 if dtype is None else dtype.numpy
     return Tensor(np.full(shape, value, dtype=numpy_dtype), requires_grad=requires_grad)
 
 
 def zeros(*size, dtype=None, requires_grad=False):
-    return _filled(0, size, dtype, requires_grad)
+    return _filled(0, size, dtype, requires_grad, "zeros")
 
 
 def ones(*size, dtype=None, requires_grad=False):
-    return _filled(1, size, dtype, requires_grad)
+    return _filled(1, size, dtype, requires_grad, "ones")
 
 
 def ones_like(t, requires_grad=False):
+    _check_switch("ones_like", requires_grad)
     return Tensor(np.ones_like(t._data), requires_grad=requires_grad)
 
 
 def zeros_like(t, requires_grad=False):
+    _check_switch("zeros_like", requires_grad)
     return Tensor(np.zeros_like(t._data), requires_grad=requires_grad)
 
 

@@ -9,7 +9,7 @@ import re
 import threading
 import weakref
 
-from .grad_mode import is_grad_enabled
+from .grad_mode import is_grad_enabled, set_grad_enabled
 from .tensor import Tensor
 
 
@@ -108,7 +108,12 @@ class AccumulateGrad(Node):
         - 步骤 03.2：原本没有梯度的叶子张量，得到一个等于 ``grad`` 的梯度，放在一个只属于它的张量
           里：引擎可能把同一个梯度张量也交给另一个输入，所以叶子张量不能和别人共用它。
         - 步骤 05.1（第 05 章）：原本已有梯度的叶子张量，得到旧梯度与 ``grad`` 之和，而且它的
-          ``.grad`` 仍是原来那个张量对象（原地修改，而不是替换）。
+          ``.grad`` 仍是原来那个张量对象（原地修改，而不是替换）。原地相加也是对梯度张量的一次修改：
+          它的 ``_version`` 要加一，就像 PyTorch 的 ``variable_grad += new_grad`` 会让版本号加一。
+        - 同样在步骤 05.1：梯度按叶子张量的 dtype 保存（PyTorch 的引擎会把每个梯度转换成对应输入的
+          dtype：float32 的叶子乘上 float64 的张量，得到的 ``.grad`` 是 float32），而记录计算图之后
+          才关掉 ``requires_grad`` 的叶子（``x.requires_grad_(False)``）什么也得不到，和 PyTorch
+          一样：它的 AccumulateGrad 会直接返回。
         """
         raise NotImplementedError("Step 03.2: AccumulateGrad.apply")
 
@@ -220,6 +225,12 @@ class Function:
         - 如果按你在步骤 01.2 中写的规则，结果需要梯度：这个节点就是结果的 ``grad_fn``，结果的
           ``requires_grad`` 为 True；节点按输入顺序为每个 Tensor 输入连一条边（步骤 02.1），
           并记住每个 Tensor 输入的形状（``input_shapes``：引擎靠它们撤销广播，步骤 03.2）；
-        - 否则结果没有 ``grad_fn``。普通的值永远不会得到边。
+        - 否则结果没有 ``grad_fn``，也不需要梯度（即使 forward 用 ``requires_grad=True`` 创建了它：
+          PyTorch 会把它分离出来）。普通的值永远不会得到边。
+        对于在 forward 里用 Tensor 运算的 Function（步骤 11.2），PyTorch 还做两件事：
+        - forward 在关闭记录的状态下运行（用已给出的 ``set_grad_enabled(False)``，并在 ``finally``
+          中恢复原来的模式）：forward 算了什么都不记录，只记录 ``cls`` 这一个节点；
+        - forward 原样返回某个输入时，返回的是一个与该输入共用数值的新 Tensor
+          （``Tensor(result._data)``），节点挂在它上面：输入本身保持原样（叶子仍是叶子）。
         """
         raise NotImplementedError("Step 02.2: Function.apply")

@@ -13,7 +13,10 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
 
     PyTorch 中对应 torch.autograd.gradcheck（慢速模式），出处：torch/autograd/gradcheck.py。
     参数 ``function``
-    返回一个张量；``inputs`` 是由需要梯度的 float64 张量组成的元组。如果对每个输入 i，
+    返回一个张量；``inputs`` 是由 float64 张量组成的元组。只检查其中需要梯度的输入，下面的编号 i
+    也只数它们（第一个需要梯度的输入是输入 0）；一个都不需要梯度时，抛出 PyTorch 的
+    ``ValueError("gradcheck expects at least one input tensor to require gradient, but none of
+    them have requires_grad=True.")``。如果对每个输入 i，
     下面的两个雅可比矩阵都一致（``np.allclose(analytical, numerical, rtol=rtol, atol=atol)``），
     就返回 True；否则抛出 ``GradcheckError``，它的信息以 PyTorch 的措辞
     ``Jacobian mismatch for output 0 with respect to input {i},`` 开头，后面接着两个矩阵。

@@ -67,13 +67,22 @@ def cross_entropy(logits, targets):
     raise NotImplementedError("Step 10.2: cross_entropy")
 
 
+# 目标不允许使用的 dtype 在 PyTorch 报错信息里的名字。
+TARGET_DTYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int", "int16": "Short",
+                 "int8": "Char", "bool": "Bool"}
+
+
 def one_hot(targets, classes):
     """（已给出）第 i 行在第 targets[i] 列为 1：形状为 (n, classes)，float32。
 
     不是类别编号（0 到 classes - 1）的目标，会抛出和 PyTorch 一样的
-    ``IndexError: Target 2 is out of bounds.``
+    ``IndexError: Target 2 is out of bounds.``；int64 和 uint8 以外 dtype 的目标（比如浮点数）会抛出
+    PyTorch 的 ``RuntimeError``。
     """
     labels = np.asarray(targets._data if isinstance(targets, Tensor) else targets)
+    if labels.dtype not in (np.int64, np.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           + TARGET_DTYPES.get(labels.dtype.name, labels.dtype.name))
     for label in labels.reshape(-1):        # numpy 会把 -1 当作最后一个类别，PyTorch 拒绝它
         if not 0 <= label < classes:
             raise IndexError(f"Target {label} is out of bounds.")

@@ -829,3 +829,34 @@ MISTAKES += [  # issue 35: what PyTorch does that the answer key once did not, e
     # 11.1: no input that requires grad goes unnoticed
     ("11.1", "gradcheck.py", "    if not checked:\n", "    if False:\n", "where no input requires grad"),
 ]
+
+TOPOLOGICAL_ORDER_LOOP = (
+    "    order, visited = [], set()\n    stack = [(root, False)]\n    while stack:\n"
+    "        node, children_listed = stack.pop()\n        if children_listed:                        "
+    "# everything below it is listed: list it\n            order.append(node)\n            continue\n"
+    "        if node in visited:\n            continue\n        visited.add(node)\n"
+    "        stack.append((node, True))\n        for next_node, _ in node.next_functions:\n"
+    "            if next_node is not None and next_node not in visited:\n"
+    "                stack.append((next_node, False))\n    return order[::-1]\n")
+DEPENDENCIES_LOOP = (
+    "    dependencies, seen, stack = {}, {root}, [root]\n    while stack:\n        node = stack.pop()\n"
+    "        for next_node, _ in node.next_functions:\n            if next_node is None:\n"
+    "                continue\n            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n"
+    "            if next_node not in seen:\n                seen.add(next_node)\n"
+    "                stack.append(next_node)\n    return dependencies\n")
+MISTAKES += [  # issue 35: recursive walks that raise Python's recursion limit to get through 10,000 nodes
+    ("03.2", "engine.py", TOPOLOGICAL_ORDER_LOOP,
+     "    import sys\n    sys.setrecursionlimit(100_000)\n    order, visited = [], set()\n\n"
+     "    def visit(node):\n        visited.add(node)\n        for next_node, _ in node.next_functions:\n"
+     "            if next_node is not None and next_node not in visited:\n                visit(next_node)\n"
+     "        order.append(node)\n    visit(root)\n    return order[::-1]\n",
+     "topological_order nested"),
+    ("08.1", "engine.py", DEPENDENCIES_LOOP,
+     "    import sys\n    sys.setrecursionlimit(100_000)\n    dependencies, seen = {}, {root}\n\n"
+     "    def visit(node):\n        for next_node, _ in node.next_functions:\n"
+     "            if next_node is None:\n                continue\n"
+     "            dependencies[next_node] = dependencies.get(next_node, 0) + 1\n"
+     "            if next_node not in seen:\n                seen.add(next_node)\n                visit(next_node)\n"
+     "    visit(root)\n    return dependencies\n",
+     "compute_dependencies nested"),
+]

@@ -1,11 +1,34 @@
 """Small tools the step checks share: numbers out of tensors, finite differences, the reference engine."""
 import contextlib
+import os
+import sys
 
 import numpy as np
 
 import mini_autograd
 from .i18n import _
 from .package import Wrong
+
+
+def deepest_nesting(package, function, *arguments):
+    """``function(*arguments)``'s result, and how deeply calls of ``package``'s own code nested while it ran:
+    1 or 2 for a walk that keeps its own stack, about one level per node for a recursive one (which raising
+    ``sys.setrecursionlimit`` lets through 10,000 nodes, but not through PyTorch's unlimited depth)."""
+    folder = os.path.dirname(os.path.abspath(package.__file__))
+    depth = deepest = 0
+
+    def profile(frame, event, _arg):
+        nonlocal depth, deepest
+        if event in ("call", "return") and os.path.abspath(frame.f_code.co_filename).startswith(folder):
+            depth += 1 if event == "call" else -1
+            deepest = max(deepest, depth)
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        result = function(*arguments)
+    finally:
+        sys.setprofile(previous)
+    return result, deepest
 
 
 def values(t):

@@ -3,9 +3,9 @@ import contextlib
 
 import numpy as np
 
-from ._testing import (TooManyWalks, blocking_function, count_edge_reads, doubling_graph, expect,
-                       expect_close, expect_raises, grad_of, in_new_thread, numeric_vjp, recording_off,
-                       reference, show, values)
+from ._testing import (TooManyWalks, blocking_function, count_edge_reads, deepest_nesting, doubling_graph,
+                       expect, expect_close, expect_raises, grad_of, in_new_thread, numeric_vjp,
+                       recording_off, reference, show, values)
 from .package import Wrong
 from .steps import step
 from .i18n import N_, _
@@ -316,8 +316,13 @@ def check_engine(m):
     h = x
     for _step in range(10_000):
         h = h * 1.0001
-    expect(len(m.engine.topological_order(h.grad_fn)) == 10_001, _("topological_order of a chain of 10,000 "
+    order, deepest = deepest_nesting(m, m.engine.topological_order, h.grad_fn)
+    expect(len(order) == 10_001, _("topological_order of a chain of 10,000 "
            "multiplications must list 10,001 nodes (and the AccumulateGrad)."))
+    expect(deepest < 100, _("on a chain of 10,000 multiplications, topological_order nested {deepest:,} "
+           "calls of your code deep: it calls itself once per node. Raising Python's recursion limit gets it "
+           "through this chain, not through a deeper one (PyTorch's graphs have no depth limit): walk with a "
+           "list of nodes still to visit.").format(deepest=deepest))
     _engine_backward(m, h)
     expect_close(grad_of(x), 1.0001 ** 10_000, _("the 10,000-op chain gives x.grad {got}, expected {want}."))
     return (_("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "

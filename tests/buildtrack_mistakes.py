@@ -245,8 +245,8 @@ MISTAKES = [
      'keep the new one too'),
     # 04.2: retain_grad returning the tensor (issue 35, a second trial)
     ('04.2', 'tensor.py',
-     ('        if self.is_leaf or self.retains_grad:\n            return\n', '        self.grad_fn.pre_hooks.append(keep_grad)\n'),
-     ('        if self.is_leaf or self.retains_grad:\n            return self\n', '        self.grad_fn.pre_hooks.append(keep_grad)\n        return self\n'),
+     ('        if self.is_leaf or self.retains_grad:\n            return\n', '        self.grad_fn.pre_hooks.insert(0, keep_grad)\n'),
+     ('        if self.is_leaf or self.retains_grad:\n            return self\n', '        self.grad_fn.pre_hooks.insert(0, keep_grad)\n        return self\n'),
      "PyTorch's return None"),
     # 05.2: zero_grad skipping frozen parameters (issue 35, a second trial)
     ('05.2', 'optim.py',
@@ -613,7 +613,7 @@ MISTAKES += [  # issue 26: wrong code that once got a ✅ (chapters 03 to 08), a
     # 04.2: a leaf's retain_grad hooks its AccumulateGrad (kept alive on the tensor): the gradient twice
     ("04.2", "tensor.py",
      ("        if self.is_leaf or self.retains_grad:\n            return\n        self.retains_grad = True\n",
-      "        self.grad_fn.pre_hooks.append(keep_grad)\n"),
+      "        self.grad_fn.pre_hooks.insert(0, keep_grad)\n"),
      ("        if self.retains_grad:\n            return\n        self.retains_grad = not self.is_leaf\n",
       "        from .function import gradient_edge\n        self._kept_node = gradient_edge(self)[0]\n"
       "        self._kept_node.pre_hooks.append(keep_grad)\n"),
@@ -728,7 +728,7 @@ MISTAKES += [  # issue 35: wrong code that got a ✅ in the fourth trial (chapte
     # 04.2: a leaf's retain_grad hooks its AccumulateGrad, which a use made earlier keeps alive
     ("04.2", "tensor.py",
      ("        if self.is_leaf or self.retains_grad:\n            return\n        self.retains_grad = True\n",
-      "        self.grad_fn.pre_hooks.append(keep_grad)\n"),
+      "        self.grad_fn.pre_hooks.insert(0, keep_grad)\n"),
      ("        if self.retains_grad:\n            return\n        self.retains_grad = not self.is_leaf\n",
       "        from .function import gradient_edge\n        gradient_edge(self)[0].pre_hooks.append(keep_grad)\n"),
      "before or after"),
@@ -859,4 +859,8 @@ MISTAKES += [  # issue 35: recursive walks that raise Python's recursion limit t
      "            if next_node not in seen:\n                seen.add(next_node)\n                visit(next_node)\n"
      "    visit(root)\n    return dependencies\n",
      "compute_dependencies nested"),
+]
+MISTAKES += [  # issue 35: the retain_grad hook after the node's own pre-hooks
+    ("04.2", "tensor.py", "        self.grad_fn.pre_hooks.insert(0, keep_grad)\n",
+     "        self.grad_fn.pre_hooks.append(keep_grad)\n", "PyTorch's is 1.0: it runs the retain_grad hook before"),
 ]

@@ -331,14 +331,16 @@ class Tensor:
         - requires_grad False: raise ``RuntimeError("can't retain_grad on Tensor
           that has requires_grad=False")``.
         - a leaf: nothing to do (its .grad is filled anyway).
-        - else set ``self.retains_grad = True`` and append a hook to
-          ``self.grad_fn.pre_hooks``: a function the engine calls with the gradient
-          arriving at that node (step 03.2). Let it store a copy of the gradient the
-          first time, and afterwards make ``self._grad`` the sum ``self._grad + grad``,
-          a new tensor: unlike a leaf's, PyTorch's retained gradient is not summed in
-          place, so a ``.grad`` read before a second backward keeps its numbers. It
-          returns None (no change). The hook holds ``self`` only weakly
-          (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
+        - else set ``self.retains_grad = True`` and put a hook first in
+          ``self.grad_fn.pre_hooks`` (``insert(0, hook)``): a function the engine
+          calls with the gradient arriving at that node (step 03.2). First, because
+          PyTorch runs the retain_grad hook before the node's own pre-hooks, whenever
+          they were registered: ``.grad`` is the gradient as it arrived. Let it store a
+          copy of the gradient the first time, and afterwards make ``self._grad`` the sum
+          ``self._grad + grad``, a new tensor: unlike a leaf's, PyTorch's retained
+          gradient is not summed in place, so a ``.grad`` read before a second backward
+          keeps its numbers. It returns None (no change). The hook holds ``self`` only
+          weakly (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
           tensor alive after the program let go of it.
 
         中文：步骤 04.2：让这个非叶子张量的梯度也留在 ``.grad`` 里。
@@ -347,8 +349,10 @@ class Tensor:
         - requires_grad 为 False：抛出
           ``RuntimeError("can't retain_grad on Tensor that has requires_grad=False")``。
         - 叶子张量：什么都不用做（它的 .grad 反正会被填上）。
-        - 否则设置 ``self.retains_grad = True``，并往 ``self.grad_fn.pre_hooks`` 里追加一个钩子：
-          引擎会拿到达那个节点的梯度去调用这个函数（步骤 03.2）。第一次让它存下梯度的一份副本，之后让
+        - 否则设置 ``self.retains_grad = True``，并把一个钩子放在 ``self.grad_fn.pre_hooks`` 的最前面
+          （``insert(0, hook)``）：引擎会拿到达那个节点的梯度去调用这个函数（步骤 03.2）。放在最前面，
+          是因为 PyTorch 总是先运行 retain_grad 的钩子，再运行节点自己的预钩子，不管它们是何时注册的：
+          ``.grad`` 是梯度到达时的样子。第一次让它存下梯度的一份副本，之后让
           ``self._grad`` 变成和 ``self._grad + grad``，这是一个新张量：和叶子张量不同，PyTorch 保留的
           梯度不是原地累加的，所以在第二次反向传播之前读出的 ``.grad`` 数值不变。钩子返回 None（不改变
           梯度）。钩子只弱引用 ``self``（``weakref.ref(self)``），和 PyTorch 一样：程序放下这个张量之后，
@@ -367,7 +371,7 @@ class Tensor:
             if kept is not None:
                 kept._grad = Tensor(grad._data.copy()) if kept._grad is None else kept._grad + grad
 
-        self.grad_fn.pre_hooks.append(keep_grad)
+        self.grad_fn.pre_hooks.insert(0, keep_grad)
         ### END SOLUTION
 
     def detach(self):

@@ -159,6 +159,16 @@ def check_retain_grad(m):
     expect(grad_of(z) is None, _("z = x * 2 did not ask to retain its gradient, yet z.grad is {z_grad}: only "
            "leaves (and tensors that called retain_grad) get a .grad.")
            .format(z_grad=show(values(grad_of(z)))))
+    x = m.tensor(2.0, requires_grad=True)
+    y = x * 3
+    y.grad_fn.pre_hooks.append(lambda g: g * 10)
+    y.retain_grad()
+    (y * 1).backward()
+    got = grad_of(y)
+    expect(got is not None and values(got) == 1.0, _("y = x * 3; a pre-hook on y.grad_fn that multiplies by "
+           "10; y.retain_grad(); (y * 1).backward() gives y.grad {got}; PyTorch's is 1.0: it runs the "
+           "retain_grad hook before the node's own pre-hooks, whenever they were registered (put yours "
+           "first: pre_hooks.insert(0, hook)).").format(got="None" if got is None else show(values(got))))
     return _("Non-leaves keep their gradient only on request, through a hook on their grad_fn.")
 
 

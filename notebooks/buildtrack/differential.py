@@ -462,6 +462,8 @@ def programs(step_id):
                         "replace": "lambda g: g * 2.0",
                         "return_none": "lambda g: None"}[kind]
                 statements.append(f"prehook({node_name}.grad_fn, {hook})")
+                if "retain_grad" in features and draw(_integers(0, 2)) == 0:   # (PyTorch runs its hook first)
+                    statements.append(f"{node_name}.retain_grad()")
         if "order" in features:
             helpers.append("run_order")
             statements.append(f"order = run_order({loss})")

@@ -17,10 +17,11 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
     the ones numbered i below (the first input that requires grad is input 0);
     if none does, raise PyTorch's ``ValueError("gradcheck expects at least one
     input tensor to require gradient, but none of them have requires_grad=True.")``.
-    Returns True when, for every input i, the two Jacobians below agree (``np.allclose(analytical, numerical, rtol=rtol,
-    atol=atol)``); otherwise raises ``GradcheckError`` whose message starts with
-    PyTorch's words, ``Jacobian mismatch for output 0 with respect to input {i},``
-    and goes on with the two matrices.
+    Returns True when, for every input i, the two Jacobians below agree
+    (``np.allclose(analytical, numerical, rtol=rtol, atol=atol)``); otherwise
+    raises ``GradcheckError`` whose message starts with PyTorch's words,
+    ``Jacobian mismatch for output 0 with respect to input {i},`` and goes on
+    with the two matrices.
 
     Both matrices have PyTorch's layout: one row per entry of input i, one column
     per entry of the output (the transpose of the textbook dy/dx).

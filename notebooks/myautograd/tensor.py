@@ -145,7 +145,8 @@ class Tensor:
         result must keep this tensor's shape.
         """
         data = ops.as_tensor(other, self)._data
-        mine, theirs = (1,) * (data.ndim - self.ndim) + self.shape, (1,) * (self.ndim - data.ndim) + data.shape
+        mine = (1,) * (data.ndim - self.ndim) + self.shape          # both shapes, padded to one length
+        theirs = (1,) * (self.ndim - data.ndim) + data.shape
         for dim in reversed(range(len(mine))):
             if mine[dim] != theirs[dim] and 1 not in (mine[dim], theirs[dim]):
                 raise RuntimeError(f"The size of tensor a ({mine[dim]}) must match the size of tensor b "
@@ -215,14 +216,16 @@ class Tensor:
         - requires_grad False: raise ``RuntimeError("can't retain_grad on Tensor
           that has requires_grad=False")``.
         - a leaf: nothing to do (its .grad is filled anyway).
-        - else set ``self.retains_grad = True`` and append a hook to
-          ``self.grad_fn.pre_hooks``: a function the engine calls with the gradient
-          arriving at that node (step 03.2). Let it store a copy of the gradient the
-          first time, and afterwards make ``self._grad`` the sum ``self._grad + grad``,
-          a new tensor: unlike a leaf's, PyTorch's retained gradient is not summed in
-          place, so a ``.grad`` read before a second backward keeps its numbers. It
-          returns None (no change). The hook holds ``self`` only weakly
-          (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
+        - else set ``self.retains_grad = True`` and put a hook first in
+          ``self.grad_fn.pre_hooks`` (``insert(0, hook)``): a function the engine
+          calls with the gradient arriving at that node (step 03.2). First, because
+          PyTorch runs the retain_grad hook before the node's own pre-hooks, whenever
+          they were registered: ``.grad`` is the gradient as it arrived. Let it store a
+          copy of the gradient the first time, and afterwards make ``self._grad`` the sum
+          ``self._grad + grad``, a new tensor: unlike a leaf's, PyTorch's retained
+          gradient is not summed in place, so a ``.grad`` read before a second backward
+          keeps its numbers. It returns None (no change). The hook holds ``self`` only
+          weakly (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
           tensor alive after the program let go of it.
         """
         raise NotImplementedError("Step 04.2: Tensor.retain_grad")

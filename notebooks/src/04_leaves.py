@@ -397,7 +397,7 @@ buildtrack.check("04.1")
 #         kept._grad = ___                 # the sum, a new tensor: never add into kept._grad's numbers
 #     # no return value (None): the gradient flows on unchanged
 #
-# self.grad_fn.pre_hooks.append(keep)
+# self.grad_fn.pre_hooks.insert(0, keep)  # first: PyTorch runs it before the node's own pre-hooks
 # ```
 #
 # </details>

@@ -14,7 +14,7 @@ def _check_switch(function, requires_grad):
     """PyTorch's argument check: ``requires_grad`` is True or False, not 1 nor None."""
     if not isinstance(requires_grad, bool):
         kind = type(requires_grad)
-        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        name = f"numpy.{kind.__name__}" if isinstance(requires_grad, np.generic) else kind.__name__
         raise TypeError(f"{function}(): argument 'requires_grad' must be bool, not {name}")
 
 

@@ -386,8 +386,8 @@ def test_progress_marks_the_step_a_later_check_blames(monkeypatch, capsys):
 # The modules of buildtrack, bottom first: each imports only modules before it in this list (package.py
 # says so too), and none imports inside a function.
 LAYERS = ["i18n", "stubs", "package", "swap", "steps", "_testing", "cases", "differential", "corpus",
-          "ch01_02", "ch03", "ch04_06", "ch07_08", "ch10", "ch11", "verdicts", "cache", "notebook", "grading",
-          "exports", "__init__", "__main__"]
+          "ch01_02", "ch03", "ch04_06", "ch07_08", "ch10", "ch11", "verdicts", "cache", "notebook", "sandbox",
+          "grading", "exports", "__init__", "__main__"]
 
 
 @pytest.mark.parametrize("module", LAYERS)

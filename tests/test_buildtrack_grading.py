@@ -252,3 +252,146 @@ def test_a_submission_that_ends_the_process_costs_only_its_own_grades(tmp_path):
     (student, verdicts, _reasons, _seconds), = results
     assert student == "zed" and all("stopped here" in v.message for v in verdicts.values())
     assert (tmp_path / "out" / "grades.csv").exists()
+
+
+# ------------------------------------------------------------------ the sandbox (buildtrack/sandbox.py)
+# Each trick below reads clean to the grader's screen and passes its import guard: it reaches the standard
+# library's modules through ``threading``'s own ``_sys``, by names put together at run time and handed to
+# getattr through a variable. So these tests show what the sandbox holds when the screen is fooled.
+SNEAK = '''
+
+import threading as _threading
+
+
+def _module(name):
+    """A module of the standard library, past the grader's reading and its import guard (a test's trick)."""
+    interpreter, table = "_s" + "ys", "mod" + "ules"
+    loaded = getattr(getattr(_threading, interpreter), table)
+    return loaded["import" + "lib"].import_module(name)
+
+
+def _function(module, name):
+    return getattr(_module(module), name)
+'''
+
+
+def _tricked(folder, code, where="__init__.py", old=None):
+    """A copy of the answer key with ``code`` run at import time (``where``'s end) or in place of ``old``."""
+    package = _copy_key(folder)
+    with open(package / "__init__.py", "a") as init:
+        init.write(SNEAK)
+    if old is None:
+        with open(package / where, "a") as file:
+            file.write("\n" + code + "\n")
+    else:
+        plant(package, where, old, code + old)
+    assert grading.screen(package) == {}, "the trick must read clean, to test the sandbox itself"
+    return folder
+
+
+def _grade(tmp_path, folder, steps, step_seconds=60, student="trick"):
+    return grading.grade_one(student, folder, tmp_path / "workspace", 1, 120, 1500, step_seconds, steps=steps)
+
+
+def _leftovers(text):
+    return subprocess.run(["pgrep", "-f", text], capture_output=True, text=True).stdout.split()
+
+
+def test_the_sandbox_in_use_is_said(tmp_path):
+    """The teacher's output names the isolation; on a machine with bubblewrap (CI installs it) it is bwrap."""
+    kind = grading.sandbox.kind()
+    assert kind.startswith(("bwrap", "process group"))
+    if shutil.which("bwrap") and grading.sandbox._bwrap_works():
+        assert kind.startswith("bwrap")
+
+
+def test_the_code_reaches_no_network(tmp_path):
+    import socket
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    port = server.getsockname()[1]
+    code = (f"try:\n    _module('sock' + 'et').create_connection(('127.0.0.1', {port}), timeout=5)\n"
+            "except OSError:\n    pass")
+    try:
+        _student, verdicts, reasons, _seconds = _grade(tmp_path, _tricked(tmp_path / "net", code), ["01.1"])
+        with pytest.raises(TimeoutError):
+            server.accept()                                   # no connection came
+    finally:
+        server.close()
+    assert any("socket.connect at run time" in why for why in reasons["01.1"]), reasons  # (the code ran)
+    assert verdicts["01.1"].status == "wrong"
+
+
+def test_the_code_writes_nothing_outside_its_folder(tmp_path):
+    targets = [NOTEBOOKS / "buildtrack" / f"planted_{tmp_path.name}.py", tmp_path / "teacher" / "planted.txt",
+               pathlib.Path.home() / f"planted_{tmp_path.name}.txt"]
+    (tmp_path / "teacher").mkdir()
+    (tmp_path / "teacher").chmod(0o777)                 # (writable by any uid: only the sandbox stops it)
+    code = "\n".join(f"try:\n    _function('built' + 'ins', 'op' + 'en')({str(target)!r}, 'w').write('x')\n"
+                     f"except OSError:\n    pass" for target in targets)
+    try:
+        _student, _verdicts, reasons, _seconds = _grade(tmp_path, _tricked(tmp_path / "w", code), ["01.1"])
+        assert [target for target in targets if target.exists()] == []
+    finally:
+        for target in targets:
+            target.unlink(missing_ok=True)
+    assert any("open at run time" in why for why in reasons["01.1"]), reasons
+
+
+def test_a_process_the_code_starts_ends_with_the_grading(tmp_path):
+    """A child in a session of its own (it leaves the worker's process group) that would write a marker into
+    the student's own folder (writable) after 2 s."""
+    if not grading.sandbox.kind().startswith("bwrap"):
+        pytest.skip("only bwrap ends a process that left the worker's session")
+    token = f"buildtrack-marker-{tmp_path.name}"
+    code = (f"_module('sub' + 'process').Popen(['sh', '-c', 'sleep 2; touch \"$HOME/{token}\"; sleep 300'],\n"
+            "                             start_new_session=True)")
+    _student, _verdicts, reasons, _seconds = _grade(tmp_path, _tricked(tmp_path / "d", code), ["01.1"])
+    assert any("subprocess.Popen at run time" in why for why in reasons["01.1"]), reasons   # (it was started)
+    import time
+    time.sleep(3)
+    try:
+        assert list((tmp_path / "workspace").rglob(token)) == []
+        assert _leftovers(token) == []
+    finally:
+        subprocess.run(["pkill", "-f", token])
+
+
+def test_a_fork_bomb_costs_the_student_not_the_class(tmp_path):
+    """At most ``sandbox.PROCESSES`` processes (the bomb is bounded, should the sandbox fail: 300 children,
+    more than PROCESSES, that exit after 20 s); another student graded at the same time keeps every grade."""
+    import concurrent.futures
+    code = ("def _bomb():\n    system = _module('o' + 's')\n    count = 0\n    for _ in range(300):\n"
+            "        try:\n            if system.fork() == 0:\n                _threading.Event().wait(20)\n"
+            "                system._exit(0)\n"
+            "        except OSError:\n            break\n        count += 1\n"
+            "    home = system.environ['HOME']\n"
+            "    with _function('built' + 'ins', 'op' + 'en')(home + '/forks', 'a') as out:\n"
+            "        out.write(f'{count}\\n')\n\n\n_bomb()")
+    bomb = _tricked(tmp_path / "bomb", code)
+    other = tmp_path / "other"
+    _copy_key(other)
+    steps = ["01.1", "03.3"]                                  # (03.3 and what it needs: threads in 03.1)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        graded = list(pool.map(lambda entry: _grade(tmp_path, entry[1], steps, student=entry[0]),
+                               [("bomb", bomb), ("other", other)]))
+    (_student, _bombed, _reasons, _seconds), (_other, verdicts, _why, _s) = graded
+    assert {step: v.status for step, v in verdicts.items()} == {step: "done" for step in steps}, verdicts
+    counts = (tmp_path / "workspace" / "runs" / "bomb" / "forks").read_text().split()   # (one per load)
+    forks = max(map(int, counts))
+    assert 0 < forks < grading.sandbox.PROCESSES
+    assert _leftovers(str(tmp_path / "workspace" / "submissions" / "bomb")) == []
+
+
+def test_a_step_that_waits_costs_only_itself(tmp_path):
+    """A piece of step 10.1 that sleeps for 10 minutes: stopped after ``step_seconds``, set to 0 with the
+    reason, and step 11.1 (which does not need 10.1) is checked by a new worker."""
+    import time
+    folder = _tricked(tmp_path / "s", "        import threading\n        threading.Event().wait(600)\n",
+                      where="nn.py",
+                      old="        ### BEGIN SOLUTION\n        bound = 1 / np.sqrt(in_features)")
+    started = time.monotonic()
+    _student, verdicts, _reasons, _seconds = _grade(tmp_path, folder, ["10.1", "11.1"], step_seconds=5)
+    assert time.monotonic() - started < 60
+    assert "took more than 5 s of wall-clock time" in verdicts["10.1"].message
+    assert verdicts["11.1"].status == "done", verdicts["11.1"]

@@ -15,6 +15,11 @@ What makes the grades hard to game:
   the answer key and mini_autograd are the grader's own copies.
 - Each submission is checked in a process of its own, with a CPU-time and a memory limit
   (``--cpu-seconds``, ``--memory-mb``): an endless loop or a memory bomb costs that student, not the run.
+  The process runs in a sandbox (``sandbox.py``: bubblewrap where it works: no network, a read-only file
+  system, every process it starts ended with it, uid 65534 when the grader runs as root; else a process
+  group), with a limit on processes (a fork bomb). A step that gives no verdict within ``--step-seconds`` of
+  wall-clock time (it waits: a sleep, a lock, ``input()``) is stopped and set to 0, and a new process checks
+  the steps after it: a step that waits costs only itself (and the steps that need it).
 - The random programs are drawn afresh from the grader's seed (``--seed``; a new one each run, written into
   ``grading.json``), not read from the shipped ``programs.json``.
 - The code is read before it runs (``screen``). Importing anything but numpy and a short list of the standard
@@ -38,15 +43,14 @@ import os
 import pathlib
 import random
 import stat
-import subprocess
 import sys
 import tempfile
 import time
 import zipfile
 import zlib
 
-from . import differential, stubs
-from .cache import every_verdict, with_blame
+from . import differential, sandbox, stubs
+from .cache import verdict, with_blame
 from .i18n import _, language
 from .package import ANSWER_KEY, PACKAGE_NAME
 from .steps import STEPS
@@ -330,80 +334,153 @@ def _guarded_import(package, seen):
     return guarded
 
 
-def worker(package, seed, results):
-    """Write one JSON line per step's verdict to the file ``results`` (in the process ``grade_one``
-    starts), with what your code did at run time that it may not (``AUDITED``, and imports)."""
+def worker(package, seed, results, steps):
+    """Write one JSON line per verdict of ``steps`` (in order) to the file ``results`` (in the sandbox
+    ``grade_one`` starts), with what your code did at run time that it may not (``AUDITED``, and imports)."""
     import builtins
+    sandbox.limit_processes()
     differential.draw_afresh(seed)
     seen = set()
     sys.addaudithook(_audit(package, seen))
     builtins.__import__ = _guarded_import(package, seen)
     with open(results, "w") as out:
-        def each(step_id, result):
+        for step_id in steps:
+            result = verdict(step_id, package, own_words=False)
             out.write(json.dumps({"step": step_id, "status": result.status, "message": result.message,
                                   "culprit_step": result.culprit_step, "run_time": sorted(seen)}) + "\n")
             out.flush()
             seen.clear()
-        every_verdict(package, each, own_words=False)
 
 
-def _limits(cpu_seconds, memory_mb):
-    def apply():
-        import resource
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
-        resource.setrlimit(resource.RLIMIT_AS, (memory_mb * 2**20, memory_mb * 2**20))
-    return apply
+def _lines(results):
+    try:
+        return results.read_text().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
 
 
-def grade_one(student, entry, workspace, seed, cpu_seconds, memory_mb):
-    """``(student, {step: Verdict}, {step: [reason]}, seconds)`` for one submission."""
+def _watch(process, results, step_seconds, deadline):
+    """Wait for a worker: ``"ended"`` when it ends, ``"blocked"`` when no new verdict came for
+    ``step_seconds`` of wall-clock time, ``"late"`` past ``deadline`` (``time.monotonic()``). The worker is
+    stopped then."""
+    count, last = 0, time.monotonic()
+    while process.poll() is None:
+        now = time.monotonic()
+        written = len(_lines(results))
+        if written > count:
+            count, last = written, now
+        if now - last > step_seconds or now > deadline:
+            sandbox.stop(process)
+            return "blocked" if now - last > step_seconds else "late"
+        time.sleep(0.2)
+    sandbox.stop(process)                               # (what the code started and left behind)
+    return "ended"
+
+
+def _waiting(step_id, verdicts):
+    """The verdict of a step that was not checked because an earlier step it needs blocked: as ``verdict``
+    words it, after the first earlier step that is not done."""
+    for earlier_id in STEPS[step_id].needs():
+        earlier = verdicts.get(earlier_id)
+        if earlier is None or earlier.status == "done":
+            continue
+        title = _(STEPS[earlier_id].title)
+        if earlier.status == "todo":
+            return Verdict("todo", _("finish step {step} ({title}) first: it is not done yet.").format(
+                step=earlier_id, title=title), waits_for=earlier_id)
+        return Verdict("wrong", _("step {step} ({title}) fails its check now: {message}").format(
+            step=earlier_id, title=title, message=earlier.message), waits_for=earlier_id)
+    return None
+
+
+def _check(package, run, seed, steps, cpu_seconds, memory_mb, step_seconds):
+    """``({step: Verdict}, {step: [what the code did at run time]})`` for ``steps`` and the steps they need,
+    checked in that order by workers in the sandbox, each writing into the folder ``run``. A step that gives
+    no verdict within ``step_seconds`` of wall-clock time (it waits: a sleep, a lock, ``input()``) is stopped
+    and set to 0, and a new worker checks the other steps, but those that need it."""
+    environment = dict(os.environ, BUILDTRACK_LANG=language(), OPENBLAS_NUM_THREADS="1",
+                       BUILDTRACK_CACHE_DIR=str(run / "cache"), PYTHONDONTWRITEBYTECODE="1",
+                       HOME=str(run), TMPDIR="/tmp", HYPOTHESIS_STORAGE_DIRECTORY=str(run / "hypothesis"))
+    environment.pop("BUILDTRACK_ANSWERS", None)
+    results = run / "results.jsonl"
+    steps = [s for s in STEPS if s in steps or any(s in STEPS[t].needs() for t in steps)]    # in order
+    verdicts, notes, blocked = {}, {}, []
+    deadline = time.monotonic() + cpu_seconds * 3 + 60
+    # The CPU limit is for the whole submission. A worker started after a step that blocked gets what is
+    # left of it, where what each worker used is taken to be its wall-clock time: an upper bound for
+    # checks that run in one thread (on a busy machine a generous one), and the blocked step is charged
+    # the step_seconds it waited.
+    cpu_left = cpu_seconds
+    outcome = "ended"
+    while True:
+        # Every step but those that blocked or need one that did: a new worker checks the earlier steps again
+        # (their verdicts mostly come from the cache), one line each, so that no step waits in silence.
+        todo = [s for s in steps if s not in blocked and not set(blocked) & set(STEPS[s].needs())]
+        if all(s in verdicts for s in todo) or cpu_left < 1:
+            break
+        results.unlink(missing_ok=True)
+        started = time.monotonic()
+        process = sandbox.start(
+            [sys.executable, "-m", "buildtrack.grading", "--worker", str(package), str(seed), str(results),
+             ",".join(todo)],
+            readable=[package, pathlib.Path(__file__).resolve().parent.parent.parent],
+            writable=[run], cwd=pathlib.Path(__file__).resolve().parent.parent, env=environment,
+            cpu_seconds=int(cpu_left), memory_mb=memory_mb)
+        outcome = _watch(process, results, step_seconds, deadline)
+        cpu_left -= time.monotonic() - started
+        lines = _lines(results)
+        for line in lines:
+            found = json.loads(line)
+            if found["step"] in verdicts:
+                continue                                # (checked again by a new worker)
+            verdicts[found["step"]] = Verdict(found["status"], found["message"],
+                                              culprit_step=found.get("culprit_step"))
+            if found["run_time"]:
+                notes.setdefault(found["step"], []).extend(found["run_time"])
+        if outcome != "blocked" or len(lines) >= len(todo):
+            break
+        stuck = todo[len(lines)]
+        verdicts[stuck] = Verdict("wrong", _("not graded: this step took more than {seconds} s of wall-clock "
+                                             "time (it waited or looped).").format(seconds=step_seconds))
+        blocked.append(stuck)
+    for step_id in steps:
+        if step_id not in verdicts and set(blocked) & set(STEPS[step_id].needs()):
+            verdicts[step_id] = _waiting(step_id, verdicts)
+    if any(s not in verdicts for s in steps):          # (sys.exit(0) or os._exit(0) in a piece, say)
+        stopped = Verdict("wrong", _("not graded: the checks of this submission stopped here (the "
+                                     "code ended the process, or took more than {seconds} s of CPU or "
+                                     "{memory} MB of memory in all, or waited too long).").format(
+                                         seconds=cpu_seconds, memory=memory_mb))
+        verdicts.update({s: stopped for s in steps if s not in verdicts})
+    return verdicts, notes
+
+
+def grade_one(student, entry, workspace, seed, cpu_seconds, memory_mb, step_seconds=60, steps=None):
+    """``(student, {step: Verdict}, {step: [reason]}, seconds)`` for one submission. ``steps``: the steps to
+    check, in order (all of them unless given; the tests check a few)."""
     started = time.monotonic()
+    steps = list(STEPS) if steps is None else list(steps)
     try:
         package = take(entry, pathlib.Path(workspace) / "submissions" / student)
     except Unreadable as why:
         unread = Verdict("wrong", _("not graded: {why}.").format(why=why))
-        return student, {step_id: unread for step_id in STEPS}, {}, time.monotonic() - started
+        return student, {step_id: unread for step_id in steps}, {}, time.monotonic() - started
     if package is None:
         missing = Verdict("wrong", _("no myautograd/ folder with Python files in this submission."))
-        return student, {step_id: missing for step_id in STEPS}, {}, 0.0
-    reasons = screen(package)
+        return student, {step_id: missing for step_id in steps}, {}, 0.0
+    reasons = {step_id: why for step_id, why in screen(package).items() if step_id in steps}
     verdicts = {}
-    if len(reasons) < len(STEPS):                      # (code rejected everywhere is not run at all)
-        environment = dict(os.environ, BUILDTRACK_LANG=language(), OPENBLAS_NUM_THREADS="1",
-                           BUILDTRACK_CACHE_DIR=str(pathlib.Path(workspace) / "caches" / student),
-                           PYTHONDONTWRITEBYTECODE="1")
-        environment.pop("BUILDTRACK_ANSWERS", None)
-        results = pathlib.Path(workspace) / "results" / f"{student}.jsonl"
-        results.parent.mkdir(exist_ok=True)
-        command = [sys.executable, "-m", "buildtrack.grading", "--worker", str(package), str(seed),
-                   str(results)]
-        try:
-            run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                 env=environment,
-                                 cwd=pathlib.Path(__file__).resolve().parent.parent,
-                                 preexec_fn=_limits(cpu_seconds, memory_mb), timeout=cpu_seconds * 3 + 60)
-            problem = run.returncode != 0
-        except subprocess.TimeoutExpired:
-            problem = True
-        lines = results.read_text().splitlines() if results.exists() else []
-        problem = problem or len(lines) < len(STEPS)     # (sys.exit(0) or os._exit(0) in a piece, say)
-        for line in lines:
-            found = json.loads(line)
-            verdicts[found["step"]] = Verdict(found["status"], found["message"],
-                                              culprit_step=found.get("culprit_step"))
-            if found["run_time"]:
-                reasons.setdefault(found["step"], []).extend(found["run_time"])
-        if problem:
-            stopped = Verdict("wrong", _("not graded: the checks of this submission stopped here (the "
-                                         "code ended the process, or took more than {seconds} s of CPU or "
-                                         "{memory} MB of memory in all, or waited too long).").format(
-                                             seconds=cpu_seconds, memory=memory_mb))
-            verdicts.update({step_id: stopped for step_id in STEPS if step_id not in verdicts})
+    if len(reasons) < len(steps):                      # (code rejected everywhere is not run at all)
+        run = pathlib.Path(workspace) / "runs" / student       # all the worker may write: results, cache
+        run.mkdir(parents=True)
+        verdicts, notes = _check(package, run, seed, steps, cpu_seconds, memory_mb, step_seconds)
+        for step_id, what in notes.items():
+            reasons.setdefault(step_id, []).extend(what)
         verdicts = with_blame(verdicts)
     for step_id, why in reasons.items():
         verdicts[step_id] = Verdict("wrong", _("set to 0 by the grader: {reasons}. The grader takes your "
                                                "package's own code only.").format(reasons="; ".join(why)))
-    return student, {step_id: verdicts[step_id] for step_id in STEPS}, reasons, time.monotonic() - started
+    return student, {step_id: verdicts[step_id] for step_id in steps}, reasons, time.monotonic() - started
 
 
 # ------------------------------------------------------------------ the outputs
@@ -460,7 +537,8 @@ def _grade_one_safely(student, *arguments):
         return student, {step_id: failed for step_id in STEPS}, {}, 0.0
 
 
-def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=3000, on_done=None):
+def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=3000, on_done=None,
+          step_seconds=60):
     """Grade every entry of ``submissions`` into ``out``; returns the results, in the entries' order.
     ``on_done(result)``: called as each submission is graded."""
     seed = random.randrange(2**31) if seed is None else seed
@@ -470,14 +548,15 @@ def grade(submissions, out, jobs=None, seed=None, cpu_seconds=600, memory_mb=300
     with tempfile.TemporaryDirectory() as workspace, \
             concurrent.futures.ThreadPoolExecutor(jobs) as pool:     # (threads that wait on processes)
         futures = [pool.submit(_grade_one_safely, student, entry, workspace, seed, cpu_seconds,
-                               memory_mb) for student, entry in found]
+                               memory_mb, step_seconds) for student, entry in found]
         for future in concurrent.futures.as_completed(futures):
             result = future.result()
             results[result[0]] = result
             if on_done is not None:
                 on_done(result)
     results = [results[student] for student, _entry in found]
-    write(out, results, seed, {"cpu_seconds": cpu_seconds, "memory_mb": memory_mb, "jobs": jobs})
+    write(out, results, seed, {"cpu_seconds": cpu_seconds, "memory_mb": memory_mb,
+                               "step_seconds": step_seconds, "jobs": jobs, "sandbox": sandbox.kind()})
     return results
 
 
@@ -500,17 +579,21 @@ def main(argv=None):
     parser.add_argument("--lang", choices=["en", "zh"], default=None, help=_("the feedback's language"))
     parser.add_argument("--cpu-seconds", type=int, default=600, help=_("CPU time per submission"))
     parser.add_argument("--memory-mb", type=int, default=3000, help=_("memory per submission"))
+    parser.add_argument("--step-seconds", type=int, default=60, help=_(
+        "wall-clock seconds a step may take: a step that waits longer (a sleep, a lock, input()) is stopped "
+        "and set to 0, and the steps after it are checked in a new process (default: 60)"))
     arguments = parser.parse_args(argv)
     if arguments.lang:
         os.environ["BUILDTRACK_LANG"] = arguments.lang
+    print(_("Each submission runs in a sandbox: {kind}.").format(kind=sandbox.kind()), flush=True)
     grade(arguments.submissions, arguments.out, arguments.jobs, arguments.seed, arguments.cpu_seconds,
-          arguments.memory_mb, on_done=_print_result)
+          arguments.memory_mb, on_done=_print_result, step_seconds=arguments.step_seconds)
     print(_("Grades written to {out}").format(out=arguments.out))
     return 0
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:                  # PACKAGE SEED RESULTS
-        worker(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    if sys.argv[1:2] == ["--worker"]:                  # PACKAGE SEED RESULTS STEPS (01.1,01.2,...)
+        worker(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5].split(","))
     else:
         sys.exit(main())

@@ -14,9 +14,17 @@ from .tensor import Tensor
 
 
 def as_tensor(value, like):
-    """(given) A Python number as a tensor of ``like``'s dtype; tensors pass through."""
+    """(given) A Python number as a tensor of ``like``'s dtype; tensors pass through.
+
+    myautograd keeps one dtype per operation, where PyTorch promotes: an integer
+    tensor times 1.5 is float32 in PyTorch. Rather than cut 1.5 down to 1, a float
+    number with an integer or bool tensor raises ``TypeError``.
+    """
     if isinstance(value, Tensor):
         return value
+    if isinstance(value, float) and like._data.dtype.kind in "biu":
+        raise TypeError(f"myautograd does no type promotion: a {like.dtype} tensor with the float {value!r}; "
+                        "make the tensor a floating-point one first (PyTorch's result would be float32)")
     return Tensor(np.asarray(value, dtype=like._data.dtype))
 
 

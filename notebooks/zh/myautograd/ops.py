@@ -13,9 +13,16 @@ from .tensor import Tensor
 
 
 def as_tensor(value, like):
-    """（已给出）把 Python 数变成 dtype 与 ``like`` 相同的张量；张量则原样返回。"""
+    """（已给出）把 Python 数变成 dtype 与 ``like`` 相同的张量；张量则原样返回。
+
+    myautograd 的每个运算只用一种 dtype，而 PyTorch 会做类型提升：在 PyTorch 中，整数张量乘以 1.5
+    得到 float32。与其把 1.5 截成 1，浮点数遇上整数或布尔张量时会抛出 ``TypeError``。
+    """
     if isinstance(value, Tensor):
         return value
+    if isinstance(value, float) and like._data.dtype.kind in "biu":
+        raise TypeError(f"myautograd does no type promotion: a {like.dtype} tensor with the float {value!r}; "
+                        "make the tensor a floating-point one first (PyTorch's result would be float32)")
     return Tensor(np.asarray(value, dtype=like._data.dtype))
 
 

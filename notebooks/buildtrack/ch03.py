@@ -316,19 +316,24 @@ def check_engine(m):
     h = x
     for _step in range(10_000):
         h = h * 1.0001
-    order, deepest = deepest_nesting(m, m.engine.topological_order, h.grad_fn)
-    expect(len(order) == 10_001, _("topological_order of a chain of 10,000 "
+    expect(len(m.engine.topological_order(h.grad_fn)) == 10_001, _("topological_order of a chain of 10,000 "
            "multiplications must list 10,001 nodes (and the AccumulateGrad)."))
-    expect(deepest < 100, _("on a chain of 10,000 multiplications, topological_order nested {deepest:,} "
-           "calls of your code deep: it calls itself once per node. Raising Python's recursion limit gets it "
-           "through this chain, not through a deeper one (PyTorch's graphs have no depth limit): walk with a "
-           "list of nodes still to visit.").format(deepest=deepest))
+    short = m.tensor(1.0, dtype=m.float64, requires_grad=True)
+    for _step in range(DEPTH_PROBE):                 # (the probe watches every call: a short chain will do)
+        short = short * 1.0001
+    _order, deepest = deepest_nesting(m, m.engine.topological_order, short.grad_fn)
+    expect(deepest < 100, _("on a chain of {DEPTH_PROBE} multiplications, topological_order nested "
+           "{deepest:,} calls of your code deep: it calls itself once per node. Raising Python's recursion "
+           "limit gets it through this chain, not through a deeper one (PyTorch's graphs have no depth "
+           "limit): walk with a list of nodes still to visit.")
+           .format(DEPTH_PROBE=DEPTH_PROBE, deepest=deepest))
     _engine_backward(m, h)
     expect_close(grad_of(x), 1.0001 ** 10_000, _("the 10,000-op chain gives x.grad {got}, expected {want}."))
     return (_("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "
               "and a 10,000-op chain runs."))
 
 
+DEPTH_PROBE = 500     # operations: a walk that calls itself once per node nests about this deep
 DOUBLINGS = 30         # h = h + h, 30 times: 33 nodes, but 2 ** 30 paths from the root to x
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from ._testing import (blocking_function, deepest_nesting, expect, expect_close, expect_raises, grad_of,
                        label_shown, labels_shown, learner_prehook, node_label, record_order, recording_off,
                        reference, reference_prehook, show, walk_nodes)
-from .ch03 import check_graph_from_another_thread, check_shared_graph
+from .ch03 import DEPTH_PROBE, check_graph_from_another_thread, check_shared_graph
 from .package import Wrong
 from .steps import step
 from .i18n import _
@@ -368,13 +368,16 @@ def check_dependencies(m):
     h = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     for _step in range(CHAIN):
         h = h * 1.0
-    counts, deepest = deepest_nesting(m, m.engine.compute_dependencies, h.grad_fn)
-    counted = len(counts)
-    expect(deepest < 100, _("on a chain of {CHAIN:,} multiplications, compute_dependencies nested "
+    counted = len(m.engine.compute_dependencies(h.grad_fn))
+    short = m.tensor(1.0, dtype=m.float64, requires_grad=True)
+    for _step in range(DEPTH_PROBE):                 # (the probe watches every call: a short chain will do)
+        short = short * 1.0
+    _counts, deepest = deepest_nesting(m, m.engine.compute_dependencies, short.grad_fn)
+    expect(deepest < 100, _("on a chain of {DEPTH_PROBE} multiplications, compute_dependencies nested "
            "{deepest:,} calls of your code deep: it calls itself once per node. Raising Python's recursion "
            "limit gets it through this chain, not through a deeper one (PyTorch's graphs have no depth "
            "limit): walk with a list of nodes still to visit, as PyTorch's compute_dependencies does.")
-           .format(CHAIN=CHAIN, deepest=deepest))
+           .format(DEPTH_PROBE=DEPTH_PROBE, deepest=deepest))
     expect(counted in (CHAIN, CHAIN + 1), _("on a chain of {CHAIN:,} multiplications, "
            "compute_dependencies counts {counted} nodes, expected the {CHAIN:,} nodes below the root.")
            .format(CHAIN=CHAIN, counted=counted))

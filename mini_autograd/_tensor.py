@@ -65,6 +65,7 @@ class Tensor:
     _requires_grad = False       # the switch set by requires_grad=True (see requires_grad)
     _grad_accumulator = None     # weakref to the leaf's AccumulateGrad node
     _hooks = None                # a leaf's tensor hooks (non-leaf hooks live on grad_fn)
+    _post_accumulate_grad_hooks = None   # a leaf's hooks run after its .grad is written
     _retains_grad = False
     _is_inference = False        # made in inference_mode
     _base = None                 # the tensor this one is a view of (see ops/views.py)
@@ -330,6 +331,22 @@ class Tensor:
             return RemovableHandle(self._hooks, hook)
         return self.grad_fn._register_tensor_pre_hook(self._output_nr, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(self)`` each time backward has written this leaf's ``.grad``; PyTorch's
+        optimizers-in-backward use it to step a parameter as soon as its gradient is ready.
+
+        torch/_tensor.py: Tensor.register_post_accumulate_grad_hook. The hooks live on the tensor, as a
+        leaf's other hooks do (its AccumulateGrad node is held only weakly, and may be made anew).
+        """
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        from .autograd.graph import RemovableHandle
+        if self._post_accumulate_grad_hooks is None:
+            self._post_accumulate_grad_hooks = {}
+        return RemovableHandle(self._post_accumulate_grad_hooks, hook)
+
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in ``.grad``; built on a hook, as in PyTorch.
 
@@ -349,7 +366,7 @@ class Tensor:
         """The same data, cut from the graph: a new leaf sharing data and version counter."""
         out = Tensor(self._data)
         out._version_counter = self._version_counter
-        out._is_inference = self._is_inference
+        out._is_inference = self._is_inference    # as in PyTorch: detach() of an inference tensor is one too
         return out
 
     def detach_(self):

@@ -162,8 +162,19 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs):
         new_grad = grad_outputs[0]
         variable = self.variable
-        if new_grad is None or not variable.requires_grad:
-            return ()          # no gradient arrived, or requires_grad was switched off since
+        if new_grad is not None and variable.requires_grad:   # (else nothing arrived, or it was switched off)
+            self._accumulate(variable, new_grad)
+        # accumulate_grad.cpp: the leaf's post-accumulate-grad hooks run next, whatever arrived.
+        for hook in list((variable._post_accumulate_grad_hooks or {}).values()):
+            result = hook(variable)
+            if isinstance(result, Tensor):
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+            if result is not None:
+                raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        return ()
+
+    @staticmethod
+    def _accumulate(variable, new_grad):
         if variable._grad is None:
             # The first gradient: keep a private copy (or, building a graph, a recorded copy).
             if is_grad_enabled():
@@ -176,7 +187,6 @@ class AccumulateGrad(Node):
             variable._grad._bump_version()
         else:
             variable._grad = variable._grad + new_grad     # create_graph: out of place, recorded
-        return ()
 
 
 class GraphRoot(Node):

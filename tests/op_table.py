@@ -460,6 +460,7 @@ ROWS = [
     row("log_softmax", lambda t, x: F(t).log_softmax(x, 0), lambda a: log_softmax(a, 0), X),
     row("gelu", lambda t, x: F(t).gelu(x), gelu, X),
     row("gelu_tanh", lambda t, x: F(t).gelu(x, approximate="tanh"), gelu_tanh, X),
+    row("softsign", lambda t, x: F(t).softsign(x), lambda a: a / (1 + np.abs(a)), NZ(2, 3)),
     # ---------------------------------------------------------------------------- losses (ops/losses.py)
     row("mse_loss", lambda t, x, y: F(t).mse_loss(x, y), lambda a, b: ((a - b) ** 2).mean(), X, X),
     row("mse_loss_none", lambda t, x, y: F(t).mse_loss(x, y, reduction="none"),

@@ -376,6 +376,17 @@ case("leaky_relu_masked_fill_module_list_clip_grad", """
     h = torch.tensor([-1., 3.], requires_grad=True) * 1
     print(F.leaky_relu(h, 0.5, inplace=True), h.grad_fn.name())
 """)
+case("softsign_function_and_layer", """
+    import torch.nn as nn
+    import torch.nn.functional as F
+    x = torch.tensor([-1.5, 0.25, 3., 0.], requires_grad=True)
+    y = F.softsign(x); print(y, y.grad_fn.name(), [f.name() for f, _ in y.grad_fn.next_functions])
+    print(nn.Softsign(), nn.Softsign()(x), nn.Sequential(nn.Linear(2, 2), nn.Softsign()))
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True); print(g)
+    g[:3].sum().backward(); print(x.grad)  # not at 0: PyTorch's sgn gives a ZeroTensor, which keeps -0.0
+    print(F.softsign(torch.tensor([1., -2.], dtype=torch.float64)), F.softsign(torch.tensor([2, -3])))
+""")
+case("softsign_of_a_list", "torch.nn.functional.softsign([1., 2.])", "AttributeError")
 case("equal_with_a_number", "torch.equal(torch.tensor([1.]), 1)", "TypeError")
 case("tensor_equal_with_a_list", "torch.tensor([1.]).equal([1.])", "TypeError")
 case("sum_with_an_unknown_keyword", "torch.ones(2).sum(0, keepdimz=True)", "TypeError")

@@ -3,7 +3,7 @@
 PyTorch counterpart: torch/nn/.
 """
 from . import functional, init, utils
-from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Softsign, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d
@@ -21,4 +21,5 @@ __all__ = ["Module", "Parameter", "Linear", "Sequential", "ReLU", "Tanh", "Sigmo
            "LogSoftmax", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "Flatten", "Unflatten", "Identity", "Dropout", "BatchNorm1d",
            "BatchNorm2d", "Embedding", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "LeakyReLU",
-           "ModuleList", "ModuleDict", "functional", "init", "utils", "GELU", "LayerNorm"]
+           "ModuleList", "ModuleDict", "functional", "init", "utils", "GELU", "LayerNorm",
+           "Softsign"]

@@ -49,6 +49,13 @@ class Sigmoid(Module):
         return F.sigmoid(input)
 
 
+class Softsign(Module):
+    """x / (1 + |x|)."""
+
+    def forward(self, input):
+        return F.softsign(input)
+
+
 class Softmax(Module):
     """exp(x) normalised along ``dim``."""
 

@@ -31,7 +31,7 @@ from ..ops.normalization import layer_norm
 __all__ = ["linear", "relu", "tanh", "sigmoid", "softmax", "log_softmax", "nll_loss", "mse_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "l1_loss", "dropout",
            "batch_norm", "embedding", "one_hot", "smooth_l1_loss", "huber_loss", "leaky_relu", "gelu",
-           "layer_norm", "scaled_dot_product_attention"]
+           "layer_norm", "scaled_dot_product_attention", "softsign"]
 
 def _type_name(tensor):
     return tensor.dtype.scalar_name
@@ -506,6 +506,13 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     _check_tensor(input, "leaky_relu", "input", 1)
     return (activations.leaky_relu_(input, negative_slope) if inplace
             else activations.leaky_relu(input, negative_slope))
+
+
+def softsign(input):
+    """input / (1 + |input|), elementwise: PyTorch writes it in Python from three ops
+    (``torch/nn/functional.py: softsign``), so it records ``DivBackward0``, ``AddBackward0``,
+    ``AbsBackward0``."""
+    return input / (input.abs() + 1)
 
 
 from .attention import scaled_dot_product_attention  # noqa: E402  (it builds on the functions above)

@@ -160,21 +160,20 @@ class AccumulateGrad(Node):
         return [(0, fn) for fn in hooks.values()] if hooks else []
 
     def apply(self, grad_outputs):
-        new_grad = grad_outputs[0]
-        variable = self.variable
-        if new_grad is not None and variable.requires_grad:   # (else nothing arrived, or it was switched off)
-            self._accumulate(variable, new_grad)
-        # accumulate_grad.cpp: the leaf's post-accumulate-grad hooks run next, whatever arrived.
-        for hook in list((variable._post_accumulate_grad_hooks or {}).values()):
-            result = hook(variable)
+        self._accumulate(grad_outputs[0])
+        # accumulate_grad.cpp: then the leaf's post-accumulate-grad hooks, whatever arrived.
+        for hook in list((self.variable._post_accumulate_grad_hooks or {}).values()):
+            result = hook(self.variable)
             if isinstance(result, Tensor):
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
             if result is not None:
                 raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
         return ()
 
-    @staticmethod
-    def _accumulate(variable, new_grad):
+    def _accumulate(self, new_grad):
+        variable = self.variable
+        if new_grad is None or not variable.requires_grad:
+            return             # no gradient arrived, or requires_grad was switched off since
         if variable._grad is None:
             # The first gradient: keep a private copy (or, building a graph, a recorded copy).
             if is_grad_enabled():

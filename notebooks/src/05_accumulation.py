@@ -65,10 +65,11 @@ viz.draw(y, params={"x": x}, names={"y": y})
 # ## 2. Open the hood: `AccumulateGrad.apply`
 #
 # The node at the end of every path to a leaf is `AccumulateGrad` (chapter 04 listed the start
-# of the class). Its `apply` is where the adding happens:
+# of the class). Its `apply` hands the incoming gradient to `_accumulate`, where the adding happens
+# (then it runs the leaf's hooks registered with `register_post_accumulate_grad_hook`, if any):
 
 # %%
-show_source(torch.autograd.graph.AccumulateGrad.apply)
+show_source(torch.autograd.graph.AccumulateGrad._accumulate)
 
 # %% [markdown]
 # After an early return (no gradient arrived, or the leaf no longer requires grad), three cases:

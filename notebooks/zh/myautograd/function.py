@@ -109,7 +109,7 @@ class AccumulateGrad(Node):
           里：引擎可能把同一个梯度张量也交给另一个输入，所以叶子张量不能和别人共用它。
         - 步骤 05.1（第 05 章）：原本已有梯度的叶子张量，得到旧梯度与 ``grad`` 之和，而且它的
           ``.grad`` 仍是原来那个张量对象（原地修改，而不是替换）。原地相加也是对梯度张量的一次修改：
-          它的 ``_version`` 要加一，就像 PyTorch 的 ``variable_grad += new_grad`` 会让版本号加一。
+          它的 ``_version`` 要加一，就像 PyTorch 的 ``variable_grad += new_grad`` 会让版本计数器加一。
         - 同样在步骤 05.1：梯度按叶子张量的 dtype 保存（PyTorch 的引擎会把每个梯度转换成对应输入的
           dtype：float32 的叶子乘上 float64 的张量，得到的 ``.grad`` 是 float32），而记录计算图之后
           才关掉 ``requires_grad`` 的叶子（``x.requires_grad_(False)``）什么也得不到，和 PyTorch

@@ -218,7 +218,7 @@ class Tensor:
         - 叶子张量：什么都不用做（它的 .grad 反正会被填上）。
         - 否则设置 ``self.retains_grad = True``，并把一个钩子放在 ``self.grad_fn.pre_hooks`` 的最前面
           （``insert(0, hook)``）：引擎会拿到达那个节点的梯度去调用这个函数（步骤 03.2）。放在最前面，
-          是因为 PyTorch 总是先运行 retain_grad 的钩子，再运行节点自己的预钩子，不管它们是何时注册的：
+          是因为 PyTorch 总是先运行 retain_grad 的钩子，再运行节点自己的前置钩子，不管它们是何时注册的：
           ``.grad`` 是梯度到达时的样子。第一次让它存下梯度的一份副本，之后让
           ``self._grad`` 变成和 ``self._grad + grad``，这是一个新张量：和叶子张量不同，PyTorch 保留的
           梯度不是原地累加的，所以在第二次反向传播之前读出的 ``.grad`` 数值不变。钩子返回 None（不改变

@@ -139,10 +139,24 @@ def _svg_text(svg):
 
 
 def _html_text(markup):
-    """What a browser shows of Jupyter's HTML: the text, and each picture's alt text."""
+    """What a browser shows of Jupyter's HTML: the text, each picture's alt text, and the words of a trace's
+    player (mini_autograd/viz/player.py), which reach its script as JSON; not the script's code."""
     alts = re.findall(r'alt="([^"]*)"', markup)
-    shown = re.sub(r"<img\b[^>]*>", " ", markup)
-    return [html.unescape(re.sub(r"<[^<>]*>", " ", shown)), *map(html.unescape, alts)]
+    player = [word for payload in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', markup,
+                                             flags=re.DOTALL) for word in _player_words(json.loads(payload))]
+    shown = re.sub(r"<script\b.*?</script>|<img\b[^>]*>", " ", markup, flags=re.DOTALL)
+    return [html.unescape(re.sub(r"<[^<>]*>", " ", shown)), *map(html.unescape, alts), *player]
+
+
+def _player_words(data):
+    """The words a trace's player shows: its buttons, and each frame's caption, table and nodes' tables."""
+    def strings(value):
+        if isinstance(value, str):
+            return [] if value.startswith("data:") else [value]
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+        return [text for item in items for text in strings(item)]
+    return strings([data["words"], data["more"] or "", [{key: frame[key] for key in frame if key != "svg"}
+                                                         for frame in data["frames"]]])
 
 
 class Square(torch.autograd.Function):

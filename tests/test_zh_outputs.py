@@ -46,9 +46,21 @@ def _html_words(markup):
         words += _svg_words(base64.b64decode(payload).decode("utf-8"))
     words += [html.unescape(alt) for alt in re.findall(r'alt="([^"]*)"', markup)]
     shown = re.sub(r"<pre\b.*?</pre>", " ", markup, flags=re.DOTALL)
-    shown = re.sub(r"<svg\b.*?</svg>|<img\b[^>]*>|<style\b.*?</style>", " ", shown, flags=re.DOTALL)
+    player = re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', markup, flags=re.DOTALL)
+    for payload in player:                  # a trace's player: its words reach its script as JSON
+        words += _json_words(json.loads(payload))
+    shown = re.sub(r"<svg\b.*?</svg>|<img\b[^>]*>|<style\b.*?</style>|<script\b.*?</script>", " ", shown,
+                   flags=re.DOTALL)
     words.append(html.unescape(re.sub(r"<[^<>]*>", " ", shown)))
     return words
+
+
+def _json_words(value):
+    """The strings of a JSON value, but not its pictures (data: URIs) nor its keys."""
+    if isinstance(value, str):
+        return [] if value.startswith("data:") else [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in _json_words(item)]
 
 
 LISTING_HEADING = re.compile(r"^# \S+\.py(?::|：)")

@@ -12,7 +12,10 @@ outputs green, saved tensors orange, backward nodes grey. Two differences:
 DOT node names are the stable ids of the walk (``n3``, ``leaf_n4``, ...), so the
 same graph always gives byte-identical DOT source.
 
-The words (legend, states, "saved for backward") are in the edition's language
+``draw_double_backward(y, x)`` draws what ``create_graph=True`` records: the graph of ``y`` and the graph
+of its gradient, in two clusters (graphviz subgraphs) with a caption each.
+
+The words (legend, states, "saved for backward", the clusters' captions) are in the edition's language
 (``i18n.py``); in Chinese the fonts asked for add CJK families after the Latin ones.
 """
 import html
@@ -21,7 +24,8 @@ import graphviz
 
 from .i18n import N_, _, language, tidy
 from .picture import GraphPicture
-from .walk import describe, fit, walk
+from .walk import (described_items, describe, fit, is_tensor, node_name, number_nodes, root_node,
+                   tensor_names, walk)
 
 FONT = "Helvetica,Arial,sans-serif"
 # Chinese words: the Latin fonts first (names and numbers look the same in both editions), then fonts
@@ -260,3 +264,138 @@ def _add_beside(dot, node, kinds_used):
 def _note_kind(kinds_used, kind):
     if kind not in kinds_used:
         kinds_used.append(kind)
+
+
+# ------------------------------------------------------- double backward
+CLUSTERS = {
+    "first": (N_("first-order graph: recorded by the forward pass"), "#78909c", "#f5f7f8"),
+    "gradient": (N_("graph of the gradient: recorded by backward with create_graph=True"), "#ef6c00",
+                 "#fff3e0"),
+}
+REUSE_COLOR = "#ef6c00"
+
+
+class DoubleBackwardPicture(GraphPicture):
+    """``draw_double_backward``'s picture, with what it shows as data.
+
+    ``gradients``: the gradients ``autograd.grad(..., create_graph=True)`` returned (they have a graph);
+    ``first_order``: the node names of ``y``'s graph, breadth first from ``y``;
+    ``gradient_nodes``: the node names of the gradient's graph, breadth first from its ``grad_fn``, as
+    PyTorch names them: the new nodes, then the nodes of ``y``'s graph it reaches;
+    ``clusters``: ``{"first": [node ids], "gradient": [node ids]}``, where each drawn node is.
+    """
+
+    def __init__(self, digraph, text, alt, gradients, first_order, gradient_nodes, clusters):
+        super().__init__(digraph, text, alt)
+        self.gradients = gradients
+        self.first_order = first_order
+        self.gradient_nodes = gradient_nodes
+        self.clusters = clusters
+
+
+def draw_double_backward(y, x, params=None, names=None, show_values=True):
+    """What ``create_graph=True`` records: the graph of ``y`` and, beside it, the graph of ``dy/dx``.
+
+    Runs ``autograd.grad(y, x, create_graph=True)`` (with ``grad_outputs`` of ones when ``y`` is not a
+    scalar) and draws two clusters: the first-order graph, recorded by the forward pass, and the nodes the
+    backward pass recorded (``TanhBackwardBackward0``, ``MulBackward0``, ... as PyTorch names them). The
+    gradient's graph reaches back into the first-order graph (a saved ``tanh`` result is the output of
+    ``TanhBackward0``): those nodes are drawn once, in the first cluster, and the arrows into them are
+    orange. ``x`` is a tensor or a sequence of tensors; ``params`` and ``names`` name tensors as in
+    ``draw``. An unnamed gradient is called ``dy/dx`` when ``y`` and ``x`` are named.
+
+    Returns a ``DoubleBackwardPicture``: Jupyter shows the picture, ``print`` the two graphs in words.
+    """
+    from .. import autograd
+    from ..creation import ones_like
+    if not is_tensor(y):
+        raise TypeError(f"draw_double_backward() takes a tensor y, not {type(y).__name__}")
+    inputs = [x] if is_tensor(x) else list(x)
+    grad_outputs = None if y.dim() == 0 else ones_like(y)
+    gradients = autograd.grad(y, inputs, grad_outputs=grad_outputs, create_graph=True, allow_unused=True)
+    gradients = [g for g in gradients if g is not None]
+
+    given = dict(names.items() if isinstance(names, dict) else (names or ()))
+    labels = tensor_names(params, given)
+    if id(y) not in labels:
+        given["y"] = y
+    y_label = labels.get(id(y), "y")
+    for index, (inp, grad) in enumerate(zip(inputs, gradients, strict=False)):
+        if id(grad) in labels:
+            continue
+        if id(inp) in labels:
+            given[f"d{y_label}/d{labels[id(inp)]}"] = grad
+        else:
+            label = _("gradient") if len(gradients) == 1 else _("gradient {index}").format(index=index)
+            given[label] = grad
+    graph = walk([y, *gradients], params, given, show_saved=False, show_values=show_values)
+
+    y_nodes = number_nodes([root_node(y)])
+    first_ids = {graph.ids[node] for node in y_nodes}
+    clusters = {"first": [n.id for n in graph.nodes if n.id in first_ids],
+                "gradient": [n.id for n in graph.nodes if n.id not in first_ids]}
+    first_order = [node_name(node) for node in y_nodes]
+    gradient_nodes = [node_name(node) for g in gradients for node in number_nodes([root_node(g)])]
+
+    gradient_titles = ", ".join(box.label for box, _root in graph.outputs[1:])
+    alt = tidy(_("graph of {gradient}, recorded by create_graph=True, beside the graph of {output}").format(
+        gradient=gradient_titles, output=graph.outputs[0][0].label))
+    return DoubleBackwardPicture(double_dot(graph, clusters), double_text(graph, clusters, alt), alt,
+                                 gradients, first_order, gradient_nodes, clusters)
+
+
+def double_dot(graph, clusters):
+    """The DOT picture: each cluster's outputs, nodes and leaves declared inside it, then every edge."""
+    dot = new_digraph()
+    dot.graph_attr.update(newrank="true", nodesep="0.4")
+    kinds_used = ["output"]
+    by_id = {node.id: node for node in graph.nodes}
+    in_first = set(clusters["first"])
+    font = CJK_FONT if language() == "zh" else FONT
+    for key, ids in clusters.items():
+        caption, border, fill = CLUSTERS[key]
+        with dot.subgraph(name=f"cluster_{key}") as sub:
+            sub.attr(label=f"<<B>{_text(_(caption))}</B>>", labeljust="l", labelloc="t", fontname=font,
+                     fontsize="11", style="rounded,filled", color=border, fillcolor=fill, penwidth="1.5",
+                     margin="12")
+            outputs = [0] if key == "first" else range(1, len(graph.outputs))
+            for index in outputs:
+                _add_tensor(sub, f"out{index}", tensor_label(graph.outputs[index][0]), COLORS["output"])
+            for node_id in ids:
+                node = by_id[node_id]
+                kind = "accumulate" if node.leaf is not None else "function"
+                _note_kind(kinds_used, kind)
+                sub.node(node.id, node_label(node), fillcolor=COLORS[kind])
+                if node.leaf is not None:
+                    _note_kind(kinds_used, "leaf")
+                    _add_tensor(sub, f"leaf_{node.id}", tensor_label(node.leaf), COLORS["leaf"])
+    for index, (_box, root) in enumerate(graph.outputs):
+        if root is not None:
+            dot.edge(f"out{index}", root)
+    for node in graph.nodes:
+        reaches_back = node.id not in in_first
+        for edge in node.edges:
+            if edge is None:
+                continue
+            if reaches_back and edge in in_first:
+                dot.edge(node.id, edge, color=REUSE_COLOR, penwidth="1.6")
+            else:
+                dot.edge(node.id, edge)
+        if node.leaf is not None:
+            dot.edge(node.id, f"leaf_{node.id}")
+    notes = [_("orange arrows: the graph of the gradient reaches back into the first-order graph")]
+    legend_kinds = [kind for kind in LEGEND_NAMES if kind in kinds_used]
+    dot.node("legend", legend_label(legend_kinds, notes), shape="plaintext", style="", width="0")
+    return dot
+
+
+def double_text(graph, clusters, title):
+    """The two graphs in words: each cluster's caption, then its outputs and nodes."""
+    items = described_items(graph)
+    lines = [title, "  " + _("(arrows point the way gradients flow in backward())")]
+    for key, ids in clusters.items():
+        lines.append("  " + _(CLUSTERS[key][0]))
+        outputs = [0] if key == "first" else range(1, len(graph.outputs))
+        keys = [("output", index) for index in outputs] + list(ids)
+        lines += ["    " + line for item in keys for line in items[item]]
+    return "\n".join(lines)

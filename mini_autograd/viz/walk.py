@@ -327,29 +327,37 @@ def describe(graph):
     header = tidy(_("backward graph of {title}: {nodes}, {leaves}").format(title=graph.title, nodes=nodes,
                                                                             leaves=leaf_words))
     lines = [header, "  " + _("(arrows point the way gradients flow in backward())")]
-    names = {node.id: f"{node.id} {node.name}" for node in graph.nodes}
-    names["more"] = _("more nodes")
-
-    def target(edge):
-        return "None" if edge is None else names[edge]
-
-    for box, root in graph.outputs:
-        arrow = f" -> {target(root)}" if root is not None else " " + _("(no grad_fn: nothing to backward)")
-        lines.append(f"  {box.describe()}{arrow}")
-    for node in graph.nodes:
-        for box in node.retained:
-            lines.append(f"  {box.describe()} -> {names[node.id]}")
-        name = node.title if node.count == 1 else f"{node.title} ({node.id}..{node.last_id})"
-        if node.leaf is not None:
-            lines.append(f"  {node.id} {name} -> {node.leaf.describe()}")
-        else:
-            edges = ", ".join(target(edge) for edge in node.edges) or _("nothing")
-            lines.append(f"  {node.id} {name} -> {edges}")
-        for box in node.saved:
-            lines.append(f"      {box.describe()}")
+    for item_lines in described_items(graph).values():
+        lines += ["  " + line for line in item_lines]
     if graph.collapsed:
         lines.append("  " + _("(chains of the same operation drawn as one box: NAME \u00d7count)"))
     if graph.hidden:
         lines.append("  " + _("... {count} more nodes not drawn (raise max_nodes to see them)").format(
             count=graph.hidden))
     return "\n".join(lines)
+
+
+def described_items(graph):
+    """``describe``'s lines, item by item: ``{("output", index): [line], node id: [lines], ...}``, outputs
+    first, then the nodes in id order (a node's lines: tensors that retain grad, the node, what it saved)."""
+    names = {node.id: f"{node.id} {node.name}" for node in graph.nodes}
+    names["more"] = _("more nodes")
+
+    def target(edge):
+        return "None" if edge is None else names[edge]
+
+    items = {}
+    for index, (box, root) in enumerate(graph.outputs):
+        arrow = f" -> {target(root)}" if root is not None else " " + _("(no grad_fn: nothing to backward)")
+        items[("output", index)] = [f"{box.describe()}{arrow}"]
+    for node in graph.nodes:
+        lines = [f"{box.describe()} -> {names[node.id]}" for box in node.retained]
+        name = node.title if node.count == 1 else f"{node.title} ({node.id}..{node.last_id})"
+        if node.leaf is not None:
+            lines.append(f"{node.id} {name} -> {node.leaf.describe()}")
+        else:
+            edges = ", ".join(target(edge) for edge in node.edges) or _("nothing")
+            lines.append(f"{node.id} {name} -> {edges}")
+        lines += [f"    {box.describe()}" for box in node.saved]
+        items[node.id] = lines
+    return items

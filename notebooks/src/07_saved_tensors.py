@@ -838,6 +838,51 @@ plt.show()
 # </details>
 
 # %% [markdown]
+# ### Memory over time: one training step, step by step
+#
+# The numbers so far were taken at one moment: when the forward pass ends, or at the peak.
+# `viz.record_memory` follows the memory through a whole step. It runs a forward pass, then a real
+# backward, and after every step it reads two numbers: the bytes of the saved tensors still held,
+# read from the graph's nodes (each array counted once, the parameters and the input batch left
+# out, as in section 4), and the bytes of the gradients waiting in the engine's input buffers
+# (chapter 08), read from the engine through the tracer that `viz.trace_backward` uses. A forward
+# step is one operation; a backward step is one node run by the engine. Four runs of the deep
+# network above: a plain training step, the same forward pass under `no_grad`, a backward with
+# `retain_graph=True`, and the checkpointed step. Each run is a `MemoryCurve`, plain lists of numbers
+# (`steps`, `saved`, `buffered`, `names`) with a few summaries, printed under the plot in bytes.
+
+# %%
+def no_grad_loss():
+    with torch.no_grad():
+        return deep_loss(False)
+
+
+kept = [*parameters, x]                 # they exist anyway: not counted
+runs = [viz.record_memory(lambda: deep_loss(False), tr("training"), exclude=kept),
+        viz.record_memory(no_grad_loss, "no_grad", exclude=kept),
+        viz.record_memory(lambda: deep_loss(False), "retain_graph=True", exclude=kept, retain_graph=True),
+        viz.record_memory(lambda: deep_loss(True), tr("checkpointed"), exclude=kept)]
+viz.plot_memory(runs)
+plt.show()
+for run in runs:
+    start = run.at_backward_start() or (0, 0)
+    print(f"{run.label:18} peak_saved: {run.peak_saved:>9,}   at_backward_start: {start[0]:>9,}   "
+          f"at_end: {run.at_end()[0]:>9,}   peak_buffered: {run.peak_buffered:>7,}")
+
+# %% [markdown]
+# In training the saved bytes climb by one activation at each `tanh`, up to 1,119,232 bytes when
+# backward starts: the 17 hidden activations and the log-probabilities, section 7's count.
+# Backward then gives them back node by node, each node releasing what it saved as soon as it has
+# run, down to 0. The dotted lines are the gradients waiting in input buffers, at most 131,584 bytes
+# here: one or two 128 × 128 gradients at a time, small next to what the graph saves. Under
+# `no_grad` the line stays flat at zero: nothing is saved. With `retain_graph=True` nothing is
+# released, and 1,119,232 bytes are still held after the last node, until the graph itself is
+# dropped. With checkpointing the forward pass keeps only the segments' inputs and the last
+# segment's output, 332,800 bytes when backward starts; each `CheckpointBackward` then runs its
+# segment again, so the saved bytes rise inside the backward pass, one segment at a time. Its peak,
+# 524,288 bytes, is under half of training's.
+
+# %% [markdown]
 # ## 8. Build it: saved tensors, versions, freeing
 #
 # ### Step 07.1: saved tensors and the version counter

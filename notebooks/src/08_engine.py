@@ -221,7 +221,9 @@ for node, name in names.items():
 # ran, what it received and sent, and the state it left the engine in — the ready queue and the
 # nodes still waiting, with how many gradients each still waits for and what its buffer already
 # holds. (In each picture: red = runs now, blue dashed = ready, plain grey = still waiting,
-# faded = done.)
+# faded = done.) Press play, or step with the buttons, the slider or the arrow keys, and click a
+# node to see what its buffer holds, what it sent and what it saved. A notebook you have not run
+# yet shows the steps as an animation instead: run the cell to get the player.
 
 # %%
 trace = viz.trace_backward(out, params={"x": x})
@@ -833,6 +835,21 @@ if mine:
     print("mini_autograd:  ", mini_order)
     print(tr("your myautograd:"), my_order)
     print(tr("the same order:"), my_order == mini_order, "| x.grad:", x_mine.grad)
+
+# %% [markdown]
+# `viz.trace_backward` traces your engine too, in one call: given a tensor of your `myautograd`, it puts a
+# pre-hook on every node, runs your engine (`engine=`, here your `run_backward`; without it, your
+# `Tensor.backward`) and plays its steps as section 4's player does: the order, what each node received and
+# sent, the `.grad` written. Your engine's queue is its own, so its frames leave out the queue.
+
+# %%
+from IPython.display import display
+
+if mine:
+    x_mine, out_mine = diamond(mine)
+    my_trace = viz.trace_backward(out_mine, params={"x": x_mine}, engine=mine.engine.run_backward)
+    display(my_trace)
+    print(tr("the same order:"), my_trace.order == trace.order)
 
 # %% [markdown]
 # ## Exercises

@@ -486,6 +486,17 @@ plt.show()
 # </details>
 
 # %% [markdown]
+# `viz.draw_double_backward(y, x)` shows both graphs at once: it calls
+# `torch.autograd.grad(y, x, create_graph=True)` and draws the graph of `y` beside the graph the
+# backward pass recorded, its nodes named as PyTorch names them. The orange arrow joins the two:
+# `TanhBackwardBackward0` points into the forward graph's `TanhBackward0`, because the saved result
+# $\tanh x$ that its formula uses was made by the forward `tanh`.
+
+# %%
+x3 = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+viz.draw_double_backward(torch.tanh(x3).sum(), x3, params={"x": x3})
+
+# %% [markdown]
 # ## 6. Build it: `gradcheck` and a custom `Function`
 #
 # ### Step 11.1: `gradcheck`

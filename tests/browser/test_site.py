@@ -14,6 +14,11 @@ links to all chapters; a search for "AccumulateGrad" lists chapters; the glossar
 Chinese renders in a CJK font. Screenshots go to test-artifacts/site/: one per chapter,
 plus the engine trace (08) and the search results.
 
+Chapter 08's engine trace is a player (mini_autograd/viz/player.py) on the page, in both editions:
+stepping forward (a click, then the right arrow key) changes the step, its counter, its picture and its
+table; a click on a node shows its input buffer and what it saved. Screenshots of it mid-trace:
+docs/screenshots/trace-player-site-en.png and -zh.png.
+
 The Chinese edition (zh/): each of its chapter pages as above (headings, pictures, code, folded
 boxes, notes, Binder to notebooks/zh/, previous/next), a link from every page to the same page
 of the other edition and back, a Chinese search (叶子节点) that finds its chapters, and its
@@ -279,7 +284,7 @@ def screenshot_chapter(page, stem):
         first.evaluate("img => img.scrollIntoView({block: 'center'})")
         page.page.wait_for_timeout(200)
     page.page.screenshot(path=str(ARTIFACTS / f"{stem}.png"))
-    trace = page.page.locator("article .cell_output:has(img[alt='step 1'])").first
+    trace = page.page.locator("article .cell_output:has(.mat-player)").first
     if trace.count():
         trace.evaluate("el => el.scrollIntoView({block: 'start'})")
         page.page.evaluate("() => window.scrollBy(0, -80)")
@@ -502,4 +507,52 @@ def test_chinese_home_and_glossary(open_page):
     if verdict.startswith("no CJK font") and os.environ.get("REQUIRE_BROWSER_TESTS") != "1":
         pytest.skip(verdict)
     assert verdict == "ok", verdict
+    assert not page.errors, page.errors
+
+
+# ---------------------------------------------------------------- the engine trace's player
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+PLAYER_WORDS = {
+    "en": ("step {step} of 6", "step 3: n3 TanhBackward0 runs", "input buffer", "saved for backward"),
+    "zh": ("第 {step} 步，共 6 步", "第 3 步：n3 TanhBackward0 运行", "输入缓冲区", "为反向传播保存"),
+}
+
+
+@pytest.mark.parametrize("edition", ["en", "zh"])
+def test_the_engine_trace_is_a_player(edition, open_page):
+    count_words, caption, buffer_words, saved_words = PLAYER_WORDS[edition]
+    page = open_page(("zh/" if edition == "zh" else "") + "08_engine.html")
+    players = page.page.locator("article .mat-player")
+    assert players.count() == 1, f"{players.count()} players on chapter 08's page"
+    player = players.first
+    assert page.page.locator("article .mat-trace-still").count() == 0, "the animation is still on the page"
+    player.scroll_into_view_if_needed()
+    count, picture = player.locator(".mat-count"), player.locator(".mat-graph img")
+    assert count.inner_text() == count_words.format(step=0)
+    first = picture.get_attribute("src")
+    player.locator("button.mat-forward").click()
+    player.locator("button.mat-forward").click()
+    assert count.inner_text() == count_words.format(step=2)
+    assert picture.get_attribute("src") != first
+    assert player.locator("input[type=range]").input_value() == "2"
+    player.focus()
+    page.page.keyboard.press("ArrowRight")
+    assert count.inner_text() == count_words.format(step=3)
+    assert caption in player.locator(".mat-step").inner_text()
+    player.locator("svg.mat-hit g.node[data-node='n4']").first.click()
+    panel = player.locator(".mat-node").inner_text()
+    for needed in ("n4 MulBackward0", buffer_words, "[1.1416, 0.5220]", saved_words):
+        assert needed in panel, f"the node's panel has no {needed!r}: {panel!r}"
+    assert picture.evaluate("img => img.naturalWidth") > 0 and picture.is_visible()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    trace = page.page.locator("article .mat-trace").first
+    height = trace.evaluate("el => el.getBoundingClientRect().height")
+    page.page.set_viewport_size({"width": labtools.VIEWPORT["width"], "height": int(height) + 300})
+    try:
+        trace.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.page.evaluate("() => window.scrollBy(0, -70)")
+        page.page.wait_for_timeout(200)
+        trace.screenshot(path=str(SCREENSHOTS / f"trace-player-site-{edition}.png"))
+    finally:
+        page.page.set_viewport_size(labtools.VIEWPORT)
     assert not page.errors, page.errors

@@ -13,7 +13,7 @@ from ._helpers import (as_tensor_operand, check_broadcast, check_broadcast_shape
                        result_dtype)
 from .binary import (Add, Clamp, ClampTensor, Div, Maximum, Minimum, Mul, PowScalarTensor, PowTensorScalar,
                      PowTensorTensor, Rsub, Sub, Where)
-from .unary import Abs, Cos, Exp, Log, Neg, Reciprocal, Sin, Sqrt, Tanh, ToCopy
+from .unary import Abs, Cos, Exp, Log, Neg, Reciprocal, Sin, Sqrt, Tanh, ToCopy, _unary
 from .activations import Relu, Sigmoid
 from .reductions import amax, amin, argmax, argmin, max, mean, min, norm, sum
 from .linalg import bmm, dot, matmul, mm, mv
@@ -126,28 +126,16 @@ def rpow(a, base):
     return PowScalarTensor.apply(base, a)
 
 
-def neg(x):
-    return Neg.apply(check_tensor(x, "neg"))
+# The functions of one tensor: check the argument, then apply the op (unary.py: _unary).
+neg, abs, exp, log, sin, cos, sqrt, tanh, sigmoid, relu = (
+    _unary(function, name) for function, name in (
+        (Neg, "neg"), (Abs, "abs"), (Exp, "exp"), (Log, "log"), (Sin, "sin"), (Cos, "cos"), (Sqrt, "sqrt"),
+        (Tanh, "tanh"), (Sigmoid, "sigmoid"), (Relu, "relu")))
 
 
-def abs(x):
-    return Abs.apply(check_tensor(x, "abs"))
 
 
-def exp(x):
-    return Exp.apply(check_tensor(x, "exp"))
 
-
-def log(x):
-    return Log.apply(check_tensor(x, "log"))
-
-
-def sin(x):
-    return Sin.apply(check_tensor(x, "sin"))
-
-
-def cos(x):
-    return Cos.apply(check_tensor(x, "cos"))
 
 
 def maximum(a, b):
@@ -171,20 +159,8 @@ def where(condition, input, other):
     return Where.apply(input, other, condition._data)
 
 
-def sqrt(x):
-    return Sqrt.apply(check_tensor(x, "sqrt"))
 
 
-def tanh(x):
-    return Tanh.apply(check_tensor(x, "tanh"))
-
-
-def sigmoid(x):
-    return Sigmoid.apply(check_tensor(x, "sigmoid"))
-
-
-def relu(x):
-    return Relu.apply(check_tensor(x, "relu"))
 
 
 def clamp(x, min=None, max=None):

@@ -864,3 +864,46 @@ MISTAKES += [  # issue 35: the retain_grad hook after the node's own pre-hooks
     ("04.2", "tensor.py", "        self.grad_fn.pre_hooks.insert(0, keep_grad)\n",
      "        self.grad_fn.pre_hooks.append(keep_grad)\n", "PyTorch's is 1.0: it runs the retain_grad hook before"),
 ]
+MISTAKES += [  # issue 35: a third trial's wrong code that got ✅ on every step
+    # 02.2: an input returned by forward wrapped without its version counter
+    ("02.2", "function.py", "            view._version_counter = result._version_counter\n", "",
+     "shares its version counter"),
+    # 02.2: a shape for every input, numbers included
+    ("02.2", "function.py", "            ctx.input_shapes = tuple(t.shape for t in tensors)\n",
+     "            ctx.input_shapes = tuple(getattr(t, 'shape', ()) for t in inputs)\n", "expected ((2,),)"),
+    # 03.2: the backward of a leaf starts at a new AccumulateGrad, not the leaf's own
+    ("04.1", "engine.py", "    root, _ = gradient_edge(tensor)\n    dependencies",
+     "    from .function import AccumulateGrad\n"
+     "    root = tensor.grad_fn if tensor.grad_fn is not None else AccumulateGrad(tensor)\n    dependencies",
+     "not at a new node"),
+    # 05.2: only True means set to None
+    ("05.2", "optim.py", "        if set_to_none:\n", "        if set_to_none is True:\n", "any true value"),
+    # 06.2: requires_grad_ forgets the leaf's AccumulateGrad
+    ("06.2", "tensor.py", "        self.requires_grad = requires_grad\n        return self\n",
+     "        self.requires_grad = requires_grad\n        self._grad_accumulator = None\n        return self\n",
+     "lead to one"),
+    # 10.1: the bound computed in float32
+    ("10.1", "nn.py", "        bound = 1 / np.sqrt(in_features)\n",
+     "        bound = np.float32(1) / np.sqrt(np.float32(in_features))\n", "computed in float32"),
+    # 11.1: True at once when the output needs no gradient
+    ("11.1", "gradcheck.py", "    output = function(*inputs)\n",
+     "    output = function(*inputs)\n    if not output.requires_grad:\n"
+     "        for t, grad in zip(inputs, grads_before, strict=True):\n            t.grad = grad\n"
+     "        return True\n", "a.detach() * 2"),
+    # 11.1: the Jacobians kept in float32
+    ("11.1", "gradcheck.py", "        numerical = np.zeros((tensor.numel(), output.numel()))\n",
+     "        numerical = np.zeros((tensor.numel(), output.numel()), dtype=np.float32)\n", "rtol = 1e-13"),
+    # 11.2: the derivative as s - s * s, which cancels near s = 1
+    ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return grad * (s - s * s)\n",
+     "not to 5 digits"),
+    # 03.2 and 08.1: the nodes seen kept in a list: quadratic time
+    ("03.2", "engine.py", ("    order, visited = [], set()\n", "        visited.add(node)\n"),
+     ("    order, visited = [], []\n", "        visited.append(node)\n"), "topological_order compared nodes"),
+    ("08.1", "engine.py", ("    dependencies, seen, stack = {}, {root}, [root]\n", "                seen.add(next_node)\n"),
+     ("    dependencies, seen, stack = {}, [root], [root]\n", "                seen.append(next_node)\n"),
+     "compute_dependencies compared nodes"),
+]
+MISTAKES += [  # issue 35, a third trial: only the checked input's .grad cleared: the kept .grad is added into
+    ("11.1", "gradcheck.py", "            for t in inputs:\n                t.grad = None\n",
+     "            tensor.grad = None\n", "backward added into it while another input was checked"),
+]

@@ -378,8 +378,9 @@ class Function:
           the old mode put back in a ``finally``): what forward computes is not
           recorded, only the node of ``cls`` is;
         - a forward that returns one of its inputs unchanged returns a new Tensor
-          sharing that input's numbers (``Tensor(result._data)``), which gets the
-          node: the input itself stays as it was (a leaf stays a leaf).
+          sharing that input's numbers (``Tensor(result._data)``) and its version
+          counter (``_version_counter``: PyTorch makes a view), which gets the node:
+          the input itself stays as it was (a leaf stays a leaf).
 
         中文：步骤 02.2：运行 forward，结果需要梯度时记录一个节点。
 
@@ -395,8 +396,9 @@ class Function:
         对于在 forward 里用 Tensor 运算的 Function（步骤 11.2），PyTorch 还做两件事：
         - forward 在关闭记录的状态下运行（用已给出的 ``set_grad_enabled(False)``，并在 ``finally``
           中恢复原来的模式）：forward 算了什么都不记录，只记录 ``cls`` 这一个节点；
-        - forward 原样返回某个输入时，返回的是一个与该输入共用数值的新 Tensor
-          （``Tensor(result._data)``），节点挂在它上面：输入本身保持原样（叶子仍是叶子）。
+        - forward 原样返回某个输入时，返回的是一个与该输入共用数值（``Tensor(result._data)``）和
+          版本计数器（``_version_counter``：PyTorch 会建一个视图）的新 Tensor，节点挂在它上面：输入本身
+          保持原样（叶子仍是叶子）。
         """
         ### BEGIN SOLUTION
         ctx = BackwardFunction(cls)
@@ -407,7 +409,9 @@ class Function:
         finally:
             set_grad_enabled(recording)
         if any(result is t for t in inputs):
-            result = Tensor(result._data)            # a new tensor over the input's numbers (PyTorch: a view)
+            view = Tensor(result._data)              # a new tensor over the input's numbers (PyTorch: a view)
+            view._version_counter = result._version_counter
+            result = view
         if compute_requires_grad(*inputs):
             tensors = [t for t in inputs if isinstance(t, Tensor)]
             ctx.next_functions = tuple(gradient_edge(t) for t in tensors)

@@ -149,6 +149,12 @@ def _check_forward_around(m):
     expect(same.grad_fn is not None and np.shares_memory(same._data, x._data), _("Same.apply(x), whose "
            "forward returns its input as it is, must give a tensor that shares x's numbers "
            "(Tensor(result._data)) and has the node as its grad_fn."))
+    x._version += 1                                 # what an in-place change of x does (step 07.1)
+    expect(same._version == x._version, _("after same = Same.apply(x), whose forward returns its input as "
+           "it is, an in-place change of x leaves same._version at {same_version} and x._version at "
+           "{x_version}; in PyTorch same is a view of x and shares its version counter "
+           "(view._version_counter = result._version_counter), so a change of either shows on both.")
+           .format(same_version=same._version, x_version=x._version))
     c = m.tensor([1.0, 2.0])
     fresh = Fresh.apply(c)
     expect(fresh.requires_grad is False, _("Fresh.apply(c), whose forward returns Tensor(..., "
@@ -235,6 +241,10 @@ def check_function_apply(m):
            "2 is a number and gets none (got {count}).").format(count=len(square.grad_fn.next_functions)))
     expect(tuple(getattr(product.grad_fn, "input_shapes", ())) == ((2,), (2,)), _("x * c's node must "
            "remember its Tensor inputs' shapes: ctx.input_shapes = ((2,), (2,))."))
+    shapes = tuple(getattr(square.grad_fn, "input_shapes", ()))
+    expect(shapes == ((2,),), _("x ** 2's node has input_shapes {shapes!r}, expected ((2,),): one shape per "
+           "Tensor input, in the order of the edges; the exponent 2 is a number, with no edge and no "
+           "shape (the engine pairs edge i with input_shapes[i]).").format(shapes=shapes))
     with recording_off(m):
         off = x * 3
     expect(off.grad_fn is None, _("with recording off, x * 3 still got a grad_fn: use "

@@ -4,8 +4,8 @@ import contextlib
 import numpy as np
 
 from ._testing import (TooManyWalks, blocking_function, count_edge_reads, deepest_nesting, doubling_graph,
-                       expect, expect_close, expect_raises, grad_of, in_new_thread, numeric_vjp,
-                       recording_off, reference, show, values)
+                       expect, expect_close, expect_raises, grad_of, in_new_thread, node_comparisons,
+                       numeric_vjp, recording_off, reference, show, values)
 from .package import Wrong
 from .steps import step
 from .i18n import N_, _
@@ -322,6 +322,12 @@ def check_engine(m):
     for _step in range(DEPTH_PROBE):                 # (the probe watches every call: a short chain will do)
         short = short * 1.0001
     _order, deepest = deepest_nesting(m, m.engine.topological_order, short.grad_fn)
+    _order, compared = node_comparisons(m, m.engine.topological_order, short.grad_fn)
+    expect(compared <= 20 * DEPTH_PROBE, _("on a chain of {DEPTH_PROBE} multiplications, topological_order "
+           "compared nodes with == {compared:,} times: a list of nodes searched with `in` costs one "
+           "comparison per element, so the walk takes time growing with the square of the graph (a "
+           "40,000-op chain: seconds instead of milliseconds). Keep the nodes seen in a set.")
+           .format(DEPTH_PROBE=DEPTH_PROBE, compared=compared))
     expect(deepest < 100, _("on a chain of {DEPTH_PROBE} multiplications, topological_order nested "
            "{deepest:,} calls of your code deep: it calls itself once per node. Raising Python's recursion "
            "limit gets it through this chain, not through a deeper one (PyTorch's graphs have no depth "

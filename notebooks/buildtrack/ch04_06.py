@@ -55,6 +55,18 @@ def check_one_accumulator(m):
         expect(got is leaf, _("{name}: is_leaf is {got!r}, expected {leaf}. A leaf is a tensor that no "
                "recorded operation made (grad_fn is None), whether or not it requires grad.")
                .format(name=name, got=got, leaf=leaf))
+    # A backward started at a leaf starts at its AccumulateGrad: the one its graph holds, hooks and all.
+    x = m.tensor([1.0, 1.0], requires_grad=True)
+    y = x * 2
+    accumulator = y.grad_fn.next_functions[0][0]
+    accumulator.pre_hooks.append(lambda g: g * 10)
+    x.backward(m.ones(2))
+    got = grad_of(x)
+    expect(got is not None and np.array_equal(values(got), [10.0, 10.0]), _("y = x * 2; a pre-hook that "
+           "multiplies by 10 on x's AccumulateGrad (y.grad_fn.next_functions[0][0]); x.backward(ones(2)) "
+           "gives x.grad {got}; PyTorch's is [10.0, 10.0]: a backward from a leaf starts at "
+           "gradient_edge(x), the leaf's one AccumulateGrad, not at a new node (run_backward in "
+           "engine.py).").format(got="None" if got is None else show(values(got))))
     return _("A leaf has one AccumulateGrad, held weakly; is_leaf means 'no grad_fn'.")
 
 
@@ -283,6 +295,12 @@ def check_zero_grad(m):
     expect(grad_of(frozen) is None, _("a parameter frozen after backward (requires_grad switched off) keeps "
            "its .grad {got} after zero_grad([p]); PyTorch's zero_grad clears every parameter that has a "
            ".grad, whether or not it requires grad.").format(got=show(values(grad_of(frozen)))))
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    (x * 3.0).sum().backward()
+    m.optim.zero_grad([x], set_to_none=1)
+    expect(grad_of(x) is None, _("zero_grad([x], set_to_none=1) leaves x.grad {got}; PyTorch's sets it to "
+           "None: any true value means set to None (if set_to_none:), not only True.")
+           .format(got=show(values(grad_of(x))) if grad_of(x) is not None else "None"))
     return _("zero_grad sets .grad to None by default, or zeroes it in place.")
 
 
@@ -412,6 +430,14 @@ def check_detach(m):
            "and 1: d shares x's numbers and its version counter (detached._version_counter = "
            "self._version_counter), so that a change made through d still stops a backward that saved x.")
            .format(x_version=x._version, d_version=d._version))
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    x.requires_grad_()                              # already True: nothing changes
+    z = x * 3
+    same = y.grad_fn.next_functions[0][0] is z.grad_fn.next_functions[0][0]
+    expect(same, _("y = x * 2; x.requires_grad_() (x requires grad already); z = x * 3: y's and z's edges "
+           "lead to two AccumulateGrad nodes of x; PyTorch's lead to one: requires_grad_ changes the switch "
+           "only, and x keeps its AccumulateGrad (a hook on it must see both gradients)."))
     return (_("detach() shares the numbers and the version counter and drops the history; requires_grad_ "
               "changes leaves only."))
 

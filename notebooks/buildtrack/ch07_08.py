@@ -4,8 +4,8 @@ import contextlib
 import numpy as np
 
 from ._testing import (blocking_function, deepest_nesting, expect, expect_close, expect_raises, grad_of,
-                       label_shown, labels_shown, learner_prehook, node_label, record_order, recording_off,
-                       reference, reference_prehook, show, walk_nodes)
+                       label_shown, labels_shown, learner_prehook, node_comparisons, node_label, record_order,
+                       recording_off, reference, reference_prehook, show, walk_nodes)
 from .ch03 import DEPTH_PROBE, check_graph_from_another_thread, check_shared_graph
 from .package import Wrong
 from .steps import step
@@ -373,6 +373,11 @@ def check_dependencies(m):
     for _step in range(DEPTH_PROBE):                 # (the probe watches every call: a short chain will do)
         short = short * 1.0
     _counts, deepest = deepest_nesting(m, m.engine.compute_dependencies, short.grad_fn)
+    _counts, compared = node_comparisons(m, m.engine.compute_dependencies, short.grad_fn)
+    expect(compared <= 20 * DEPTH_PROBE, _("on a chain of {DEPTH_PROBE} multiplications, "
+           "compute_dependencies compared nodes with == {compared:,} times: a list of nodes searched with "
+           "`in` costs one comparison per element, so the walk takes time growing with the square of the "
+           "graph. Keep the nodes seen in a set.").format(DEPTH_PROBE=DEPTH_PROBE, compared=compared))
     expect(deepest < 100, _("on a chain of {DEPTH_PROBE} multiplications, compute_dependencies nested "
            "{deepest:,} calls of your code deep: it calls itself once per node. Raising Python's recursion "
            "limit gets it through this chain, not through a deeper one (PyTorch's graphs have no depth "

@@ -228,6 +228,14 @@ def _check_named_gradcheck_cases(m):
                       "The output does not require grad (no input reaches it), so no backward can run: its "
                       "analytical Jacobian is zeros, and so is its numerical one. Run backward only when the "
                       "output requires grad.").format(outcome=_said(outcome)))
+    a = m.tensor([1.0, 2.0], dtype=m.float64, requires_grad=True)
+    outcome = _run_gradcheck(m, lambda a: a.detach() * 2, (a,))
+    if outcome[0] != "raised":
+        raise Wrong(_("gradcheck(lambda a: a.detach() * 2, (a,)) {outcome}; PyTorch's raises GradcheckError: "
+                      "the output does not require grad, so backward gives zeros, but nudging a moves it "
+                      "(numerically 2 per entry). An output that needs no gradient has zero analytical "
+                      "Jacobians; compare them with the numerical ones all the same.")
+                      .format(outcome=_said(outcome)))
     _check_grads_put_back(m)
     diagnosis = None
     for name, power in (("1000 * a * a", 2), ("1000 * a * a * a", 3)):
@@ -345,6 +353,14 @@ def _check_named_gradcheck_cases(m):
                       "GradcheckError: at -1 both Jacobians hold nan, and nan is close to nothing, not even "
                       "to nan. Compare with np.allclose as PyTorch's formula does, without equal_nan.")
                     .format(outcome=_said(outcome)))
+    a = m.tensor([0.1], dtype=m.float64, requires_grad=True)
+    outcome = _run_gradcheck(m, lambda a: a * 3.0, (a,), atol=0.0, rtol=1e-13)
+    if outcome[0] != "raised":
+        raise Wrong(_("gradcheck(lambda a: a * 3.0, (a,), atol=0.0, rtol=1e-13) at a = [0.1] {outcome}; "
+                      "PyTorch's raises GradcheckError: in float64 the central difference is off from 3 by "
+                      "about 3e-12, beyond rtol = 1e-13. Keep both Jacobians in float64 (np.zeros makes "
+                      "float64 by default): in float32 the difference rounds away.")
+                      .format(outcome=_said(outcome)))
 
 
 def _check_grads_put_back(m):
@@ -356,6 +372,12 @@ def _check_grads_put_back(m):
     if outcome[0] != "raised":
         return                                      # (what it should say is another check's)
     left = [grad_of(a), grad_of(b)]
+    if left[0] is None and left[1] is before and not np.array_equal(values(before), [7.0, 7.0]):
+        raise Wrong(_("b.grad is [7., 7.]; gradcheck(f, (a, b)), with f = a * b whose backward is wrong for "
+                      "b, raises GradcheckError, and b.grad is the same tensor as before, but it now holds "
+                      "{b_grad}: backward added into it while another input was checked. Clear every input's "
+                      ".grad before each backward (t.grad = None for all of them), so the tensors you put "
+                      "back stay as they were.").format(b_grad=show(values(before))))
     if left[0] is not None or left[1] is not before or not np.array_equal(values(before), [7.0, 7.0]):
         raise Wrong(_("a.grad is None and b.grad is [7., 7.]; gradcheck(f, (a, b)), with f = a * b whose "
                       "backward is wrong for b, raises GradcheckError, and then a.grad is {a_grad} and "
@@ -660,7 +682,7 @@ def check_gradcheck(m):
 # ------------------------------------------------------------------------ 11.2
 SIGMOID_EXAMPLES = 50
 UPSTREAM = [1.0, -0.5, 2.0, 0.25, -1.5]
-LARGE = [1000.0, -1000.0, 100.0, -100.0, 88.75, -88.75, 710.0, -745.0, 20.0, -20.0]
+LARGE = [1000.0, -1000.0, 100.0, -100.0, 88.75, -88.75, 710.0, -745.0, 20.0, -20.0, 8.67, -8.67]
 
 
 @step("11.2", "a custom Function", "Sigmoid.forward and Sigmoid.backward in custom.py", after="06.2")
@@ -708,8 +730,9 @@ def check_custom_function(m):
 SIGMOID_PLAIN = {"upstream": np.array([1.0, -0.5]), "dtype": "float64", "requires_grad": True,
                  "no_grad": False, "inplace": None}
 # Named cases: sigmoid is exactly 0 where exp(-a) overflows; no input requires grad; the result, which
-# backward needs, changed in place before backward.
+# backward needs, changed in place before backward; s near 1 in float32, where s - s * s cancels.
 SIGMOID_SCENARIOS = [{"a": np.array([-1000.0, -800.0])}, {"a": np.array([-20.0, -100.0])},
+                     {"a": np.array([8.67, -8.67]), "dtype": "float32"},
                      {"a": np.array([0.5, -1.0]), "requires_grad": False},
                      {"a": np.array([0.5, -1.0]), "no_grad": True},
                      {"a": np.array([0.5, -1.0]), "dtype": "float32", "inplace": "s"},
@@ -840,6 +863,20 @@ def _sigmoid_trial(m, case):
         return (_("{shown}: a.grad is {value}; PyTorch's is {theirs_grad} (g * s * (1 - s)).{why}")
                   .format(shown=shown, value='None' if got is None else show(values(got)),
                           theirs_grad=show(values(theirs.grad)), why=why))
+    tiny = np.finfo(dtype).tiny
+    if not np.all(np.abs(values(got) - values(theirs.grad)) <= 1e-5 * np.abs(values(theirs.grad)) + tiny):
+        own_s = got_values.astype(dtype)                  # the learner's s, in its dtype
+        from_own_s = upstream * own_s * (1 - own_s)
+        why = (_("Your backward is right for your s, but s itself is a few units of the last digit off "
+                 "PyTorch's near 1, and 1 - s makes that large: compute s as 1 / (1 + exp(-a)).")
+               if np.allclose(values(got), from_own_s, rtol=1e-5, atol=0) else
+               _("s - s * s subtracts two numbers close to each other and loses the digits; s * (1 - s) "
+                 "keeps them."))
+        return (_("{shown}: a.grad is {value}; PyTorch's is {theirs_grad}: they agree to 1e-6, but not to 5 "
+                  "digits where s is near 1. {why}")
+                .format(shown=shown, value="[" + ", ".join(f"{v:.6g}" for v in values(got).ravel()) + "]",
+                        theirs_grad="[" + ", ".join(f"{v:.6g}" for v in values(theirs.grad).ravel()) + "]",
+                        why=why))
     if dtype_name(got) != dtype_name(theirs.grad):
         return (_("{shown}: a.grad is {got}; PyTorch's is {theirs_grad}, a's dtype.")
                 .format(shown=shown, got=dtype_name(got), theirs_grad=dtype_name(theirs.grad)))

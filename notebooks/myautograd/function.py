@@ -243,7 +243,8 @@ class Function:
           the old mode put back in a ``finally``): what forward computes is not
           recorded, only the node of ``cls`` is;
         - a forward that returns one of its inputs unchanged returns a new Tensor
-          sharing that input's numbers (``Tensor(result._data)``), which gets the
-          node: the input itself stays as it was (a leaf stays a leaf).
+          sharing that input's numbers (``Tensor(result._data)``) and its version
+          counter (``_version_counter``: PyTorch makes a view), which gets the node:
+          the input itself stays as it was (a leaf stays a leaf).
         """
         raise NotImplementedError("Step 02.2: Function.apply")

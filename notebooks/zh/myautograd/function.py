@@ -230,7 +230,8 @@ class Function:
         对于在 forward 里用 Tensor 运算的 Function（步骤 11.2），PyTorch 还做两件事：
         - forward 在关闭记录的状态下运行（用已给出的 ``set_grad_enabled(False)``，并在 ``finally``
           中恢复原来的模式）：forward 算了什么都不记录，只记录 ``cls`` 这一个节点；
-        - forward 原样返回某个输入时，返回的是一个与该输入共用数值的新 Tensor
-          （``Tensor(result._data)``），节点挂在它上面：输入本身保持原样（叶子仍是叶子）。
+        - forward 原样返回某个输入时，返回的是一个与该输入共用数值（``Tensor(result._data)``）和
+          版本计数器（``_version_counter``：PyTorch 会建一个视图）的新 Tensor，节点挂在它上面：输入本身
+          保持原样（叶子仍是叶子）。
         """
         raise NotImplementedError("Step 02.2: Function.apply")

@@ -519,6 +519,25 @@ class Tensor:
     def is_contiguous(self):
         return self._data.flags.c_contiguous
 
+    def stride(self, dim=None):
+        """How many elements apart neighbours are along each dimension (numpy's byte strides divided by
+        the element size); ``stride(dim)`` for one dimension. A transposed matrix has ``(1, rows)``."""
+        if self._data.size == 0:              # no memory to step through: PyTorch's row-major strides
+            strides, step = [], 1
+            for size in reversed(self._data.shape):
+                strides.insert(0, step)
+                step *= max(size, 1)
+            strides = tuple(strides)
+        else:
+            strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return strides
+        return strides[_wrap_dim(dim, self.ndim)]
+
+    def data_ptr(self):
+        """The address of the tensor's first element: equal for two tensors that share their memory."""
+        return self._data.__array_interface__["data"][0]
+
     def contiguous(self):
         """This tensor if its elements are laid out row by row in memory, else a copy that is."""
         return self if self._data.flags.c_contiguous else ops.clone(self, "contiguous")

@@ -112,6 +112,12 @@ QUOTED = [
      "train_spiral(torch, SPIRAL_STEPS", r"after 1000 steps below (0\.1): True"),
     ("10_training_loop", r"at least (95)% of the points", r"至少 (95)% 的点",
      "train_spiral(torch, SPIRAL_STEPS", r"training accuracy at least (95)%: True"),
+    # Chapter 13, a backward nested 70 levels deep: the levels each thread runs.
+    ("13_deeper_engine", r"Levels 0 to (\d+) ran on the thread that called",
+     r"第 0 层到第 (\d+) 层运行在调用",
+     "mini_nested = nested_backwards(torch, 70)", r"^thread 0: levels 0 to (\d+)"),
+    ("13_deeper_engine", r"Level (\d+) was the first past", r"第 (\d+) 层是第一个超过",
+     "mini_nested = nested_backwards(torch, 70)", r"^thread 1: levels (\d+) to"),
 ]
 
 # Sentences found wrong (issue 36), with the chapter that had them: neither edition may say them again

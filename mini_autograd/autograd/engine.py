@@ -23,6 +23,7 @@ No recursion anywhere: a chain of 100,000 operations runs in a loop.
 """
 import heapq
 import itertools
+import threading
 
 import numpy as np
 
@@ -378,8 +379,8 @@ def run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs=(), all
             tensor.retain_grad()   # backward(inputs=[non_leaf]) fills its .grad (python_engine.cpp)
         output_edges.append(gradient_edge(tensor))
 
-    captured = execute(root_edges, list(grad_tensors), keep_graph, create_graph, output_edges,
-                       accumulate_grad, tracer)
+    captured = execute_reentrant_aware(root_edges, list(grad_tensors), keep_graph, create_graph, output_edges,
+                                       accumulate_grad, tracer)
     if not accumulate_grad and not allow_unused:
         for i, grad in enumerate(captured):
             if grad is None:
@@ -387,3 +388,68 @@ def run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs=(), all
                     f"The differentiated Tensor at index {i} appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior.")
     return captured
+
+
+# engine.h: MAX_DEPTH. A backward started inside a backward (a reentrant one: a custom Function's backward
+# that calls autograd.grad or backward, or checkpoint(use_reentrant=True)) runs on the thread that asked
+# for it, nested in that thread's work, up to MAX_DEPTH levels in one thread; the next level goes to
+# another thread, which again nests up to MAX_DEPTH levels (engine.cpp: Engine::execute_with_graph_task).
+MAX_DEPTH = 60
+
+
+class _WorkerState(threading.local):
+    """Per thread, as engine.cpp's thread_local ``current_depth``: how many reentrant backwards are nested
+    in this thread, and whether a backward is running in it at all."""
+    current_depth = 0
+    in_backward = False
+
+
+_worker = _WorkerState()
+
+
+def execute_reentrant_aware(*args):
+    """``execute(*args)``, here or, past MAX_DEPTH nested levels, in a new thread.
+
+    Outside any backward, or inside one with fewer than MAX_DEPTH levels nested in this thread, it runs
+    here (one level deeper); otherwise in a new thread (PyTorch's thread pool), which this one waits for.
+    """
+    if not _worker.in_backward:
+        _worker.in_backward = True
+        try:
+            return execute(*args)
+        finally:
+            _worker.in_backward = False
+    if _worker.current_depth >= MAX_DEPTH:
+        return _execute_in_new_thread(args)
+    _worker.current_depth += 1
+    try:
+        return execute(*args)
+    finally:
+        _worker.current_depth -= 1
+
+
+def _execute_in_new_thread(args):
+    """``execute(*args)`` in a thread of its own, with this thread's grad mode and saved tensors hooks
+    (PyTorch's pool thread runs the graph task under the thread-local state it was made with); an error
+    is raised again here, in the thread that waits."""
+    from . import graph
+    grad_enabled = grad_mode.is_grad_enabled()
+    hooks, disabled = list(graph._hooks_stack.items), list(graph._hooks_disabled.items)
+    result = {}
+
+    def run():
+        grad_mode._set_grad_enabled(grad_enabled)
+        graph._hooks_stack.items[:] = hooks
+        graph._hooks_disabled.items[:] = disabled
+        _worker.in_backward = True
+        try:
+            result["value"] = execute(*args)
+        except BaseException as error:
+            result["error"] = error
+
+    worker = threading.Thread(target=run, name="mini_autograd reentrant backward")
+    worker.start()
+    worker.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"]

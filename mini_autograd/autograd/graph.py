@@ -10,6 +10,9 @@ sends along ``next_functions`` (one per input of the forward operation).
 """
 import itertools
 import threading
+from typing import NamedTuple
+
+import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor
@@ -175,17 +178,50 @@ class AccumulateGrad(Node):
         if new_grad is None or not variable.requires_grad:
             return             # no gradient arrived, or requires_grad was switched off since
         if variable._grad is None:
-            # The first gradient: keep a private copy (or, building a graph, a recorded copy).
+            # The first gradient: keep a private copy (or, building a graph, a recorded copy), laid out
+            # as the leaf is (a transposed leaf gets a transposed .grad: the "Gradient Layout Contract").
             if is_grad_enabled():
                 from ..ops.shape import CopyForGrad
                 variable._grad = CopyForGrad.apply(new_grad)
             else:
-                variable._grad = Tensor(new_grad._data.copy())
+                variable._grad = Tensor(_clone_obey_contract(new_grad._data, variable._data))
         elif not is_grad_enabled():
             variable._grad._data += new_grad._data        # accumulate in place
             variable._grad._bump_version()
         else:
             variable._grad = variable._grad + new_grad     # create_graph: out of place, recorded
+
+
+def _element_strides(array):
+    return tuple(s // array.itemsize for s in array.strides)
+
+
+def _non_overlapping_and_dense(array):
+    """c10's is_non_overlapping_and_dense: the elements fill a block of memory, each once, in some order
+    of the dimensions (a transposed matrix is; a slice with a step, or an expanded tensor, is not)."""
+    dims = sorted((stride, size) for size, stride in zip(array.shape, _element_strides(array), strict=True)
+                  if size != 1)
+    expected = 1
+    for stride, size in dims:
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _clone_obey_contract(grad, variable):
+    """grad_layout_contract.h: clone_obey_contract. A dense parameter's gradient is copied into memory with
+    the parameter's strides (a transposed parameter gets a transposed gradient); any other parameter's
+    into row-major memory."""
+    if not _non_overlapping_and_dense(variable):
+        return np.array(grad, order="C", copy=True)
+    out = np.empty_like(variable, dtype=grad.dtype)          # numpy keeps the parameter's order of strides
+    if out.strides != variable.strides:       # sizes of 1 may have other strides: take the exact ones
+        memory = np.empty(max(variable.size, 1), dtype=grad.dtype)
+        out = np.lib.stride_tricks.as_strided(memory, variable.shape,
+                                              tuple(s * grad.itemsize for s in _element_strides(variable)))
+    np.copyto(out, grad)
+    return out
 
 
 class GraphRoot(Node):
@@ -431,3 +467,22 @@ def gradient_edge(tensor):
     if tensor._requires_grad:
         return (tensor._get_grad_accumulator(), 0)
     return (None, 0)
+
+
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient is computed: a node and which of its inputs (torch/autograd/graph.py:
+    GradientEdge). For a leaf, its AccumulateGrad node and 0."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+def get_gradient_edge(tensor):
+    """The edge a gradient for ``tensor`` travels along, for tensors that require grad
+    (torch/autograd/graph.py: get_gradient_edge). A leaf's AccumulateGrad node is made here if no graph
+    holds one; the leaf holds it only weakly, so once nothing else does, the next call makes a new one."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require "
+                           "gradients")
+    return GradientEdge(*gradient_edge(tensor))

@@ -660,8 +660,9 @@ else:
 #   `CheckpointFunction.backward` calls `torch.autograd.backward`, as chapter 07's `Checkpoint`
 #   does. The inner call is a second `GraphTask`, which the same thread runs to its end while the
 #   outer one waits (past a maximum depth PyTorch hands it to a thread of a pool instead, and
-#   its queue's priority also looks at the depth). mini_autograd's engine simply runs the inner
-#   backward to its end inside the node, with no bookkeeping of the depth.
+#   its queue's priority also looks at the depth). mini_autograd's engine runs the inner backward to
+#   its end inside the node too, and past the same maximum depth in a new thread
+#   ([chapter 13](13_deeper_engine.ipynb)).
 # - **Streams.** On GPUs, `InputBuffer::add` also synchronises CUDA streams before summing.
 #
 # None of this changes the answer; it makes it faster on real hardware.

@@ -1064,3 +1064,5 @@ check_exercise("12.4")
 #   losses are kept as numbers; an optimizer changes the parameters in place, or not at all.
 #
 # Thank you for working through the course. [Back to 00 — Welcome](00_welcome.ipynb)
+#
+# An appendix goes further into PyTorch's engine: [13 — Deeper into the engine](13_deeper_engine.ipynb).

@@ -290,7 +290,8 @@ def test_a_piece_that_calls_a_later_steps_stub_is_not_done(tmp_path, monkeypatch
             mine[mine.index(end, start_mine):])
     (directory / "tensor.py").write_text(mine)
     assert verdict("05.2", directory).status == "done"            # the answer key's zero_grad writes zeros
-    _plant(directory, "optim.py", "            p.grad._data[...] = 0\n", "            p.grad.zero_()\n")
+    _plant(directory, "optim.py", "            p.grad._data[...] = 0\n            p.grad._version += 1\n",
+           "            p.grad.zero_()\n")
     monkeypatch.setenv("BUILDTRACK_LANG", language)
     result = verdict("05.2", directory)
     assert result.status == "wrong", result.message

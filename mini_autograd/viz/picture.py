@@ -48,6 +48,18 @@ def render(digraph, fmt):
         raise DotNotFoundError(_(INSTALL_HINT)) from error
 
 
+def drawn_or_none(draw):
+    """``draw()``, or None after a warning when graphviz is missing or fails (the caller shows text)."""
+    try:
+        return draw()
+    except DotNotFoundError:
+        warn_no_dot()
+    except graphviz.CalledProcessError as error:
+        warnings.warn(_("graphviz could not draw the graph: {error}").format(error=error), UserWarning,
+                      stacklevel=3)
+    return None
+
+
 def warn_no_dot():
     """Warn (once) that there will be text instead of pictures, with the install commands."""
     global _warned
@@ -118,14 +130,7 @@ class GraphPicture:
 
     def html_picture(self):
         """The ``<img>`` tag, or None (after a warning) when the picture cannot be made."""
-        try:
-            return img_tag(self.svg(), self.alt)
-        except DotNotFoundError:
-            warn_no_dot()
-        except graphviz.CalledProcessError as error:
-            warnings.warn(_("graphviz could not draw the graph: {error}").format(error=error), UserWarning,
-                          stacklevel=2)
-        return None
+        return drawn_or_none(lambda: img_tag(self.svg(), self.alt))
 
     def _repr_html_(self):
         picture = self.html_picture()

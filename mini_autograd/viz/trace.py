@@ -30,10 +30,8 @@ Jupyter shows a trace as a player (``player.py``): an animated image where no sc
 a slider and a click on each node where scripts run.
 """
 import html
-import warnings
 from dataclasses import dataclass, field
 
-import graphviz
 import numpy as np
 
 from .. import autograd
@@ -41,7 +39,7 @@ from .._tensor import Tensor
 from ..autograd.engine import run_backward
 from .dot import to_dot
 from .i18n import _, pad, tidy
-from .picture import DotNotFoundError, GraphPicture, warn_no_dot
+from .picture import GraphPicture, drawn_or_none
 from .walk import is_tensor, one_line, summary_text, walk
 
 MAX_WAITING_LINES = 12   # waiting nodes listed per step; a Frame keeps them all
@@ -376,14 +374,7 @@ class BackwardTrace:
         if len(self.graph.nodes) > self.max_nodes:
             return None        # too big to draw at every step
         from .player import player_html
-        try:
-            return player_html(self)
-        except DotNotFoundError:
-            warn_no_dot()
-        except graphviz.CalledProcessError as error:
-            warnings.warn(_("graphviz could not draw the graph: {error}").format(error=error), UserWarning,
-                          stacklevel=2)
-        return None
+        return drawn_or_none(lambda: player_html(self))
 
 
 class FramePicture(GraphPicture):

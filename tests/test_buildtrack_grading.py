@@ -293,8 +293,17 @@ def _grade(tmp_path, folder, steps, step_seconds=60, student="trick"):
     return grading.grade_one(student, folder, tmp_path / "workspace", 1, 120, 1500, step_seconds, steps=steps)
 
 
-def _leftovers(text):
-    return subprocess.run(["pgrep", "-f", text], capture_output=True, text=True).stdout.split()
+def _leftovers(text, wait=10.0):
+    """The processes whose command line holds ``text``, once they had ``wait`` seconds to be torn down (the
+    kernel ends the processes of a PID namespace after its first one, not at once: a machine under load takes
+    a while for a few hundred). The planted children would live 20 s on their own, longer than ``wait``."""
+    import time
+    deadline = time.monotonic() + wait
+    while True:
+        found = subprocess.run(["pgrep", "-f", text], capture_output=True, text=True).stdout.split()
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
 
 
 def test_the_sandbox_in_use_is_said(tmp_path):

@@ -45,6 +45,7 @@ import random
 import stat
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 import zlib
@@ -185,18 +186,29 @@ def _within_limit(file_size, files):
 
 
 # ------------------------------------------------------------------ reading the code first
+_PARSING = threading.Lock()
+
+
+def _parsed(path):
+    """``path``'s syntax tree, made one thread at a time: grade() screens submissions in threads, and
+    CPython 3.11's ast.parse is not safe in two threads at once (SystemError: AST constructor recursion
+    depth mismatch)."""
+    with _PARSING:
+        return ast.parse(path.read_text())
+
+
 def _shipped_imports(file):
     """The imports the package ships with in ``file`` (mini_autograd's given parts), as ``_import_key``s; for
     a file of the student's own (a helper, a backup copy), the imports any shipped file has."""
     paths = [ANSWER_KEY / file] if (ANSWER_KEY / file).exists() else sorted(ANSWER_KEY.glob("*.py"))
-    return {_import_key(node) for path in paths for node in ast.walk(ast.parse(path.read_text()))
+    return {_import_key(node) for path in paths for node in ast.walk(_parsed(path))
             if isinstance(node, (ast.Import, ast.ImportFrom))}
 
 
 def shipped_modules():
     """The modules the shipped package imports by name (``mini_autograd._dtype``, ...)."""
     return {alias.name if isinstance(node, ast.Import) else node.module
-            for path in sorted(ANSWER_KEY.glob("*.py")) for node in ast.walk(ast.parse(path.read_text()))
+            for path in sorted(ANSWER_KEY.glob("*.py")) for node in ast.walk(_parsed(path))
             if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0)
             for alias in (node.names if isinstance(node, ast.Import) else [None])}
 
@@ -239,7 +251,7 @@ def _problem(node, shipped):
 def _problems(path):
     """``[(line, piece or None, problem)]`` for the code of one file, each problem once per piece."""
     try:
-        tree = ast.parse(path.read_text())
+        tree = _parsed(path)
     except (SyntaxError, ValueError, UnicodeDecodeError):
         return []                                       # the verdicts say so
     shipped = _shipped_imports(path.name)

@@ -80,7 +80,7 @@ MISTAKES = [
      "        visited.add(node)\n        for next_node, _ in node.next_functions:\n"
      "            if next_node is not None:\n                visit(next_node)\n        order.append(node)\n\n"
      "    visit(root)\n    stack = []\n    while stack:\n",
-     "RecursionError"),
+     "topological_order nested"),
     ("03.2", "engine.py",
      "buffers[next_node] = next_grad + buffers[next_node] if next_node in buffers else next_grad",
      "buffers[next_node] = next_grad", "where two paths meet"),
@@ -380,7 +380,7 @@ MISTAKES += [
      "            if next_node not in seen:\n                seen.add(next_node)\n"
      "                visit(next_node)\n    visit(root)\n"
      "    stack = []\n    while stack:\n        node = stack.pop()\n",
-     "RecursionError"),
+     "compute_dependencies nested"),
     # 08.2 the ready queue
     ("08.2", "engine.py",
      ("            _, _, node = heapq.heappop(ready)\n",

@@ -316,11 +316,9 @@ def check_engine(m):
     h = x
     for _step in range(10_000):
         h = h * 1.0001
-    expect(len(m.engine.topological_order(h.grad_fn)) == 10_001, _("topological_order of a chain of 10,000 "
-           "multiplications must list 10,001 nodes (and the AccumulateGrad)."))
     short = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _step in range(DEPTH_PROBE):                 # (the probe watches every call: a short chain will do)
-        short = short * 1.0001
+    for _step in range(DEPTH_PROBE):                 # (the probes watch every call: a short chain will do,
+        short = short * 1.0001                       # first, so that a quadratic walk fails fast)
     _order, deepest = deepest_nesting(m, m.engine.topological_order, short.grad_fn)
     _order, compared = node_comparisons(m, m.engine.topological_order, short.grad_fn)
     expect(compared <= 20 * DEPTH_PROBE, _("on a chain of {DEPTH_PROBE} multiplications, topological_order "
@@ -333,6 +331,8 @@ def check_engine(m):
            "limit gets it through this chain, not through a deeper one (PyTorch's graphs have no depth "
            "limit): walk with a list of nodes still to visit.")
            .format(DEPTH_PROBE=DEPTH_PROBE, deepest=deepest))
+    expect(len(m.engine.topological_order(h.grad_fn)) == 10_001, _("topological_order of a chain of 10,000 "
+           "multiplications must list 10,001 nodes (and the AccumulateGrad)."))
     _engine_backward(m, h)
     expect_close(grad_of(x), 1.0001 ** 10_000, _("the 10,000-op chain gives x.grad {got}, expected {want}."))
     return (_("Paths meet and add up (4.5), broadcasting is summed away, hooks see the summed gradient, "

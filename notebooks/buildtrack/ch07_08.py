@@ -368,10 +368,9 @@ def check_dependencies(m):
     h = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     for _step in range(CHAIN):
         h = h * 1.0
-    counted = len(m.engine.compute_dependencies(h.grad_fn))
     short = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _step in range(DEPTH_PROBE):                 # (the probe watches every call: a short chain will do)
-        short = short * 1.0
+    for _step in range(DEPTH_PROBE):                 # (the probes watch every call: a short chain will do,
+        short = short * 1.0                          # first, so that a quadratic walk fails fast)
     _counts, deepest = deepest_nesting(m, m.engine.compute_dependencies, short.grad_fn)
     _counts, compared = node_comparisons(m, m.engine.compute_dependencies, short.grad_fn)
     expect(compared <= 20 * DEPTH_PROBE, _("on a chain of {DEPTH_PROBE} multiplications, "
@@ -383,6 +382,7 @@ def check_dependencies(m):
            "limit gets it through this chain, not through a deeper one (PyTorch's graphs have no depth "
            "limit): walk with a list of nodes still to visit, as PyTorch's compute_dependencies does.")
            .format(DEPTH_PROBE=DEPTH_PROBE, deepest=deepest))
+    counted = len(m.engine.compute_dependencies(h.grad_fn))
     expect(counted in (CHAIN, CHAIN + 1), _("on a chain of {CHAIN:,} multiplications, "
            "compute_dependencies counts {counted} nodes, expected the {CHAIN:,} nodes below the root.")
            .format(CHAIN=CHAIN, counted=counted))

@@ -164,14 +164,18 @@ class AccumulateGrad(Node):
 
     def apply(self, grad_outputs):
         self._accumulate(grad_outputs[0])
-        # accumulate_grad.cpp: then the leaf's post-accumulate-grad hooks, whatever arrived.
-        for hook in list((self.variable._post_accumulate_grad_hooks or {}).values()):
+        hooks = self.variable._post_accumulate_grad_hooks
+        if hooks:       # accumulate_grad.cpp: then the leaf's post-accumulate-grad hooks, whatever arrived
+            self._call_post_accumulate_grad_hooks(list(hooks.values()))
+        return ()
+
+    def _call_post_accumulate_grad_hooks(self, hooks):
+        for hook in hooks:
             result = hook(self.variable)
             if isinstance(result, Tensor):
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
             if result is not None:
                 raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
-        return ()
 
     def _accumulate(self, new_grad):
         variable = self.variable

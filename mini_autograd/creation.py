@@ -63,6 +63,8 @@ def _infer_dtype(data, path=()):
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array or a Tensor)."""
     check_device(device)
+    if isinstance(data, np.ndarray):
+        _check_numpy_strides(data)
     kind, _ = _infer_dtype(data)
     default = _dtype.float32 if kind == "float" else _dtype._BY_NAME[kind]
     if isinstance(data, np.ndarray):
@@ -86,8 +88,24 @@ def _unwrap(data):
     return data
 
 
+def _check_numpy_strides(array):
+    """PyTorch reads an array's memory through its strides, which must be whole, non-negative numbers of
+    elements: torch/csrc/utils/tensor_numpy.h, tensor_from_numpy (for ``tensor``, ``as_tensor`` and
+    ``from_numpy`` alike). A flipped array (``a[::-1]``) has a negative stride."""
+    if any(stride % array.itemsize for stride in array.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. "
+                         "Copy the numpy array to reallocate the memory.")
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with "
+                         "negative strides are not currently supported. (You can probably work around "
+                         "this by making a copy of your array  with array.copy().) ")
+
+
 def from_numpy(array):
     """A tensor sharing memory with ``array`` (float32, float64, an integer dtype or bool)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    _check_numpy_strides(array)
     _dtype.from_numpy_dtype(array.dtype)
     if array.dtype not in _dtype._BY_NUMPY:
         raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype}; the supported types "

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._layout import empty_like_dense, is_non_overlapping_and_dense
 from .._tensor import Tensor
 from ..grad_mode import is_grad_enabled, no_grad
 
@@ -196,34 +197,13 @@ class AccumulateGrad(Node):
             variable._grad = variable._grad + new_grad     # create_graph: out of place, recorded
 
 
-def _element_strides(array):
-    return tuple(s // array.itemsize for s in array.strides)
-
-
-def _non_overlapping_and_dense(array):
-    """c10's is_non_overlapping_and_dense: the elements fill a block of memory, each once, in some order
-    of the dimensions (a transposed matrix is; a slice with a step, or an expanded tensor, is not)."""
-    dims = sorted((stride, size) for size, stride in zip(array.shape, _element_strides(array), strict=True)
-                  if size != 1)
-    expected = 1
-    for stride, size in dims:
-        if stride != expected:
-            return False
-        expected *= size
-    return True
-
-
 def _clone_obey_contract(grad, variable):
     """grad_layout_contract.h: clone_obey_contract. A dense parameter's gradient is copied into memory with
     the parameter's strides (a transposed parameter gets a transposed gradient); any other parameter's
     into row-major memory."""
-    if not _non_overlapping_and_dense(variable):
+    if not is_non_overlapping_and_dense(variable):
         return np.array(grad, order="C", copy=True)
-    out = np.empty_like(variable, dtype=grad.dtype)          # numpy keeps the parameter's order of strides
-    if out.strides != variable.strides:       # sizes of 1 may have other strides: take the exact ones
-        memory = np.empty(max(variable.size, 1), dtype=grad.dtype)
-        out = np.lib.stride_tricks.as_strided(memory, variable.shape,
-                                              tuple(s * grad.itemsize for s in _element_strides(variable)))
+    out = empty_like_dense(variable, grad.dtype)
     np.copyto(out, grad)
     return out
 

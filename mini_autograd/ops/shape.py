@@ -15,7 +15,7 @@ import numpy as np
 from ..autograd.function import Function
 from .._tensor import Tensor
 from ._helpers import view_of, wrap_dim
-from .views import _is_dense, expand_array
+from .views import empty_like_preserve, expand_array
 
 
 def _infer_shape(shape, numel):
@@ -93,17 +93,20 @@ class Clone(Function):
     """A copy with its own memory.  The gradient passes through unchanged.
 
     As PyTorch's ``clone()`` (memory_format=preserve): a tensor that fills one block of
-    memory keeps its layout (a transposed tensor's clone is transposed too); any other is
-    copied row by row, as is every clone made with ``contiguous=True`` (``x.contiguous()``).
+    memory keeps its strides (a transposed tensor's clone is transposed too); any other is copied
+    into one block, its dims in the order of its strides (``empty_like_preserve``). A clone made
+    with ``contiguous=True`` (``x.contiguous()``) is row by row.
     """
     node_name = "CloneBackward0"
 
     @staticmethod
     def forward(ctx, x, contiguous=False):
         data = x._data
-        if contiguous or not _is_dense(data):
+        if contiguous:
             return Tensor(data.copy(order="C"))
-        return Tensor(data.copy(order="K"))
+        out = empty_like_preserve(data, data.dtype)
+        out[...] = data
+        return Tensor(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -166,7 +169,12 @@ class Unsqueeze(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = dim
-        return view_of(x, np.expand_dims(x._data, dim), ctx)
+        data = x._data          # the new dim's stride as PyTorch's inferUnsqueezeGeometry makes it
+        stride = data.itemsize if dim == data.ndim else data.shape[dim] * data.strides[dim]
+        array = np.lib.stride_tricks.as_strided(data, data.shape[:dim] + (1,) + data.shape[dim:],
+                                                data.strides[:dim] + (stride,) + data.strides[dim:],
+                                                writeable=data.flags.writeable)
+        return view_of(x, array, ctx)
 
     @staticmethod
     def backward(ctx, grad):

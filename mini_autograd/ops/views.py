@@ -24,6 +24,7 @@ in the base from the two numpy arrays' memory layout, and gathers and scatters d
 import math
 import numpy as np
 
+from .._layout import empty_like_dense, is_non_overlapping_and_dense
 from ..autograd.function import Function
 from ..autograd.graph import SECOND_BACKWARD_MESSAGE, Node, _op_name, gradient_edge
 from .._tensor import Tensor
@@ -68,24 +69,13 @@ PARTIAL_OVERLAP_MESSAGE = ("unsupported operation: some elements of the input te
                            "performing the operation.")
 
 
-def _is_dense(array):
-    """Its elements fill one block of memory without gaps or repeats (in some order of the dims)."""
-    expected = array.itemsize
-    dims = sorted((abs(st), n) for n, st in zip(array.shape, array.strides, strict=True) if n != 1)
-    for stride, size in dims:
-        if stride != expected:
-            return False
-        expected *= size
-    return True
-
-
 def check_no_partial_overlap(written, read):
     """PyTorch refuses an in-place op whose input shares only part of the written memory
     (MemoryOverlap.cpp: get_overlap_status, assert_no_partial_overlap): the same memory read the
     same way is fine, and so is anything where either tensor is not one dense block ("too hard")."""
     if written is read or written.size == 0 or read.size == 0 or not np.may_share_memory(written, read):
         return
-    if not (_is_dense(written) and _is_dense(read)):
+    if not (is_non_overlapping_and_dense(written) and is_non_overlapping_and_dense(read)):
         return
     a_start = written.__array_interface__["data"][0]
     b_start = read.__array_interface__["data"][0]
@@ -121,7 +111,7 @@ def iterator_out(dtype, *arrays, converted=True):
     ndim = len(shape)
     strides = []
     for a in arrays:
-        kept = not converted or a.dtype == dtype or _is_dense(a)
+        kept = not converted or a.dtype == dtype or is_non_overlapping_and_dense(a)
         own = a.strides if kept else np.empty(a.shape, np.int8).strides
         lead = ndim - a.ndim
         strides.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else s
@@ -152,14 +142,22 @@ def iterator_out(dtype, *arrays, converted=True):
     return np.empty([shape[d] for d in order], dtype).transpose(np.argsort(order))
 
 
+def empty_like_preserve(source, dtype):
+    """An empty array laid out as PyTorch's ``empty_like(source)`` (memory_format=preserve) lays it out:
+    with ``source``'s very strides when ``source`` is one dense block (a transposed tensor), else dense,
+    its dims in the order of ``source``'s strides (ExpandUtils.cpp: infer_dense_strides, which sorts them
+    as TensorIterator does: ``iterator_out`` with ``source`` alone)."""
+    if is_non_overlapping_and_dense(source):
+        return empty_like_dense(source, dtype)
+    return iterator_out(dtype, source, converted=False)
+
+
 def laid_out_like(source, result):
     """``result`` (an array of ``source``'s shape) laid out as PyTorch lays out a result made with
-    ``empty_like(source)`` (memory_format=preserve: flip, sort, zeros_like, ...): with ``source``'s
-    strides when ``source`` is one dense block (a transposed tensor), else row by row."""
-    dense = _is_dense(source)
-    if result.flags.c_contiguous and (not dense or source.flags.c_contiguous):
+    ``empty_like(source)`` (flip, sort, zeros_like, ...): see ``empty_like_preserve``."""
+    out = empty_like_preserve(source, result.dtype)
+    if out.strides == result.strides:
         return result
-    out = np.empty_like(source, dtype=result.dtype) if dense else np.empty(result.shape, result.dtype)
     out[...] = result
     return out
 
@@ -214,7 +212,7 @@ def strided_geometry(base, view):
     as PyTorch's as_strided sees a view in its base's storage; None unless ``base`` is one dense
     block with no negative stride and ``view`` has no negative stride and lies inside it (then
     positions are used, and checked)."""
-    if not _is_dense(base) or any(st < 0 for st in base.strides + view.strides):
+    if not is_non_overlapping_and_dense(base) or any(st < 0 for st in base.strides + view.strides):
         return None
     start = (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // base.itemsize
     sizes, strides = tuple(view.shape), tuple(st // view.itemsize for st in view.strides)

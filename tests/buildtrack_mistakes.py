@@ -458,15 +458,20 @@ MISTAKES += [
      "draw the weight first"),
     # 11.1 gradcheck
     ("11.1", "gradcheck.py",
-     "            for t in inputs:\n                t.grad = None\n            seed = zeros_like(output)\n",
-     "            seed = zeros_like(output)\n", "clear the inputs' .grad"),
-    ("11.1", "gradcheck.py", "            flat[j] = original\n", "", "put each nudged entry back"),
-    ("11.1", "gradcheck.py", "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n",
-     "        if False:\n", "it must raise GradcheckError"),
-    ("11.1", "gradcheck.py", "    for t, grad in zip(inputs, grads_before, strict=True):\n        t.grad = grad\n",
-     "", "leaves .grad as it found it"),
-    ("11.1", "gradcheck.py", "    for t, grad in zip(inputs, grads_before, strict=True):\n        t.grad = grad\n",
-     "    for t in inputs:\n        t.grad = None\n", "leaves .grad as it found it"),
+     "                for t in inputs:\n"
+     "                    t.grad = None\n"
+     "                seed = zeros_like(output)\n",
+     "                seed = zeros_like(output)\n", "clear the inputs' .grad"),
+    ("11.1", "gradcheck.py", "                flat[j] = original\n", "", "put each nudged entry back"),
+    ("11.1", "gradcheck.py", "            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n",
+     "            if False:\n", "it must raise GradcheckError"),
+    ("11.1", "gradcheck.py", "        for t, grad in zip(inputs, grads_before, strict=True):\n"
+                             "            t.grad = grad\n",
+     "        pass\n", "leaves .grad as it found it"),
+    ("11.1", "gradcheck.py", "        for t, grad in zip(inputs, grads_before, strict=True):\n"
+                             "            t.grad = grad\n",
+     "        for t in inputs:\n"
+     "            t.grad = None\n", "leaves .grad as it found it"),
     # 11.2 a custom Function
     ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return s * (1 - s)\n",
      "ignores grad"),
@@ -496,10 +501,10 @@ MISTAKES += [
     ("10.3", "optim.py",
      "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n",
      "                p.sub_(self.lr * p.grad)\n", "must be skipped"),
-    ("11.1", "gradcheck.py", "            raise GradcheckError(", "            raise RuntimeError(",
+    ("11.1", "gradcheck.py", "                raise GradcheckError(", "                raise RuntimeError(",
      "raise GradcheckError"),
-    ("11.1", "gradcheck.py", "        flat = tensor._data.reshape(-1)\n",
-     "        flat = tensor._data.flatten()\n", "flatten() a copy"),
+    ("11.1", "gradcheck.py", "            flat = tensor._data.reshape(-1)\n",
+     "            flat = tensor._data.flatten()\n", "flatten() a copy"),
     ("11.2", "custom.py",
      "        result = Tensor(1 / (1 + np.exp(-a._data)))\n"
      "        ctx.save_for_backward(result)\n        return result\n",
@@ -521,7 +526,7 @@ MISTAKES += [  # issue 18: wrong code that once got a ✅
      "            result.requires_grad = True\n            for t in tensors:\n                t.requires_grad = True\n",
      "c.requires_grad"),
     # 11.1: only the first input checked
-    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(checked):\n", "    for i, tensor in enumerate(checked[:1]):\n",
+    ("11.1", "gradcheck.py", "        for i, tensor in enumerate(checked):\n", "        for i, tensor in enumerate(checked[:1]):\n",
      "second input"),
     # 03.1: Pow.backward multiplies the incoming gradient in place
     ("03.1", "ops.py", "        return grad * ctx.exponent * a ** (ctx.exponent - 1)\n",
@@ -820,11 +825,13 @@ MISTAKES += [  # issue 35: what PyTorch does that the answer key once did not, e
     # 05.2: zeros written in place without a version bump
     ("05.2", "optim.py", "            p.grad._version += 1\n", "", "p.grad._version += 1"),
     # 11.1: every input checked, also those that do not require grad
-    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(checked):\n", "    for i, tensor in enumerate(inputs):\n",
+    ("11.1", "gradcheck.py", "        for i, tensor in enumerate(checked):\n", "        for i, tensor in enumerate(inputs):\n",
      "checks only the inputs that require grad"),
     # 11.1: the inputs that do not require grad skipped, but counted
-    ("11.1", "gradcheck.py", "    for i, tensor in enumerate(checked):\n",
-     "    for i, tensor in enumerate(inputs):\n        if not tensor.requires_grad:\n            continue\n",
+    ("11.1", "gradcheck.py", "        for i, tensor in enumerate(checked):\n",
+     "        for i, tensor in enumerate(inputs):\n"
+     "            if not tensor.requires_grad:\n"
+     "                continue\n",
      "so a is input 0"),
     # 11.1: no input that requires grad goes unnoticed
     ("11.1", "gradcheck.py", "    if not checked:\n", "    if False:\n", "where no input requires grad"),
@@ -886,13 +893,15 @@ MISTAKES += [  # issue 35: a third trial's wrong code that got ✅ on every step
     ("10.1", "nn.py", "        bound = 1 / np.sqrt(in_features)\n",
      "        bound = np.float32(1) / np.sqrt(np.float32(in_features))\n", "computed in float32"),
     # 11.1: True at once when the output needs no gradient
-    ("11.1", "gradcheck.py", "    output = function(*inputs)\n",
-     "    output = function(*inputs)\n    if not output.requires_grad:\n"
-     "        for t, grad in zip(inputs, grads_before, strict=True):\n            t.grad = grad\n"
-     "        return True\n", "a.detach() * 2"),
+    ("11.1", "gradcheck.py", "        output = function(*inputs)\n",
+     "        output = function(*inputs)\n"
+     "        if not output.requires_grad:\n"
+     "            for t, grad in zip(inputs, grads_before, strict=True):\n"
+     "                t.grad = grad\n"
+     "            return True\n", "a.detach() * 2"),
     # 11.1: the Jacobians kept in float32
-    ("11.1", "gradcheck.py", "        numerical = np.zeros((tensor.numel(), output.numel()))\n",
-     "        numerical = np.zeros((tensor.numel(), output.numel()), dtype=np.float32)\n", "rtol = 1e-13"),
+    ("11.1", "gradcheck.py", "            numerical = np.zeros((tensor.numel(), output.numel()))\n",
+     "            numerical = np.zeros((tensor.numel(), output.numel()), dtype=np.float32)\n", "rtol = 1e-13"),
     # 11.2: the derivative as s - s * s, which cancels near s = 1
     ("11.2", "custom.py", "        return grad * s * (1 - s)\n", "        return grad * (s - s * s)\n",
      "not to 5 digits"),
@@ -904,6 +913,7 @@ MISTAKES += [  # issue 35: a third trial's wrong code that got ✅ on every step
      "compute_dependencies compared nodes"),
 ]
 MISTAKES += [  # issue 35, a third trial: only the checked input's .grad cleared: the kept .grad is added into
-    ("11.1", "gradcheck.py", "            for t in inputs:\n                t.grad = None\n",
-     "            tensor.grad = None\n", "backward added into it while another input was checked"),
+    ("11.1", "gradcheck.py", "                for t in inputs:\n"
+                             "                    t.grad = None\n",
+     "                tensor.grad = None\n", "backward added into it while another input was checked"),
 ]

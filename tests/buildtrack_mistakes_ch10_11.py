@@ -4,10 +4,10 @@ Each entry: (step, file, text in the answer key, what a learner wrote instead, w
 must contain). Real wrong code that once got a ✅, and mistakes only the random cases find.
 """
 
-GRADCHECK_CENTRAL = ("            flat[j] = original - eps\n            minus = "
-                     "function(*inputs)._data.copy()\n            flat[j] = original\n            "
+GRADCHECK_CENTRAL = ("                flat[j] = original - eps\n                minus = "
+                     "function(*inputs)._data.copy()\n                flat[j] = original\n                "
                      "numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n")
-GRADCHECK_COMPARE = "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n"
+GRADCHECK_COMPARE = "            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n"
 SGD_STEP = ("        with no_grad():\n            for p in self.parameters:\n"
             "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n")
 CROSS_ENTROPY = ("    n, classes = logits.shape\n    shifted = logits - logits.max(dim=1, keepdim=True)\n  "
@@ -58,8 +58,9 @@ MISTAKES = [
      "put back the mode it found"),
     # 11.1 gradcheck: a one-sided difference
     ("11.1", "gradcheck.py", GRADCHECK_CENTRAL,
-     "            flat[j] = original\n            minus = function(*inputs)._data.copy()\n            "
-     "numerical[j] = ((plus - minus) / eps).reshape(-1)\n",
+     "                flat[j] = original\n"
+     "                minus = function(*inputs)._data.copy()\n"
+     "                numerical[j] = ((plus - minus) / eps).reshape(-1)\n",
      "one-sided difference"),
     # 11.1: eps hard-coded to 1e-2
     ("11.1", "gradcheck.py", "    grads_before = [t.grad for t in inputs]\n",
@@ -69,32 +70,32 @@ MISTAKES = [
      "    eps = 1e-6\n    grads_before = [t.grad for t in inputs]\n", "eps=0.01"),
     # 11.1: only the first output column of the Jacobians compared
     ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
-     "        if not np.allclose(analytical[:, 0], numerical[:, 0], rtol=rtol, atol=atol):\n",
+     "            if not np.allclose(analytical[:, 0], numerical[:, 0], rtol=rtol, atol=atol):\n",
      "every output entry"),
     # 11.1: a crash when an input gets no gradient (its .grad stays None)
     ("11.1", "gradcheck.py",
-     "            if tensor.grad is not None:\n                analytical[:, k] = "
-     "tensor.grad._data.reshape(-1)\n",
-     "            analytical[:, k] = tensor.grad._data.reshape(-1)\n", "stays None"),
+     "                if tensor.grad is not None:\n"
+     "                    analytical[:, k] = tensor.grad._data.reshape(-1)\n",
+     "                analytical[:, k] = tensor.grad._data.reshape(-1)\n", "stays None"),
     # 11.1: the message in the textbook layout (rows = output entries)
-    ("11.1", "gradcheck.py", 'f"numerical:{numerical}\\nanalytical:{analytical}\\n"',
-     'f"numerical:{numerical.T}\\nanalytical:{analytical.T}\\n"', "one row per input entry"),
+    ("11.1", "gradcheck.py", '        f"numerical:{numerical}\\nanalytical:{analytical}\\n"',
+     '        f"numerical:{numerical.T}\\nanalytical:{analytical.T}\\n"', "one row per input entry"),
     # 11.1: rtol ignored (np.allclose's own rtol, 1e-5)
     ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
-     "        if not np.allclose(analytical, numerical, atol=atol):\n", "rtol"),
+     "            if not np.allclose(analytical, numerical, atol=atol):\n", "rtol"),
     # 11.1: atol ignored (np.allclose's own atol, 1e-8)
     ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
-     "        if not np.allclose(analytical, numerical, rtol=rtol):\n", "atol"),
+     "            if not np.allclose(analytical, numerical, rtol=rtol):\n", "atol"),
     # 11.1: `>` on the absolute difference only
     ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
-     "        if (np.abs(analytical - numerical) > atol).any():\n", "rtol"),
+     "            if (np.abs(analytical - numerical) > atol).any():\n", "rtol"),
     # 11.1: the tolerances of the call ignored (PyTorch's defaults, written in)
     ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
-     "        if not np.allclose(analytical, numerical, rtol=1e-3, atol=1e-5):\n",
+     "            if not np.allclose(analytical, numerical, rtol=1e-3, atol=1e-5):\n",
      "atol gradcheck was given"),
     # 11.1: a tolerance too loose: the sum of the entries compared, not each entry
     ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
-     "        if not np.allclose(analytical.sum(), numerical.sum(), rtol=rtol, atol=atol):\n",
+     "            if not np.allclose(analytical.sum(), numerical.sum(), rtol=rtol, atol=atol):\n",
      "on random Functions"),
     # 11.2 Sigmoid: exp(a) / (1 + exp(a)) is nan for a large a
     ("11.2", "custom.py", "        result = Tensor(1 / (1 + np.exp(-a._data)))\n",
@@ -148,17 +149,19 @@ MISTAKES = [
      "                if p.grad is not None and p.requires_grad:\n", "PyTorch's is [0.7, 1.7]"),
     # 11.1: np.allclose with the numerical Jacobian first: rtol measured against the analytical one
     ("11.1", "gradcheck.py", GRADCHECK_COMPARE,
-     "        if not np.allclose(numerical, analytical, rtol=rtol, atol=atol):\n",
+     "            if not np.allclose(numerical, analytical, rtol=rtol, atol=atol):\n",
      "rtol is measured against the numerical entry"),
     # 11.1: backward run on an output that does not require grad
     ("11.1", "gradcheck.py",
-     "            if output.requires_grad:           # else no backward can run: that column stays zeros\n"
-     "                function(*inputs).backward(seed)\n",
-     "            function(*inputs).backward(seed)\n", "Run backward only when the output requires grad"),
+     "                if output.requires_grad:           # else no backward can run: that column stays "
+     "zeros\n                    function(*inputs).backward(seed)\n",
+     "                function(*inputs).backward(seed)\n", "Run backward only when the output requires grad"),
     # 11.1: .grad put back only when gradcheck returns True
     ("11.1", "gradcheck.py",
-     "            for t, grad in zip(inputs, grads_before, strict=True):    # (this path too)\n"
-     "                t.grad = grad\n", "", "also when it raises"),
+     "        return True\n    finally:",
+     "        for t, grad in zip(inputs, grads_before, strict=True):\n            t.grad = grad\n"
+     "        return True\n    except GradcheckError:\n        raise\n    if False:",
+     "also when it raises"),
     # 11.2: the result kept on ctx, not saved: a change in place goes unseen
     ("11.2", "custom.py", ("        ctx.save_for_backward(result)\n", "        s, = ctx.saved_tensors\n"),
      ("        ctx.s = result\n", "        s = ctx.s\n"), "not as an attribute of ctx"),
@@ -168,13 +171,14 @@ MISTAKES = [
      "no clipping of the exponent"),
     # 11.1: the output's numbers not copied: the identity's plus and minus are one array (issue 35, trial)
     ('11.1', 'gradcheck.py',
-     ('            plus = function(*inputs)._data.copy()\n',
-      '            minus = function(*inputs)._data.copy()\n'),
-     ('            plus = function(*inputs)._data\n', '            minus = function(*inputs)._data\n'),
+     ("                plus = function(*inputs)._data.copy()\n",
+      "                minus = function(*inputs)._data.copy()\n"),
+     ("                plus = function(*inputs)._data\n",
+      "                minus = function(*inputs)._data\n"),
      "copy each output's numbers"),
     # 11.1: np.allclose with equal_nan=True: nan Jacobians pass (issue 35, a blind trial)
-    ('11.1', 'gradcheck.py', '        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n',
-     '        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol, equal_nan=True):\n',
+    ('11.1', 'gradcheck.py', "            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n",
+     "            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol, equal_nan=True):\n",
      'without equal_nan'),
     # 11.2: sigmoid as 0.5 * (tanh(a / 2) + 1): 0 where PyTorch gives 2e-09 (issue 35, a blind trial)
     ('11.2', 'custom.py', '        result = Tensor(1 / (1 + np.exp(-a._data)))\n',
@@ -182,18 +186,19 @@ MISTAKES = [
      'not to 4 digits near 0'),
     # 11.1: a nudge relative to the entry (issue 35, a second trial)
     ('11.1', 'gradcheck.py',
-     ('            flat[j] = original + eps\n',
-      '            flat[j] = original - eps\n',
-      '            numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n'),
-     ('            h = eps * max(1.0, abs(original))\n            flat[j] = original + h\n',
-      '            flat[j] = original - h\n',
-      '            numerical[j] = ((plus - minus) / (2 * h)).reshape(-1)\n'),
+     ("                flat[j] = original + eps\n",
+      "                flat[j] = original - eps\n",
+      "                numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n"),
+     ("                h = eps * max(1.0, abs(original))\n"
+      "                flat[j] = original + h\n",
+      "                flat[j] = original - h\n",
+      "                numerical[j] = ((plus - minus) / (2 * h)).reshape(-1)\n"),
      "not by eps times the entry's size"),
     # 11.1: the GradcheckError cut to its first line (issue 35, a second trial)
     ('11.1', 'gradcheck.py',
-     '            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"'
-     '\n                                 f"numerical:{numerical}\\nanalytical:{analytical}\\n")\n',
-     '            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},")\n',
+     '                raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"\n'
+     '                                     f"numerical:{numerical}\\nanalytical:{analytical}\\n")\n',
+     '                raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},")\n',
      'then analytical:'),
     # 11.2: sigmoid saving its input (issue 35, a second trial)
     ('11.2', 'custom.py',
@@ -207,4 +212,18 @@ MISTAKES = [
      '        ctx.save_for_backward(result)\n',
      '        ctx.save_for_backward(result.detach())\n',
      'which is output 0 of Sigmoid'),
+    # 11.1: .grad put back after a mismatch and after True, but not after an error in the function's
+    # backward (the answer key until issue 35's fourth pass)
+    ("11.1", "gradcheck.py",
+     "        return True\n    finally:",
+     "        for t, grad in zip(inputs, grads_before, strict=True):\n            t.grad = grad\n"
+     "        return True\n    except GradcheckError:\n"
+     "        for t, grad in zip(inputs, grads_before, strict=True):\n            t.grad = grad\n"
+     "        raise\n    if False:",
+     "an error in the function included"),
+    # 11.1: the function's error turned into a GradcheckError
+    ("11.1", "gradcheck.py", "        return True\n    finally:",
+     "        return True\n    except ZeroDivisionError as error:\n"
+     "        raise GradcheckError(str(error)) from error\n    finally:",
+     "reach the caller as it is"),
 ]

@@ -17,10 +17,6 @@ SURVIVORS = [
     ("11.1", "gradcheck", "`for t, grad in zip(inputs, grads_before, strict=True):`: True -> False",
      "grads_before is made from inputs, one entry each, so the two always have the same length: strict=False "
      "zips the same pairs."),
-    ("11.1", "gradcheck",
-     "`for t, grad in zip(inputs, grads_before, strict=True):    # (this path too)`: True -> False",
-     "the same zip, on the path that raises: grads_before has one entry per input, so strict=False zips the "
-     "same pairs."),
     ("03.1", "Sum.backward",
      "`return grad * Tensor(np.ones(ctx.shape, dtype=grad._data.dtype))`: Mult -> Div",
      "grad / 1 is grad * 1 bit for bit in IEEE arithmetic, inf, nan and -0.0 included, and the division by a "

@@ -27,49 +27,53 @@ CROSS_ENTROPY = ("    n, classes = logits.shape\n    shifted = logits - logits.m
 SGD_STEP = ("        with no_grad():\n            for p in self.parameters:\n"
             "                if p.grad is not None:\n                    p.sub_(self.lr * p.grad)\n")
 GRADCHECK_START = "    ### BEGIN SOLUTION\n    from .creation import zeros_like\n"
-GRADCHECK_END = "    return True\n    ### END SOLUTION\n"
+GRADCHECK_END = "    ### END SOLUTION\n"
 SIGMOID_FORWARD = ("        result = Tensor(1 / (1 + np.exp(-a._data)))\n"
                    "        ctx.save_for_backward(result)\n        return result\n")
 SIGMOID_BACKWARD = "        s, = ctx.saved_tensors\n        return grad * s * (1 - s)\n"
 
 # gradcheck as mini_autograd writes it: the textbook layout inside (rows = output entries), nudges through
 # np.ndindex, the test written out, both matrices transposed for the message, no backward for an output that
-# needs no gradient, every .grad put back before raising.
+# needs no gradient, every .grad put back before raising (a mismatch or the function's own error).
 GRADCHECK_TEXTBOOK = '''    ### BEGIN SOLUTION
     saved = [t.grad for t in inputs]
     wanted = [t for t in inputs if t.requires_grad]
     if len(wanted) == 0:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them "
                          "have requires_grad=True.")
-    out = function(*inputs)
-    for i, x in enumerate(wanted):
-        data = x._data
-        columns = []
-        for index in np.ndindex(data.shape):
-            old = data[index]
-            data[index] = old + eps
-            plus = function(*inputs)._data.astype(np.float64)
-            data[index] = old - eps
-            minus = function(*inputs)._data.astype(np.float64)
-            data[index] = old
-            columns.append(((plus - minus) / (2 * eps)).reshape(-1))
-        numerical = np.stack(columns, axis=1)
-        rows = []
-        for k in range(out.numel()):
-            for t in inputs:
-                t.grad = None
-            seed = np.zeros(out._data.size, dtype=out._data.dtype)
-            seed[k] = 1
-            if out.requires_grad:
-                function(*inputs).backward(Tensor(seed.reshape(out._data.shape)))
-            grad = x.grad
-            rows.append(np.zeros(data.size) if grad is None else grad._data.astype(np.float64).reshape(-1))
-        analytical = np.stack(rows, axis=0)
-        if not np.all(np.abs(analytical - numerical) <= atol + rtol * np.abs(numerical)):
-            for t, grad in zip(inputs, saved, strict=True):
-                t.grad = grad
-            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"
-                                 f"numerical:{numerical.T}\\nanalytical:{analytical.T}\\n")
+    try:
+        out = function(*inputs)
+        for i, x in enumerate(wanted):
+            data = x._data
+            columns = []
+            for index in np.ndindex(data.shape):
+                old = data[index]
+                data[index] = old + eps
+                plus = function(*inputs)._data.astype(np.float64)
+                data[index] = old - eps
+                minus = function(*inputs)._data.astype(np.float64)
+                data[index] = old
+                columns.append(((plus - minus) / (2 * eps)).reshape(-1))
+            numerical = np.stack(columns, axis=1)
+            rows = []
+            for k in range(out.numel()):
+                for t in inputs:
+                    t.grad = None
+                seed = np.zeros(out._data.size, dtype=out._data.dtype)
+                seed[k] = 1
+                if out.requires_grad:
+                    function(*inputs).backward(Tensor(seed.reshape(out._data.shape)))
+                grad = x.grad
+                row = np.zeros(data.size) if grad is None else grad._data.astype(np.float64).reshape(-1)
+                rows.append(row)
+            analytical = np.stack(rows, axis=0)
+            if not np.all(np.abs(analytical - numerical) <= atol + rtol * np.abs(numerical)):
+                raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\\n"
+                                     f"numerical:{numerical.T}\\nanalytical:{analytical.T}\\n")
+    except BaseException:                   # a mismatch, or an error in function: put back, then raise
+        for t, grad in zip(inputs, saved, strict=True):
+            t.grad = grad
+        raise
     for t, grad in zip(inputs, saved, strict=True):
         t.grad = grad
     return True
@@ -180,10 +184,10 @@ RIGHT = [
     # 11.1: PyTorch's test written out, the difference divided twice (np.allclose with its arguments the
     # other way round is wrong: it measures rtol against the analytical entry)
     ("11.1", "gradcheck.py",
-     ("            numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n",
-      "        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n"),
-     ("            numerical[j] = ((plus - minus) / eps / 2).reshape(-1)\n",
-      "        if not (np.abs(analytical - numerical) <= atol + rtol * np.abs(numerical)).all():\n")),
+     ("                numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)\n",
+      "            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):\n"),
+     ("                numerical[j] = ((plus - minus) / eps / 2).reshape(-1)\n",
+      "            if not (np.abs(analytical - numerical) <= atol + rtol * np.abs(numerical)).all():\n")),
     # 11.1: every .grad put back in a finally, the analytical column left at zeros when the output needs no
     # gradient
     ("11.1", "gradcheck.py", None, GRADCHECK_FINALLY),

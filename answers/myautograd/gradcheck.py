@@ -90,34 +90,34 @@ def gradcheck(function, inputs, eps=1e-6, atol=1e-5, rtol=1e-3):
     if not checked:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of "
                          "them have requires_grad=True.")
-    output = function(*inputs)
-    for i, tensor in enumerate(checked):
-        numerical = np.zeros((tensor.numel(), output.numel()))
-        flat = tensor._data.reshape(-1)
-        for j in range(tensor.numel()):
-            original = flat[j]
-            flat[j] = original + eps
-            plus = function(*inputs)._data.copy()
-            flat[j] = original - eps
-            minus = function(*inputs)._data.copy()
-            flat[j] = original
-            numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)
-        analytical = np.zeros_like(numerical)
-        for k in range(output.numel()):
-            for t in inputs:
-                t.grad = None
-            seed = zeros_like(output)
-            seed._data.flat[k] = 1                # (.flat: reshape(-1) of a transposed layout is a copy)
-            if output.requires_grad:           # else no backward can run: that column stays zeros
-                function(*inputs).backward(seed)
-            if tensor.grad is not None:
-                analytical[:, k] = tensor.grad._data.reshape(-1)
-        if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
-            for t, grad in zip(inputs, grads_before, strict=True):    # (this path too)
-                t.grad = grad
-            raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\n"
-                                 f"numerical:{numerical}\nanalytical:{analytical}\n")
-    for t, grad in zip(inputs, grads_before, strict=True):
-        t.grad = grad
-    return True
+    try:
+        output = function(*inputs)
+        for i, tensor in enumerate(checked):
+            numerical = np.zeros((tensor.numel(), output.numel()))
+            flat = tensor._data.reshape(-1)
+            for j in range(tensor.numel()):
+                original = flat[j]
+                flat[j] = original + eps
+                plus = function(*inputs)._data.copy()
+                flat[j] = original - eps
+                minus = function(*inputs)._data.copy()
+                flat[j] = original
+                numerical[j] = ((plus - minus) / (2 * eps)).reshape(-1)
+            analytical = np.zeros_like(numerical)
+            for k in range(output.numel()):
+                for t in inputs:
+                    t.grad = None
+                seed = zeros_like(output)
+                seed._data.flat[k] = 1                # (.flat: reshape(-1) of a transposed layout is a copy)
+                if output.requires_grad:           # else no backward can run: that column stays zeros
+                    function(*inputs).backward(seed)
+                if tensor.grad is not None:
+                    analytical[:, k] = tensor.grad._data.reshape(-1)
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                raise GradcheckError(f"Jacobian mismatch for output 0 with respect to input {i},\n"
+                                     f"numerical:{numerical}\nanalytical:{analytical}\n")
+        return True
+    finally:                      # returned, or raised (a mismatch, or an error in function): as before
+        for t, grad in zip(inputs, grads_before, strict=True):
+            t.grad = grad
     ### END SOLUTION

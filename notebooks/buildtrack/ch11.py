@@ -237,6 +237,7 @@ def _check_named_gradcheck_cases(m):
                       "Jacobians; compare them with the numerical ones all the same.")
                       .format(outcome=_said(outcome)))
     _check_grads_put_back(m)
+    _check_grads_put_back_after_an_error(m)
     diagnosis = None
     for name, power in (("1000 * a * a", 2), ("1000 * a * a * a", 3)):
         f, inputs = _one_input(m, 1000.0, 0.0, power=power, x=(0.0, 0.0, 0.0))
@@ -386,6 +387,45 @@ def _check_grads_put_back(m):
                           a_grad="None" if left[0] is None else show(values(left[0])),
                           b_grad="None" if left[1] is None else str(show(values(left[1]))) + (
                               "" if left[1] is before else _(" (another tensor)"))))
+
+
+def _failing_backward(m):
+    class FailingBackward(m.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return m.Tensor(a._data * b._data)
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise ZeroDivisionError("this backward always fails")
+    return FailingBackward
+
+
+def _check_grads_put_back_after_an_error(m):
+    """An error inside gradcheck (here, in the function's backward) reaches the caller, and every .grad is
+    as it was: PyTorch's gradcheck never writes .grad (it asks torch.autograd.grad for the gradients)."""
+    failing = _failing_backward(m)
+    a, b = _inputs(m, (2,), (2,))
+    b.grad = m.tensor([7.0, 7.0], dtype=m.float64)
+    before = (a.grad, b.grad)
+    try:
+        outcome = _said(("returned", m.gradcheck.gradcheck(lambda a, b: failing.apply(a, b), (a, b))))
+    except ZeroDivisionError:
+        outcome = None
+    except m.gradcheck.GradcheckError as error:
+        outcome = _said(("raised", (str(error).splitlines() or [""])[0]))
+    if outcome is not None:
+        raise Wrong(_("gradcheck(f, (a, b)), with f's backward raising ZeroDivisionError, {outcome}. "
+                      "PyTorch's gradcheck lets the error of the function's backward reach the caller as it "
+                      "is: do not catch it.").format(outcome=outcome))
+    if a.grad is not before[0] or b.grad is not before[1] or not np.array_equal(values(b.grad), [7.0, 7.0]):
+        raise Wrong(_("a.grad is None and b.grad is [7., 7.]; gradcheck(f, (a, b)), with f's backward "
+                      "raising ZeroDivisionError, lets the error through (right), but then a.grad is "
+                      "{a_grad} and b.grad is {b_grad}. PyTorch's gradcheck leaves every .grad as it found "
+                      "it on every path, an error in the function included: put them back in a "
+                      "finally.").format(
+                          a_grad="None" if a.grad is None else show(values(a.grad)),
+                          b_grad="None" if b.grad is None else show(values(b.grad))))
 
 
 GRADCHECK_EXAMPLES = 25                # for each kind of Function

@@ -56,6 +56,22 @@ def node_comparisons(package, function, *arguments):
     return result, count
 
 
+DEPTH_PROBE = 500     # operations: a walk that calls itself once per node nests about this deep
+
+
+def probe_walk(package, walk, factor):
+    """``(deepest, compared)``: how deeply ``walk`` nests the learner's calls (``deepest_nesting``) and how
+    often it compares nodes with ``==`` (``node_comparisons``), on a chain of ``DEPTH_PROBE``
+    multiplications by ``factor``. The probes watch every call, so a short chain will do, and it runs
+    before the long ones so that a quadratic walk fails fast."""
+    short = package.tensor(1.0, dtype=package.float64, requires_grad=True)
+    for _step in range(DEPTH_PROBE):
+        short = short * factor
+    _result, deepest = deepest_nesting(package, walk, short.grad_fn)
+    _result, compared = node_comparisons(package, walk, short.grad_fn)
+    return deepest, compared
+
+
 def values(t):
     """The numbers of a learner's tensor (or mini_autograd's, or a plain number) as a numpy array."""
     if t is None:

@@ -3,9 +3,9 @@ import contextlib
 
 import numpy as np
 
-from ._testing import (TooManyWalks, blocking_function, count_edge_reads, deepest_nesting, doubling_graph,
-                       expect, expect_close, expect_raises, grad_of, in_new_thread, node_comparisons,
-                       numeric_vjp, recording_off, reference, show, values)
+from ._testing import (DEPTH_PROBE, TooManyWalks, blocking_function, count_edge_reads, doubling_graph, expect,
+                       expect_close, expect_raises, grad_of, in_new_thread, numeric_vjp, probe_walk,
+                       recording_off, reference, show, values)
 from .package import Wrong
 from .steps import step
 from .i18n import N_, _
@@ -316,11 +316,7 @@ def check_engine(m):
     h = x
     for _step in range(10_000):
         h = h * 1.0001
-    short = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _step in range(DEPTH_PROBE):                 # (the probes watch every call: a short chain will do,
-        short = short * 1.0001                       # first, so that a quadratic walk fails fast)
-    _order, deepest = deepest_nesting(m, m.engine.topological_order, short.grad_fn)
-    _order, compared = node_comparisons(m, m.engine.topological_order, short.grad_fn)
+    deepest, compared = probe_walk(m, m.engine.topological_order, 1.0001)
     expect(compared <= 20 * DEPTH_PROBE, _("on a chain of {DEPTH_PROBE} multiplications, topological_order "
            "compared nodes with == {compared:,} times: a list of nodes searched with `in` costs one "
            "comparison per element, so the walk takes time growing with the square of the graph (a "
@@ -339,7 +335,6 @@ def check_engine(m):
               "and a 10,000-op chain runs."))
 
 
-DEPTH_PROBE = 500     # operations: a walk that calls itself once per node nests about this deep
 DOUBLINGS = 30         # h = h + h, 30 times: 33 nodes, but 2 ** 30 paths from the root to x
 
 

@@ -3,10 +3,10 @@ import contextlib
 
 import numpy as np
 
-from ._testing import (blocking_function, deepest_nesting, expect, expect_close, expect_raises, grad_of,
-                       label_shown, labels_shown, learner_prehook, node_comparisons, node_label, record_order,
+from ._testing import (DEPTH_PROBE, blocking_function, expect, expect_close, expect_raises, grad_of,
+                       label_shown, labels_shown, learner_prehook, node_label, probe_walk, record_order,
                        recording_off, reference, reference_prehook, show, walk_nodes)
-from .ch03 import DEPTH_PROBE, check_graph_from_another_thread, check_shared_graph
+from .ch03 import check_graph_from_another_thread, check_shared_graph
 from .package import Wrong
 from .steps import step
 from .i18n import _
@@ -368,11 +368,7 @@ def check_dependencies(m):
     h = m.tensor(1.0, dtype=m.float64, requires_grad=True)
     for _step in range(CHAIN):
         h = h * 1.0
-    short = m.tensor(1.0, dtype=m.float64, requires_grad=True)
-    for _step in range(DEPTH_PROBE):                 # (the probes watch every call: a short chain will do,
-        short = short * 1.0                          # first, so that a quadratic walk fails fast)
-    _counts, deepest = deepest_nesting(m, m.engine.compute_dependencies, short.grad_fn)
-    _counts, compared = node_comparisons(m, m.engine.compute_dependencies, short.grad_fn)
+    deepest, compared = probe_walk(m, m.engine.compute_dependencies, 1.0)
     expect(compared <= 20 * DEPTH_PROBE, _("on a chain of {DEPTH_PROBE} multiplications, "
            "compute_dependencies compared nodes with == {compared:,} times: a list of nodes searched with "
            "`in` costs one comparison per element, so the walk takes time growing with the square of the "

@@ -118,6 +118,18 @@ QUOTED = [
      "mini_nested = nested_backwards(torch, 70)", r"^thread 0: levels 0 to (\d+)"),
     ("13_deeper_engine", r"Level (\d+) was the first past", r"第 (\d+) 层是第一个超过",
      "mini_nested = nested_backwards(torch, 70)", r"^thread 1: levels (\d+) to"),
+    # Chapter 13, the trace of a checkpoint: the steps of the nested graph task (issue 40).
+    ("13_deeper_engine", r"At step (\d+) `CheckpointBackward` runs", r"第 (\d+) 步 `CheckpointBackward` 运行",
+     "print(nested_trace.outline())", r"^step (\d+): n1 CheckpointBackward runs"),
+    ("13_deeper_engine", r"Step (\d+)\s+is graph task 2's own step 0", r"第 (\d+) 步是图任务 2 自己的第 0 步",
+     "print(nested_trace.outline())", r"^\s+step (\d+): graph task 2 starts"),
+    ("13_deeper_engine", r"Steps (\d+)\s+to \d+ run them", r"第 (\d+) 步到第 \d+ 步运行这些节点",
+     "print(nested_trace.outline())", r"^\s+step (\d+): n\d+ \w+ runs \(graph task 2\)"),
+    ("13_deeper_engine", r"Steps \d+\s+to (\d+) run them", r"第 \d+ 步到第 (\d+) 步运行这些节点",
+     "print(nested_trace.outline())", r"^\s+step (\d+): .*\(graph task 2\)\nstep"),
+    ("13_deeper_engine", r"At step (\d+) `CheckpointBackward` returns",
+     r"第 (\d+) 步 `CheckpointBackward` 返回",
+     "print(nested_trace.outline())", r"^step (\d+): n1 CheckpointBackward returns"),
 ]
 
 # Sentences found wrong (issue 36), with the chapter that had them: neither edition may say them again

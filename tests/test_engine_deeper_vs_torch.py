@@ -216,3 +216,58 @@ def test_stealing_is_a_stated_difference():
     code = textwrap.dedent(STEAL)
     assert run_snippet(code, torch)["stdout"].startswith("True")
     assert run_snippet(code, mini_autograd)["stdout"].startswith("False")
+
+
+PRUNING_PROGRAMS = 40
+
+
+def pruning_program(seed):
+    """A random graph over three leaves, a post-hook on every node recording which gradients it returns,
+    then ``autograd.grad`` or ``backward(inputs=...)`` for a random part of the leaves and intermediates."""
+    import random
+    rng = random.Random(seed)
+    lines = ["leaves = [torch.tensor([0.5, -1.0], requires_grad=True), torch.tensor([2.0, 0.25], "
+             "requires_grad=True), torch.tensor([1.5, 3.0], requires_grad=True)]",
+             "values = list(leaves)"]
+    for _ in range(rng.randint(3, 7)):
+        a, b = rng.randrange(100), rng.randrange(100)
+        op = rng.choice(["values[{a}] * values[{b}]", "values[{a}] + values[{b}]",
+                         "values[{a}] - values[{b}]", "values[{a}].exp() * values[{b}].sin()",
+                         "torch.cat([values[{a}], values[{b}]])[1:3]",
+                         "torch.stack([values[{a}], values[{b}]]).sum(0)",
+                         "values[{a}] / (values[{b}] ** 2 + 1)",
+                         "torch.where(values[{a}] > 0, values[{a}], values[{b}])"])
+        lines.append(f"values.append({op.format(a=f'{a} % len(values)', b=f'{b} % len(values)')})")
+    wanted = sorted(rng.sample(range(3), rng.randint(1, 2)))
+    middle = rng.randrange(3, 100)
+    lines += [
+        "out = (values[-1] * values[-2]).sum()",
+        "returned = []",
+        "seen, stack = set(), [out.grad_fn]",
+        "while stack:",
+        "    node = stack.pop()",
+        "    if node is None or node in seen:",
+        "        continue",
+        "    seen.add(node)",
+        "    node.register_hook(lambda grad_inputs, grad_outputs, node=node: returned.append(",
+        "        (node.name(), [None if g is None else [round(v, 4) for v in g.reshape(-1).tolist()]",
+        "                       for g in grad_inputs])))",
+        "    stack.extend(n for n, _ in node.next_functions)",
+        f"inputs = [leaves[i] for i in {wanted}] + [values[{middle} % len(values)]]",
+    ]
+    if rng.random() < 0.5:
+        lines += ["grads = torch.autograd.grad(out, inputs, allow_unused=True)",
+                  "print([None if g is None else g.tolist() for g in grads])"]
+    else:
+        lines += ["out.backward(inputs=inputs[:-1])",
+                  "print([None if t.grad is None else t.grad.tolist() for t in leaves])"]
+    lines += ["print(sorted(returned, key=repr))"]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(PRUNING_PROGRAMS))
+def test_pruned_edges_get_no_gradient_as_in_torch(seed):
+    """A built-in node computes only the gradients the pruning backward needs (node.h:
+    task_should_compute_output): its post-hook sees None on the other edges, in both libraries."""
+    pytest.importorskip("torch")
+    assert_same(pruning_program(seed))

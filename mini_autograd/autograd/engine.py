@@ -28,7 +28,7 @@ import threading
 import numpy as np
 
 from .. import grad_mode
-from .graph import GraphRoot
+from .graph import GraphRoot, current_graph_task
 
 
 class InputBuffer:
@@ -202,6 +202,7 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
     ready_queue.push(root, root_buffer)
     previous_mode = grad_mode.is_grad_enabled()
     grad_mode._set_grad_enabled(create_graph)   # backward formulas are recorded only for create_graph
+    outer_task, current_graph_task.task = current_graph_task.task, graph_task   # graph_task.h: GraphTaskGuard
     try:
         with np.errstate(all="ignore"):         # as in PyTorch: inf and nan appear without warnings
             while ready_queue:
@@ -211,6 +212,7 @@ def execute(root_edges, root_grads, keep_graph, create_graph, output_edges=(), a
                 evaluate_function(graph_task, node, input_buffer.buffer, ready_queue)
     finally:
         grad_mode._set_grad_enabled(previous_mode)
+        current_graph_task.task = outer_task
     if tracer is not None:
         tracer.on_finish(graph_task)
     return graph_task.captured_grads
@@ -402,6 +404,7 @@ class _WorkerState(threading.local):
     in this thread, and whether a backward is running in it at all."""
     current_depth = 0
     in_backward = False
+    tracer = None   # the tracer of the backward running in this thread, if any (for mini_autograd.viz)
 
 
 _worker = _WorkerState()
@@ -416,16 +419,29 @@ def execute_reentrant_aware(*args):
     if not _worker.in_backward:
         _worker.in_backward = True
         try:
-            return execute(*args)
+            return _execute_here(args)
         finally:
             _worker.in_backward = False
     if _worker.current_depth >= MAX_DEPTH:
         return _execute_in_new_thread(args)
     _worker.current_depth += 1
     try:
-        return execute(*args)
+        return _execute_here(args)
     finally:
         _worker.current_depth -= 1
+
+
+def _execute_here(args):
+    """``execute(*args)`` in this thread, whose tracer it is while it runs: a backward started inside it (a
+    reentrant one) is reported to the same tracer, when it has none of its own (for mini_autograd.viz)."""
+    *rest, tracer = args
+    if tracer is None:
+        tracer = _worker.tracer              # None, unless a traced backward runs in this thread
+    outer_tracer, _worker.tracer = _worker.tracer, tracer
+    try:
+        return execute(*rest, tracer)
+    finally:
+        _worker.tracer = outer_tracer
 
 
 def _execute_in_new_thread(args):

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .. import grad_mode
-from .graph import SECOND_BACKWARD_MESSAGE, Node, SavedTensor, gradient_edge
+from .graph import SECOND_BACKWARD_MESSAGE, Node, SavedTensor, current_graph_task, gradient_edge
 
 
 class FunctionCtx:
@@ -89,6 +89,9 @@ class BackwardFunction(Node, FunctionCtx):
         grads = self._call_backward(grad_outputs)
         if self._arg_is_tensor is not None:        # some arguments were not tensors (see _record)
             grads = self._drop_grads_of_non_tensor_args(grads)
+        task = current_graph_task.task
+        if task is not None and task.exec_info and self._forward_cls._is_builtin:
+            grads = self._drop_grads_not_needed(grads)     # a pruning backward: only what it needs
         return grads
 
     def _nothing_to_do(self, grad_outputs):
@@ -126,6 +129,16 @@ class BackwardFunction(Node, FunctionCtx):
                 raise TypeError(f"function {self.name()} returned a gradient of type "
                                 f"{type(g).__name__}; backward must return Tensors or None")
         return grads
+
+    def _drop_grads_not_needed(self, grads):
+        """None for each edge this backward prunes (autograd.grad, backward(inputs=...)): PyTorch's built-in
+        nodes compute a gradient only where ``task_should_compute_output`` says so, for each argument; the
+        tensors of one ``Tensor[]`` argument (cat, stack) all get theirs if any of them is needed. A custom
+        Function's backward returns what it returns."""
+        needed = [self.task_should_compute_output(i) for i in range(len(grads))]
+        if self._forward_cls.tensor_list:
+            needed = [any(needed)] * len(grads)
+        return tuple(g if keep else None for g, keep in zip(grads, needed, strict=True))
 
     def _drop_grads_of_non_tensor_args(self, grads):
         """Keep the gradients of the tensor arguments: the ones the node has edges for."""
@@ -191,6 +204,7 @@ class Function:
     saved_names = ()  # names under which saved tensors show as ``grad_fn._saved_<name>``
     saved_attributes = ()  # ctx attributes freed after backward, like saved tensors
     saved_fields = ()  # other ctx attributes PyTorch's node shows as ``_saved_<name>`` (listed by dir())
+    tensor_list = False  # True when the tensors are one ``Tensor[]`` argument (cat, stack)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

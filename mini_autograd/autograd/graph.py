@@ -50,6 +50,15 @@ class RemovableHandle:
         self._hooks_dict.pop(self.id, None)
 
 
+class _CurrentGraphTask(threading.local):
+    """The graph task running in this thread, set by ``engine.execute`` while it runs (graph_task.h:
+    GraphTaskGuard, which sets engine.cpp's thread_local ``current_graph_task``)."""
+    task = None
+
+
+current_graph_task = _CurrentGraphTask()
+
+
 class Node:
     """One step of the backward graph: knows its backward formula and where to send grads.
 
@@ -89,6 +98,14 @@ class Node:
 
     def release_variables(self):
         """Free what was saved for backward (called after backward unless retain_graph)."""
+
+    def task_should_compute_output(self, index):
+        """Whether the backward running now wants the gradient for ``next_functions[index]``: the edge leads
+        to a node, and the graph task will run that node or capture its gradient (node.h:
+        Node::task_should_compute_output; autograd.grad and backward(inputs=...) prune the others)."""
+        next_node = self.next_functions[index][0]
+        task = current_graph_task.task
+        return next_node is not None and (task is None or task.should_execute(next_node))
 
     # hooks -------------------------------------------------------------
     def register_hook(self, fn):

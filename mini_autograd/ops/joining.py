@@ -24,6 +24,7 @@ from ._saved import shown_dim
 class Cat(Function):
     """cat(tensors, dim).  Each input gets its own slice of the gradient back."""
     node_name = "CatBackward0"
+    tensor_list = True     # one argument, Tensor[] tensors: a pruning backward computes all or none
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -61,6 +62,7 @@ def _is_skipped(tensor):
 class Stack(Function):
     """stack(tensors, dim).  Each input gets one position of the gradient back."""
     node_name = "StackBackward0"
+    tensor_list = True     # one argument, Tensor[] tensors: a pruning backward computes all or none
 
     @staticmethod
     def forward(ctx, dim, *tensors):

@@ -54,9 +54,22 @@ FRAME_STYLES = {
     "ready": dict(color="#1565c0", penwidth="2.5", style="rounded,filled,dashed"),
     "waiting": dict(),
     "done": dict(color="#bdbdbd", fontcolor="#9e9e9e", fillcolor="#f5f5f5"),
+    # backward(inputs=...): a node the engine will not run (graph_task.exec_info)
+    "pruned": dict(color="#9e9e9e", fontcolor="#9e9e9e", fillcolor="#ffffff", style="rounded,filled,dashed"),
+    # a node whose backward runs a nested (reentrant) graph task, and waits for it to end
+    "nested": dict(color="#c62828", penwidth="3", fillcolor="#fff3e0", style="rounded,filled,dashed"),
+    # a node of a nested graph task not started yet: laid out, not drawn, so the layout stays put
+    "hidden": dict(style="invis"),
 }
 STATE_KEYS = [(N_("runs now"), FRAME_STYLES["running"]), (N_("ready"), dict(color="#1565c0")),
               (N_("waiting"), {}), (N_("done"), FRAME_STYLES["done"])]
+# Shown in a trace's legend only when some frame of it has them.
+EXTRA_STATE_KEYS = {"nested": N_("waits for a nested graph task"), "pruned": N_("pruned")}
+PRUNED_NOTE = N_("pruned (grey, dashed): not on a path to the inputs asked for")
+# Not filled: the player lays the same picture, transparent but for its boxes' outlines, over the shown one
+# (player.py), where a filled box would hide the nodes inside it.
+CLUSTER_STYLE = dict(style="rounded,filled,dashed", fillcolor="transparent", color="#8e24aa", penwidth="1.5",
+                     margin="10", labeljust="l", labelloc="t", fontsize="11")
 
 
 def new_digraph():
@@ -154,13 +167,14 @@ def _swatch(text, fill, border="#777777", text_color="#222222"):
     return f'<TD BGCOLOR="{fill}" BORDER="1" COLOR="{border}">{_small(text, text_color)}</TD>'
 
 
-def legend_label(kinds, notes, with_states=False):
+def legend_label(kinds, notes, with_states=False, extra_states=()):
     """A small key: which way arrows point, the colours used, and (in a trace) the node states."""
     rows = [[_swatch(_(LEGEND_NAMES[kind]), COLORS[kind]) for kind in kinds]]
     if with_states:
+        keys = STATE_KEYS + [(EXTRA_STATE_KEYS[state], FRAME_STYLES[state]) for state in extra_states]
         rows.append([_swatch(_(text), style.get("fillcolor", COLORS["function"]),
                              style.get("color", "#555555"), style.get("fontcolor", "#222222"))
-                     for text, style in STATE_KEYS])
+                     for text, style in keys])
     width = max(len(row) for row in rows)
     lines = [_(ARROW_NOTE), *notes]
     cells = [f'<TR><TD COLSPAN="{width}" ALIGN="LEFT">{_small(line, "#333333")}</TD></TR>' for line in lines]
@@ -187,8 +201,20 @@ def to_dot(graph, frame=None):
         if root is not None:
             dot.edge(name, root)
 
+    clusters = frame.get("clusters", []) if frame else []
+    in_cluster = {node_id for _task, _caption, ids, _shown in clusters for node_id in ids}
     for node in graph.nodes:
-        _add_node(dot, node, states.get(node.id), frame, kinds_used)
+        if node.id not in in_cluster:
+            _add_node(dot, node, states.get(node.id), frame, kinds_used)
+    by_id = {node.id: node for node in graph.nodes}
+    for task, caption, ids, shown in clusters:       # a nested graph task's own nodes, in a box of their own
+        font = CJK_FONT if language() == "zh" else FONT
+        with dot.subgraph(name=f"cluster_task{task}") as sub:
+            sub.attr(label=f"<<B>{_text(caption)}</B>>", fontname=font, **CLUSTER_STYLE)
+            if not shown:
+                sub.attr(style="invis")
+            for node_id in ids:
+                _add_node(sub, by_id[node_id], states.get(node_id), frame, kinds_used, edges=dot)
 
     if graph.hidden:
         more = _small(_("\u2026 {count} more nodes not drawn").format(count=graph.hidden))
@@ -196,16 +222,27 @@ def to_dot(graph, frame=None):
     notes = []
     if graph.collapsed:
         notes.append(_("NAME \u00d7N: a chain of N nodes of the same operation, drawn as one box"))
+    used = {state for state, _text in states.values()}
+    extra_states = [state for state in EXTRA_STATE_KEYS if state in used]
+    if "pruned" in used:
+        notes.append(_(PRUNED_NOTE))
     legend_kinds = [kind for kind in LEGEND_NAMES if kind in kinds_used]
-    dot.node("legend", legend_label(legend_kinds, notes, with_states=bool(frame)),
+    dot.node("legend", legend_label(legend_kinds, notes, with_states=bool(frame), extra_states=extra_states),
              shape="plaintext", style="", width="0")
     return dot
 
 
-def _add_node(dot, node, state, frame, kinds_used):
-    """A backward node (rounded box), its edges, and the tensors drawn with it."""
+def _add_node(dot, node, state, frame, kinds_used, edges=None):
+    """A backward node (rounded box), its edges, and the tensors drawn with it.
+
+    ``edges``: where its edges to other nodes go, when ``dot`` is a cluster: the whole graph, so that an
+    edge into a node outside does not pull that node into the cluster (graphviz puts a node in every
+    subgraph that names it)."""
+    edges = dot if edges is None else edges
+    hidden = state is not None and state[0] == "hidden"
     kind = "accumulate" if node.leaf is not None else "function"
-    _note_kind(kinds_used, kind)
+    if not hidden:
+        _note_kind(kinds_used, kind)
     attrs = dict(fillcolor=COLORS[kind])
     if node.count > 1:
         attrs["peripheries"] = "2"            # a collapsed chain: a box with a double border
@@ -214,19 +251,21 @@ def _add_node(dot, node, state, frame, kinds_used):
     dot.node(node.id, node_label(node, state[1] if state else None), **attrs)
 
     sent = frame["edges"] if frame else set()
+    invisible = dict(style="invis") if hidden else {}
     for index, edge in enumerate(node.edges):
         if edge is None:
             continue                          # an input that needs no gradient: nothing to draw
         if (node.id, index) in sent:
-            dot.edge(node.id, edge, color="#c62828", penwidth="2.5")
+            edges.edge(node.id, edge, color="#c62828", penwidth="2.5")
         else:
-            dot.edge(node.id, edge)
+            edges.edge(node.id, edge, **invisible)
 
     if node.leaf is not None:
-        _note_kind(kinds_used, "leaf")
+        if not hidden:
+            _note_kind(kinds_used, "leaf")
         status = frame["leaf_states"].get(node.id) if frame else None
-        _add_tensor(dot, f"leaf_{node.id}", tensor_label(node.leaf, status), COLORS["leaf"])
-        dot.edge(node.id, f"leaf_{node.id}")  # AccumulateGrad writes the leaf's .grad
+        _add_tensor(dot, f"leaf_{node.id}", tensor_label(node.leaf, status), COLORS["leaf"], **invisible)
+        dot.edge(node.id, f"leaf_{node.id}", **invisible)  # AccumulateGrad writes the leaf's .grad
     _add_beside(dot, node, kinds_used)
 
 

@@ -29,8 +29,9 @@ Where the samples come from:
   those still alive. An operation that records nothing (under ``no_grad``) is a step too, at the same
   bytes, so a run without a graph is a flat line as long as the others. During backward only operations
   that record a node are steps: a checkpoint's recomputation, run with recording on inside a backward
-  node, shows as the saved bytes rising again in the middle of backward (its inner backward runs in an
-  engine call of its own, without the tracer, and frees them again).
+  node, shows as the saved bytes rising again in the middle of backward (its inner backward runs in a
+  graph task of its own, whose steps the engine reports to the tracer too and the recorder leaves out,
+  and frees them again).
   A ``saved_tensors_hooks`` pack hook would be the other way to see the saves, but it is called per saved
   tensor, not per operation (nothing for ``+`` or under ``no_grad``), and it changes how the graph keeps
   what it saves (``SavedTensor.packed``) while measuring it.
@@ -159,6 +160,7 @@ class MemoryRecorder(NoTracer):
         self.phase = "forward"
         self._last = None                    # the node the engine ran last
         self._buffered = 0                   # the bytes in the buffers at the engine's last step
+        self._graph_task = None              # the backward sampled: a reentrant one inside it is not
 
     # ------------------------------------------------------------------ the graph
     def add_graph(self, node):
@@ -213,6 +215,10 @@ class MemoryRecorder(NoTracer):
 
     # ------------------------------------------------------------------ backward: the engine's tracer
     def on_execute(self, node, input_buffer, graph_task, ready_queue):
+        if self._graph_task is None:
+            self._graph_task = graph_task
+        elif graph_task is not self._graph_task:     # a backward run inside a node (a checkpoint's)
+            return
         if self.phase == "forward":                  # the root was just popped: backward starts
             self.phase = "backward"
             self.add_graph(node)                     # nodes recorded before record_memory, if any
@@ -225,7 +231,7 @@ class MemoryRecorder(NoTracer):
         self._last = node_name(node)
 
     def on_finish(self, graph_task):
-        if self.phase == "backward":
+        if self.phase == "backward" and graph_task is self._graph_task:
             self.sample(self._last, 0)
 
     @staticmethod

@@ -84,29 +84,35 @@ def animated_gif(trace, dpi=GIF_DPI):
 # ------------------------------------------------------------------ what a node holds
 def node_rows(trace, index):
     """``{id: [(heading, lines)]}``: what each node holds at step ``index``, for a click on it."""
-    from .trace import _sent_line, overlay
+    from .trace import overlay, sent_lines
 
     frame = trace.frames[index]
-    states = overlay(trace.graph, frame)["states"]
+    states = overlay(trace.graph, frame, trace.tasks)["states"]
     ran_at = {}
     for earlier in trace.frames[1:index + 1]:
         ran_at[earlier.node_id] = earlier
-    waiting = {node_id: grads for node_id, _count, grads in frame.waiting or ()}
+    waiting = {node_id: grads for paused in frame.paused for node_id, _count, grads in paused.waiting}
+    waiting.update({node_id: grads for node_id, _count, grads in frame.waiting or ()})
+    ready_buffers = {}
+    for paused in frame.paused:               # the outer graph tasks' nodes, as they wait
+        ready_buffers.update(paused.ready_buffers)
+    ready_buffers.update(frame.ready_buffers)
     rows = {}
     for node in trace.graph.nodes:
         node_id = node.id
+        if states[node_id][0] == "hidden":     # a node of a nested graph task not started yet
+            continue
         lines = [(_("state"), [states[node_id][1]])]
         if node_id in ran_at:
             step = ran_at[node_id]
             if step is not frame:
                 lines.append((_("ran at"), [_("step {step}").format(step=step.step)]))
             lines.append((_("received"), step.received))
-            sent = [_sent_line(target, grad) for target, grad in step.sent]
-            lines.append((_("sent"), sent or [_("nothing")]))
+            lines.append((_("sent"), sent_lines(step)))
             if step.writes:
                 lines.append((_("wrote"), step.writes))
-        elif node_id in frame.ready_buffers:
-            lines.append((_("input buffer"), frame.ready_buffers[node_id]))
+        elif node_id in ready_buffers:
+            lines.append((_("input buffer"), ready_buffers[node_id]))
         elif node_id in waiting:
             grads = waiting[node_id]
             held = grads if any(grad != "None" for grad in grads) else [_("empty: nothing has arrived yet")]

@@ -275,7 +275,7 @@ print("x.grad =", x.grad)
 show_source(engine.execute)
 
 # %% [markdown]
-# Three details:
+# Four details:
 #
 # - **One root, or a `GraphRoot`.** With a single output (the usual `loss.backward()`), its node
 #   is the root. With several outputs, `torch.autograd.backward([loss1, loss2])`, a `GraphRoot`
@@ -286,6 +286,10 @@ show_source(engine.execute)
 # - **`output_edges`** is for `autograd.grad(out, inputs)` and `backward(inputs=...)`: then only
 #   the nodes on a path to those inputs run (`init_to_execute`, PyTorch:
 #   `GraphTask::init_to_execute`). With plain `backward()` every node runs.
+# - **The thread's current graph task.** While the loop runs, `current_graph_task.task` is this
+#   graph task (PyTorch sets its `current_graph_task` with a `GraphTaskGuard`, `graph_task.h`), and the
+#   outer one again afterwards. A built-in node reads it to leave out the gradients such a pruned
+#   backward will not use (chapter 13 shows it).
 #
 # ## 6. `GraphTask` and the dependency count
 #
@@ -476,12 +480,13 @@ show_source(BackwardFunction._call_backward, only=["grads = self._forward_cls.ba
 # `apply` passes "no gradient" straight on for a built-in op whose gradients did not arrive,
 # fills in zeros for a custom `Function` that asks for them (chapter 11), and then calls
 # `_forward_cls.backward(self, *grads)` with the node itself as `ctx`: that is the line where
-# the engine hands over to the formula of `Mul.backward`. (The `if` before the `return` drops the
+# the engine hands over to the formula of `Mul.backward`. (The first `if` after it drops the
 # gradients `backward` returned for arguments that were not tensors, such as the exponent `2` of
-# `x.pow(2)`.) This is PyTorch's own design for custom Python `Function`s: their node class is
-# made from `BackwardCFunction` with the same `_forward_cls` link (`torch/autograd/function.py`),
-# and its `apply` calls
-# `self._forward_cls.backward(self, *args)`. PyTorch's built-in ops are C++ nodes instead, each
+# `x.pow(2)`; the second, under `autograd.grad` or `backward(inputs=...)`, replaces a built-in op's
+# gradients for the nodes that will not run with `None`, as PyTorch's nodes leave them out.) This
+# is PyTorch's own design for custom Python `Function`s: their node class is made from
+# `BackwardCFunction` with the same `_forward_cls` link (`torch/autograd/function.py`), and its
+# `apply` calls `self._forward_cls.backward(self, *args)`. PyTorch's built-in ops are C++ nodes instead, each
 # with its formula compiled into its own `apply` (`MulBackward0::apply` in the generated
 # `torch/csrc/autograd/generated/Functions.cpp`); mini_autograd writes its built-in ops as
 # `Function`s too, so one path serves both.

@@ -270,13 +270,52 @@ else:
 # `autograd.grad(y, a)` ran three nodes: the `b` branch (`SinBackward0` and `b`'s `AccumulateGrad`)
 # was skipped, and so was `a`'s `AccumulateGrad`, whose gradient was captured. `backward(inputs=[b])`
 # ran the `b` branch to its `AccumulateGrad`, which wrote `b.grad`, and left `a.grad` at `None`. A plain
-# `backward()` ran all six. Here is the graph, with both branches:
+# `backward()` ran all six.
+#
+# `viz.trace_backward(y, inputs=[b])` runs `y.backward(inputs=[b])` and records each step the engine
+# takes (chapter 08 traced a whole backward this way). The nodes the engine will not run are drawn grey
+# and dashed in every step, and step 0 lists them as pruned.
 
 # %%
 a = torch.tensor([1.0, 2.0], requires_grad=True)
 b = torch.tensor([3.0, 4.0], requires_grad=True)
 y = (a.exp() * b.sin()).sum()
-viz.draw(y, params={"a": a, "b": b}, names={"y": y})
+pruned_trace = viz.trace_backward(y, params={"a": a, "b": b}, names={"y": y}, inputs=[b])
+pruned_trace
+
+# %% [markdown]
+# Step 0 lists `ExpBackward0` and `a`'s `AccumulateGrad` as pruned. The four steps after it run the four
+# nodes the pre-hooks recorded for `y.backward(inputs=[b])` above, in the same order, and the last one
+# writes `b.grad`. At step 2, `MulBackward0` sends `None` towards `ExpBackward0`: a built-in node asks
+# the graph task which of its gradients are wanted (`node.h: Node::task_should_compute_output`) and
+# computes only those. The cell below records, with a hook on `MulBackward0` that runs after it
+# (`register_hook`), the gradients it returns, in both libraries.
+
+# %%
+def mul_returns(lib):
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    b = lib.tensor([3.0, 4.0], requires_grad=True)
+    y = (a.exp() * b.sin()).sum()
+    mul = y.grad_fn.next_functions[0][0]
+    returned = []
+    mul.register_hook(lambda grad_inputs, grad_outputs: returned.extend(
+        None if grad is None else rounded(grad) for grad in grad_inputs))
+    y.backward(inputs=[b])
+    return returned
+
+
+mini_returns = mul_returns(torch)
+print("mini_autograd:", mini_returns)
+if real_torch is None:
+    print(tr("PyTorch is not installed: skipped (pip install torch==2.13.0 to compare)"))
+else:
+    print("PyTorch:      ", mul_returns(real_torch))
+    print(tr("same as mini_autograd:"), mul_returns(real_torch) == mini_returns)
+
+# %% [markdown]
+# `None` for `ExpBackward0`, and for `SinBackward0` the gradient `a.exp()`: `MulBackward0` did one of its
+# two multiplications. A custom `Function`'s backward returns whatever it returns; the engine then
+# drops a gradient headed for a pruned node, and the trace marks it "dropped".
 
 # %% [markdown]
 # PyTorch prunes once more, before `exec_info_` is filled: while it counts dependencies, it does not
@@ -420,6 +459,46 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
+# A trace shows one nested graph task step by step. The `Checkpoint` below is chapter 07's: its
+# backward runs the segment's forward again, with recording on, and calls `torch.autograd.backward` on
+# the result. Here the segment is one layer, `tanh(h * w)`, and `viz.trace_backward` traces a backward
+# through it. The inner backward's steps come into the same trace, in the order they ran, as graph
+# task 2. The cell prints each step's title, those of graph task 2 indented, and then shows the trace.
+
+# %%
+class Checkpoint(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, fn, *inputs):
+        ctx.fn = fn
+        ctx.save_for_backward(*inputs)
+        return fn(*inputs)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        inputs = [x.detach().requires_grad_(x.requires_grad) for x in ctx.saved_tensors]
+        with torch.enable_grad():
+            output = ctx.fn(*inputs)                # the forward again, recorded this time
+        torch.autograd.backward(output, grad_output)   # the inner backward: a second graph task
+        return (None,) + tuple(x.grad for x in inputs)
+
+
+x = torch.tensor([0.5, -1.0], requires_grad=True)
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+out = Checkpoint.apply(lambda h: (h * w).tanh(), x).sum()
+nested_trace = viz.trace_backward(out, params={"x": x, "w": w}, names={"out": out})
+print(nested_trace.outline())
+nested_trace
+
+# %% [markdown]
+# At step 2 `CheckpointBackward` runs, and its backward starts graph task 2 before it sends anything:
+# graph task 1 waits in it, with an empty ready queue and `x`'s `AccumulateGrad` still waiting. Step 3
+# is graph task 2's own step 0, at reentrant depth 1: its dependencies counted and its root, the
+# recomputed `TanhBackward0`, in its ready queue. Its nodes appear there, in a box of their own. Steps 4
+# to 7 run them; the two `AccumulateGrad` nodes write the gradient of the recomputed input ("leaf 1" in
+# the picture), which the checkpoint's backward returns, and `w.grad`. At step 8 `CheckpointBackward` returns that
+# gradient, and graph task 1 goes on: `x`'s `AccumulateGrad` runs last.
+
+# %% [markdown]
 # ## Exercises
 #
 # **Exercise 13.1.** For `y = (a.exp() * b.sin()).sum()` of section 2, how many nodes run for
@@ -502,6 +581,7 @@ check_exercise("13.3")
 # - `autograd.grad` and `backward(inputs=...)` run only the nodes on a path to the inputs
 #   (`exec_info`); PyTorch's topological numbers also shorten the walk that counts dependencies.
 # - A backward inside a backward runs on the same thread, up to `MAX_DEPTH` = 60 levels per thread; the
-#   next level runs on another thread.
+#   next level runs on another thread. It is a graph task of its own, which runs to its end inside the
+#   node that started it: `viz.trace_backward` shows its steps in the outer backward's trace.
 #
 # [Back to 12 — Summary](12_summary.ipynb) · [Back to 00 — Welcome](00_welcome.ipynb)

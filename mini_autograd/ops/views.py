@@ -26,7 +26,7 @@ import numpy as np
 
 from .._layout import empty_like_dense, is_non_overlapping_and_dense
 from ..autograd.function import Function
-from ..autograd.graph import SECOND_BACKWARD_MESSAGE, Node, _op_name, gradient_edge
+from ..autograd.graph import SECOND_BACKWARD_MESSAGE, Node, _op_name, current_graph_task, gradient_edge
 from .._tensor import Tensor
 
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a "
@@ -442,6 +442,7 @@ class CopySlices(Node):
         grad = grad_outputs[0]
         if grad is None:
             return (None,) * len(self.next_functions)
+        self._update_exec_info()
         if self.geometry is not None:
             return self._apply_strided(grad)
         results = self.fn.apply([TakePositions.apply(grad, self.positions)])
@@ -450,6 +451,17 @@ class CopySlices(Node):
             from ..autograd.engine import sum_to
             self_grad = sum_to(self_grad, self.positions.shape)
         return (ReplacePositions.apply(grad, self.positions, self_grad),) + tuple(results[1:])
+
+    def _update_exec_info(self):
+        """functions/tensor.cpp, CopySlices::update_exec_info: ``fn``'s first edge leads to the view's old
+        node, not to the base's, so a pruning backward (autograd.grad) has no verdict on it; it gets this
+        node's, so that ``fn`` computes the gradient this node needs (Node.task_should_compute_output)."""
+        task = current_graph_task.task
+        fn_node = self.fn.next_functions[0][0]
+        if task is None or not task.exec_info or fn_node is None or fn_node in task.exec_info:
+            return
+        if self.task_should_compute_output(0):
+            task.exec_info[fn_node] = True
 
     def _apply_strided(self, grad):
         """functions/tensor.cpp, CopySlices::apply_impl: the gradient copied into fresh memory laid

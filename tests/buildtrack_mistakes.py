@@ -917,3 +917,56 @@ MISTAKES += [  # issue 35, a third trial: only the checked input's .grad cleared
                              "                    t.grad = None\n",
      "                tensor.grad = None\n", "backward added into it while another input was checked"),
 ]
+
+MISTAKES += [  # issue 35, a fourth trial: wrong code that got ✅ on every step
+    # 02.2: the new tensor made only while recording: with no input requiring grad, the input itself comes back
+    ("02.2", "function.py", "        if any(result is t for t in inputs):\n",
+     "        if any(result is t for t in inputs) and compute_requires_grad(*inputs):\n",
+     "whether a node is recorded or not"),
+    # 02.2: the version counter shared only while recording
+    ("02.2", "function.py", "            view._version_counter = result._version_counter\n",
+     "            if compute_requires_grad(*inputs):\n"
+     "                view._version_counter = result._version_counter\n", "shares c's version counter"),
+    # 03.3: Tensor.backward returns the tensor
+    ("03.3", "tensor.py", "        engine.run_backward(self, gradient, retain_graph)\n",
+     "        engine.run_backward(self, gradient, retain_graph)\n        return self\n",
+     "returns None"),
+    # 03.3: the starting gradient copied before the engine sees it
+    ("03.3", "tensor.py", "        engine.run_backward(self, gradient, retain_graph)\n",
+     "        engine.run_backward(self, Tensor(np.array(gradient._data, copy=True)), retain_graph)\n",
+     "the hook gets g itself"),
+    # 03.3: the starting gradient always cast, so always copied
+    ("03.3", "tensor.py", "        if gradient._data.dtype != self._data.dtype:\n"
+                          "            gradient = Tensor(gradient._data.astype(self._data.dtype))\n",
+     "        gradient = Tensor(gradient._data.astype(self._data.dtype))\n", "the hook gets g itself"),
+    # 06.1: the mode from before read on the first entry only
+    ("06.1", "grad_mode.py", "        self.previous = _state.grad_enabled\n",
+     "        if not hasattr(self, \"previous\"):\n            self.previous = _state.grad_enabled\n",
+     "reads the mode anew"),
+    # 06.1: the value deleted in __exit__: a block nested in itself fails
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = self.previous\n",
+     "        _state.grad_enabled = self.previous\n        del self.previous\n", "never delete it"),
+    # 06.1: a stack of values on the object: a block nested in itself ends with recording on
+    ("06.1", "grad_mode.py", ("        self.previous = _state.grad_enabled\n",
+                              "        _state.grad_enabled = self.previous\n"),
+     ("        self.__dict__.setdefault(\"_stack\", []).append(_state.grad_enabled)\n",
+      "        _state.grad_enabled = self._stack.pop()\n"), "both __exit__ put back"),
+    # 06.1: the value swapped out for None in __exit__: the outer exit of a nested block writes None
+    ("06.1", "grad_mode.py", "        _state.grad_enabled = self.previous\n",
+     "        _state.grad_enabled, self.previous = self.previous, None\n", "both __exit__ put back"),
+    # 10.3: SGD.step returns the optimizer
+    ("10.3", "optim.py", "                    p.sub_(self.lr * p.grad)\n",
+     "                    p.sub_(self.lr * p.grad)\n        return self\n", "returns None"),
+    # 11.1: each input's numbers put back as a new array (t._data rebound): its detach() no longer sees them
+    ("11.1", "gradcheck.py", "        return True\n    finally:",
+     "        for t in checked:\n            t._data = t._data.copy()\n        return True\n    finally:",
+     "another numpy array"),
+    # 11.1: nudged with in-place tensor operations (add_ and sub_): each one bumps the input's version
+    ("11.1", "gradcheck.py", "                flat[j] = original\n",
+     "                flat[j] = original\n                tensor._version += 3\n", "_version went from"),
+    # 11.1: .grad put back only for the inputs that require grad
+    ("11.1", "gradcheck.py", "        for t, grad in zip(inputs, grads_before, strict=True):\n"
+                             "            t.grad = grad\n",
+     "        for t, grad in zip(inputs, grads_before, strict=True):\n"
+     "            if t.requires_grad:\n                t.grad = grad\n", "also of an input it does not check"),
+]

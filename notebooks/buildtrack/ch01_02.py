@@ -160,6 +160,15 @@ def _check_forward_around(m):
     expect(fresh.requires_grad is False, _("Fresh.apply(c), whose forward returns Tensor(..., "
            "requires_grad=True) while no input requires grad, gives a result that requires grad; PyTorch's "
            "does not: when nothing is recorded, the result's requires_grad is False."))
+    plain = Same.apply(c)
+    expect(plain is not c, _("Same.apply(c), whose forward returns its input as it is, returned c itself "
+           "when no input requires grad; PyTorch returns a new tensor over c's numbers whether a node is "
+           "recorded or not."))
+    c._version += 1                                 # what an in-place change of c does (step 07.1)
+    expect(plain._version == c._version, _("after plain = Same.apply(c), with no input requiring grad, an "
+           "in-place change of c leaves plain._version at {plain_version} and c._version at {c_version}; "
+           "PyTorch's result is a view of c whether a node is recorded or not, and shares c's version "
+           "counter.").format(plain_version=plain._version, c_version=c._version))
 
 
 def _args(inputs):

@@ -463,6 +463,20 @@ def check_tensor_backward(m):
                   _("tensor([1., 2.]).backward() (two elements, no grad required: PyTorch makes no starting "
                     "gradient for a tensor that does not require grad, so it names that)"))
     x = m.tensor([1.0, 2.0], requires_grad=True)
+    returned = (x * 2).sum().backward()
+    expect(returned is None, _("(x * 2).sum().backward() returned {returned!r}; PyTorch's Tensor.backward "
+           "returns None: what it computes goes into .grad.").format(returned=returned))
+    y = x * 3
+    seen = []
+    y.grad_fn.pre_hooks.append(seen.append)
+    g = m.tensor([1.0, 1.0])
+    y.backward(g)
+    what = _("nothing") if not seen else _("a copy of g")
+    expect(bool(seen) and seen[0] is g, _("y.backward(g), with a pre-hook on y.grad_fn, hands the hook "
+           "{what}; in PyTorch the hook gets g itself: a gradient of the right shape and dtype goes to the "
+           "engine as it is, not copied (a hook that changes it in place changes the caller's g).")
+           .format(what=what))
+    x = m.tensor([1.0, 2.0], requires_grad=True)
     (x * 2).backward(m.tensor([1.0, 1.0], dtype=m.float64))
     got = grad_of(x)
     expect(got is not None and str(got._data.dtype) == "float32", _("y.backward(g) for a float32 y and a "

@@ -6,6 +6,7 @@ import weakref
 import numpy as np
 
 from ._testing import expect, expect_close, expect_raises, grad_of, show, values
+from .cases import raised
 from .package import Wrong
 from .steps import step
 from .i18n import N_, _
@@ -372,10 +373,45 @@ def check_no_grad(m):
            "__enter__, not in __init__."))
     _check_generators(m)
     _check_two_threads(m)
+    _check_reused_block(m)
     (x * 2).sum().backward()
     expect_close(grad_of(x), [2.0, 2.0], _("after no_grad blocks, (x * 2).sum().backward() gives x.grad "
                  "{got}, expected {want}."))
     return _("Nothing is recorded inside; blocks nest and exceptions pass through.")
+
+
+def _check_reused_block(m):
+    """One no_grad object entered twice, one after the other and one inside the other: PyTorch's keeps
+    one value on self, read on each __enter__ and put back by each __exit__ (torch/autograd/grad_mode.py:
+    ``self.prev``), so the inner entry's value is the one both exits put back."""
+    block = m.no_grad()
+    try:
+        with block:
+            pass
+        m.set_grad_enabled(False)
+        with block:
+            pass
+        after_second = m.is_grad_enabled()
+        m.set_grad_enabled(True)
+        with block:
+            with block:
+                pass
+            after_inner = m.is_grad_enabled()
+        after_outer = m.is_grad_enabled()
+    except Exception as error:               # (AttributeError: a value deleted in __exit__)
+        m.set_grad_enabled(True)
+        raise Wrong(_("block = no_grad(), entered once and then again inside itself (with block: with "
+                      "block: pass), {error}; PyTorch's keeps the value from before the block on self and "
+                      "overwrites it at each __enter__: never delete it.").format(error=raised(m, error))) \
+            from None
+    m.set_grad_enabled(True)
+    expect(after_second is False, _("block = no_grad(); with block: pass; set_grad_enabled(False); with "
+           "block: pass leaves recording {after!r}; PyTorch's leaves it False: each __enter__ reads the mode "
+           "anew, also on a block entered before.").format(after=after_second))
+    expect(after_inner is False and after_outer is False, _("block = no_grad(); with block: (with block: "
+           "pass) leaves recording {inner!r} after the inner with and {outer!r} after the outer; PyTorch's "
+           "leaves False and False: one value on self, which the inner __enter__ overwrites with False, and "
+           "both __exit__ put back.").format(inner=after_inner, outer=after_outer))
 
 
 @step("06.2", "detach and requires_grad_", "Tensor.detach and Tensor.requires_grad_ in tensor.py")

@@ -533,7 +533,7 @@ def check_sgd(m):
     (w * w).sum().backward()
     optimizer = m.optim.SGD([w, m.tensor([5.0], requires_grad=True)], lr=0.1)
     try:
-        optimizer.step()
+        returned = optimizer.step()
     except RuntimeError as error:
         if "in-place" in str(error):
             raise Wrong(_("SGD.step raised '{error}': update the parameters inside `with "
@@ -549,6 +549,9 @@ def check_sgd(m):
                       "tensors does not require grad'). PyTorch's step runs under `with no_grad():`, which "
                       "switches recording back to what it was when the block ends, also if the update "
                       "raises: use `with no_grad():`, not set_grad_enabled(False)."))
+    expect(returned is None, _("optimizer.step() returned {returned!r}; PyTorch's SGD.step returns None (a "
+           "loss only when it is given a closure): the step changes the parameters in place.")
+           .format(returned=returned))
     got = values(w)
     if np.allclose(got, [1.0, -2.0]):
         raise Wrong(_("after SGD.step, w is still [1.0, -2.0]: the step did not change the parameter itself. "

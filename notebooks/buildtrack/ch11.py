@@ -215,7 +215,7 @@ def _check_named_gradcheck_cases(m):
     except (NotImplementedError, RecursionError):
         raise
     except Exception as error:
-        raise Wrong(_("gradcheck(f, (c,)), where no input requires grad, raised {error}; PyTorch's raises "
+        raise Wrong(_("gradcheck(f, (c,)), where no input requires grad, {error}; PyTorch's raises "
                       "ValueError({words!r}) before it computes anything.")
                     .format(error=raised(m, error), words=NONE_REQUIRES_GRAD)) from None
     else:
@@ -238,6 +238,7 @@ def _check_named_gradcheck_cases(m):
                       .format(outcome=_said(outcome)))
     _check_grads_put_back(m)
     _check_grads_put_back_after_an_error(m)
+    _check_unchecked_input_keeps_its_grad(m)
     diagnosis = None
     for name, power in (("1000 * a * a", 2), ("1000 * a * a * a", 3)):
         f, inputs = _one_input(m, 1000.0, 0.0, power=power, x=(0.0, 0.0, 0.0))
@@ -426,6 +427,22 @@ def _check_grads_put_back_after_an_error(m):
                       "finally.").format(
                           a_grad="None" if a.grad is None else show(values(a.grad)),
                           b_grad="None" if b.grad is None else show(values(b.grad))))
+
+
+def _check_unchecked_input_keeps_its_grad(m):
+    """An input that does not require grad is not checked, and its .grad (a tensor may have one all the
+    same) is as it was after the call: PyTorch's gradcheck touches no input's .grad."""
+    c = m.tensor([2.0], dtype=m.float64)
+    c.grad = m.tensor([5.0], dtype=m.float64)
+    before = c.grad
+    x = m.tensor([1.0], dtype=m.float64, requires_grad=True)
+    outcome = _run_gradcheck(m, lambda c, x: c * x, (c, x))
+    expect(outcome == ("returned", True), _("gradcheck(lambda c, x: c * x, (c, x)), with c not requiring "
+           "grad, {outcome}; PyTorch's returns True.").format(outcome=_said(outcome)))
+    expect(c.grad is before, _("c.grad is [5.] and c does not require grad; after gradcheck(lambda c, x: c * "
+           "x, (c, x)) it is {now}. PyTorch's gradcheck leaves the .grad of every input as it found it, also "
+           "of an input it does not check: put back all of them.")
+           .format(now="None" if c.grad is None else _("another tensor")))
 
 
 GRADCHECK_EXAMPLES = 25                # for each kind of Function
@@ -657,6 +674,7 @@ def check_gradcheck(m):
             inputs[0].grad = m.tensor(np.full(shapes[0], 5.0))
         grads_before = [t.grad for t in inputs]
         before = [values(t).copy() for t in inputs]
+        arrays, versions = [t._data for t in inputs], [t._version for t in inputs]
         try:
             result = gradcheck(function, inputs)
         except m.gradcheck.GradcheckError as error:
@@ -669,9 +687,17 @@ def check_gradcheck(m):
         expect(result is True,
                _("gradcheck returned {result!r} for {name}; return True when the Jacobians agree.")
                .format(result=result, name=name))
-        for t, old, grad in zip(inputs, before, grads_before, strict=True):
+        for t, old, grad, array, version in zip(inputs, before, grads_before, arrays, versions, strict=True):
             expect(np.array_equal(values(t), old), _("gradcheck on {name} left an input changed: put each "
                    "nudged entry back.").format(name=name))
+            expect(t._data is array, _("after gradcheck on {name}, an input holds another numpy array than "
+                   "before (its _data was replaced): a tensor that shares its numbers, such as its detach(), "
+                   "no longer sees them. PyTorch's gradcheck nudges the input's own numbers and puts them "
+                   "back in place.").format(name=name))
+            expect(t._version == version, _("after gradcheck on {name}, an input's _version went from "
+                   "{before} to {after}; PyTorch's gradcheck leaves it as it was: write the nudges into the "
+                   "numbers directly (the reshape(-1) view of _data), not with in-place tensor operations, "
+                   "which count as changes.").format(name=name, before=version, after=t._version))
             left = grad_of(t)
             expect(left is grad and (grad is None or np.all(values(grad) == 5.0)),
                    _("after gradcheck on {name}, an input's .grad is {now}, where before the call it was "

@@ -142,7 +142,8 @@ class Tensor:
 
     def _operand(self, other):
         """(given) ``other``'s numbers for an in-place operation, refused as PyTorch refuses them: the
-        result must keep this tensor's shape.
+        result must keep this tensor's shape, and fit its dtype (no float numbers into an integer tensor,
+        no integers into a bool one).
         """
         data = ops.as_tensor(other, self)._data
         mine = (1,) * (data.ndim - self.ndim) + self.shape          # both shapes, padded to one length
@@ -155,6 +156,10 @@ class Tensor:
         if shape != self.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                                f"{list(shape)}")
+        kinds = {"b": 0, "u": 1, "i": 1, "f": 2}                    # bool < integers < floats (canCast)
+        if kinds[data.dtype.kind] > kinds[self._data.dtype.kind]:
+            raise RuntimeError(f"result type {from_numpy_dtype(data.dtype).scalar_name} can't be cast to the "
+                               f"desired output type {from_numpy_dtype(self._data.dtype).scalar_name}")
         return data
 
     def _write(self, data):

@@ -142,7 +142,7 @@ class Tensor:
 
     def _operand(self, other):
         """（已给出）原地操作所用的 ``other`` 的数值，按 PyTorch 的方式拒绝不合适的：结果必须保持
-        这个张量的形状。
+        这个张量的形状，也要放得进它的 dtype（浮点数不能写进整数张量，整数不能写进布尔张量）。
         """
         data = ops.as_tensor(other, self)._data
         mine = (1,) * (data.ndim - self.ndim) + self.shape          # 两个形状，补齐到同样的长度
@@ -155,6 +155,10 @@ class Tensor:
         if shape != self.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                                f"{list(shape)}")
+        kinds = {"b": 0, "u": 1, "i": 1, "f": 2}                    # 布尔 < 整数 < 浮点数（canCast）
+        if kinds[data.dtype.kind] > kinds[self._data.dtype.kind]:
+            raise RuntimeError(f"result type {from_numpy_dtype(data.dtype).scalar_name} can't be cast to the "
+                               f"desired output type {from_numpy_dtype(self._data.dtype).scalar_name}")
         return data
 
     def _write(self, data):

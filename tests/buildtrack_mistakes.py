@@ -970,3 +970,23 @@ MISTAKES += [  # issue 35, a fourth trial: wrong code that got ✅ on every step
      "        for t, grad in zip(inputs, grads_before, strict=True):\n"
      "            if t.requires_grad:\n                t.grad = grad\n", "also of an input it does not check"),
 ]
+
+MISTAKES += [  # issue 35, a fourth trial: caught only later, by another piece's message
+    # 01.2: only Tensor itself counts, not a subclass (nn.Parameter): caught at 10.1, blamed on Linear
+    ("01.2", "function.py",
+     "return is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)",
+     "return is_grad_enabled() and any(type(t) is Tensor and t.requires_grad for t in inputs)",
+     "not type(t) is Tensor"),
+    # 02.2: the inputs kept on the node: caught at 04.2, blamed on retain_grad's hook
+    ("02.2", "function.py", "        if any(result is t for t in inputs):\n",
+     "        ctx.inputs = inputs\n        if any(result is t for t in inputs):\n", "(ctx.inputs)"),
+    # 02.2: the result kept on the node: a cycle, freed only by the garbage collector
+    ("02.2", "function.py", "        if any(result is t for t in inputs):\n",
+     "        ctx.output = result\n        if any(result is t for t in inputs):\n", "ctx.output = result"),
+]
+
+MISTAKES += [  # issue 35, a fourth trial: an AccumulateGrad's pre-hooks skipped: the 04.1 message said why
+    ("03.2", "engine.py", "                for hook in node.pre_hooks:\n",
+     "                for hook in (node.pre_hooks if node.next_functions else []):\n",
+     "an AccumulateGrad's too"),
+]

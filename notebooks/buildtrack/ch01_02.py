@@ -1,5 +1,6 @@
 """Checks of chapters 01 (the tensor and the recording rule) and 02 (nodes, edges, Function.apply)."""
 import contextlib
+import weakref
 
 import numpy as np
 
@@ -93,6 +94,13 @@ def check_recording_rule(m):
         off = rule(x, c)
     expect(not off, _("with recording switched off (as inside no_grad), compute_requires_grad(x, c) is True, "
            "expected False: check is_grad_enabled() too."))
+
+    class Subclass(m.Tensor):                       # as nn.Parameter is (step 10.1)
+        pass
+    p = Subclass(np.array([1.0, 2.0], dtype=np.float32), requires_grad=True)
+    expect(bool(rule(p, c)), _("compute_requires_grad(p, c), with p an instance of a subclass of Tensor "
+           "that requires grad (as nn.Parameter is, step 10.1), is False, expected True: a subclass's "
+           "instance is a Tensor too (test isinstance(t, Tensor), not type(t) is Tensor)."))
     return _("A result requires grad when an input does and recording is on.")
 
 
@@ -169,6 +177,34 @@ def _check_forward_around(m):
            "in-place change of c leaves plain._version at {plain_version} and c._version at {c_version}; "
            "PyTorch's result is a view of c whether a node is recorded or not, and shares c's version "
            "counter.").format(plain_version=plain._version, c_version=c._version))
+
+
+def _check_lifetimes(m):
+    """A node keeps its edges and what forward saved, nothing more: in PyTorch an input that does not require
+    grad, and the result itself, are freed as soon as nobody else holds them (no cycle, no gc.collect())."""
+    class Plus(m.Function):                          # saves nothing
+        @staticmethod
+        def forward(ctx, a, b):
+            return m.Tensor(a._data + b._data)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, grad
+
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    c = m.tensor([3.0, 4.0])
+    c_ref = weakref.ref(c)
+    y = Plus.apply(x, c)
+    del c
+    expect(c_ref() is None, _("y = Plus.apply(x, c), whose forward saves nothing, then del c: c is still "
+           "alive, held by y's graph. A node keeps its edges and what forward saved, nothing more: apply "
+           "must not keep the inputs on the node (ctx.inputs) or anywhere else."))
+    y_ref = weakref.ref(y)
+    del y
+    expect(y_ref() is None, _("y = Plus.apply(x, c), then del y: y is still alive until the garbage "
+           "collector runs; in PyTorch it is gone at once. The node must not hold its own result "
+           "(ctx.output = result makes a cycle y -> grad_fn -> y): apply gives the result its grad_fn and "
+           "keeps nothing of it."))
 
 
 def _args(inputs):
@@ -259,6 +295,7 @@ def check_function_apply(m):
     expect(off.grad_fn is None, _("with recording off, x * 3 still got a grad_fn: use "
                                   "compute_requires_grad."))
     _check_forward_around(m)
+    _check_lifetimes(m)
 
     mine, ref = _seed_graph(m)[3], _seed_graph(reference())[3]
     expect(repr(mine) == repr(ref), _("out prints as {mine!r}; PyTorch prints {ref!r}.")

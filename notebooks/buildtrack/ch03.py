@@ -307,6 +307,13 @@ def check_engine(m):
                  "returns None, x.grad is {got}; PyTorch gives {want}: the gradient that reaches a directly "
                  "still counts."))
 
+    x = m.tensor([1.0, 1.0], requires_grad=True)
+    y = x * 2
+    y.grad_fn.next_functions[0][0].pre_hooks.append(lambda g: g * 10)
+    _engine_backward(m, y.sum())
+    expect_close(grad_of(x), [20.0, 20.0], _("y = x * 2; a pre-hook that multiplies by 10 on x's "
+                 "AccumulateGrad (y.grad_fn.next_functions[0][0]); backward from y.sum() gives x.grad {got}, "
+                 "expected {want}: the engine runs every node's pre-hooks, an AccumulateGrad's too."))
     check_shared_graph(m, lambda m, h: m.engine.topological_order(h.grad_fn), "topological_order")
     check_shared_graph(m, _engine_backward, "run_backward")
     check_graph_from_another_thread(m, _engine_backward, m.engine.topological_order)

@@ -61,6 +61,14 @@ def check_one_accumulator(m):
     y = x * 2
     accumulator = y.grad_fn.next_functions[0][0]
     accumulator.pre_hooks.append(lambda g: g * 10)
+    y.backward(m.ones(2))
+    through_y = grad_of(x)
+    expect(through_y is not None and np.array_equal(values(through_y), [20.0, 20.0]), _("y = x * 2; a "
+           "pre-hook that multiplies by 10 on x's AccumulateGrad (y.grad_fn.next_functions[0][0]); "
+           "y.backward(ones(2)) gives x.grad {got}; PyTorch's is [20.0, 20.0]: the engine runs every node's "
+           "pre-hooks, an AccumulateGrad's too (run_backward in engine.py).").format(
+               got="None" if through_y is None else show(values(through_y))))
+    x.grad = None
     x.backward(m.ones(2))
     got = grad_of(x)
     expect(got is not None and np.array_equal(values(got), [10.0, 10.0]), _("y = x * 2; a pre-hook that "

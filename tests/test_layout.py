@@ -111,3 +111,44 @@ def test_clone_and_unsqueeze_keep_pytorch_strides():
         for dim in range(x.dim() + 1):
             assert x.unsqueeze(dim).stride() == y.unsqueeze(dim).stride(), (tuple(x.shape), x.stride(), dim)
         assert x.clone().stride() == y.clone().stride(), (tuple(x.shape), x.stride())
+
+
+def more_layouts(lib, rng):
+    """Longer random walks, with elementwise ops, squeeze, select, view and reshape among the moves."""
+    for _ in range(400):
+        x = lib.zeros(*[int(n) for n in rng.integers(1, 4, size=rng.integers(1, 4))])
+        for _ in range(rng.integers(1, 6)):
+            move = rng.integers(0, 8)
+            if move == 0 and x.dim() > 1:
+                x = x.permute(*[int(d) for d in rng.permutation(x.dim())])
+            elif move == 1:
+                dim = int(rng.integers(0, x.dim()))
+                x = x.narrow(dim, 0, max(1, x.shape[dim] - 1))[(slice(None),) * dim + (slice(None, None, 2),)]
+            elif move == 2:
+                dim = int(rng.integers(0, x.dim() + 1))
+                sizes = list(x.unsqueeze(dim).shape)
+                sizes[dim] = int(rng.integers(1, 3))
+                x = x.unsqueeze(dim).expand(*sizes)
+            elif move == 3 and x.dim() > 1:
+                x = x.squeeze(int(rng.integers(0, x.dim())))
+            elif move == 4:
+                x = x.clone()
+            elif move == 5 and x.dim() > 1:
+                x = x[0]
+            elif move == 6:
+                x = x.reshape(-1)
+            else:
+                x = x * 2
+            yield x
+
+
+def test_strides_of_dims_larger_than_one_are_pytorchs():
+    """docs/limits.md: only the strides of dimensions of size 1 may differ from PyTorch's."""
+    torch = pytest.importorskip("torch")
+    mine = more_layouts(mini_autograd, np.random.default_rng(2))
+    theirs = more_layouts(torch, np.random.default_rng(2))
+    for x, y in zip(mine, theirs, strict=True):
+        assert tuple(x.shape) == tuple(y.shape)
+        mine_strides = [st for st, n in zip(x.stride(), x.shape, strict=True) if n > 1]
+        their_strides = [st for st, n in zip(y.stride(), y.shape, strict=True) if n > 1]
+        assert mine_strides == their_strides, (tuple(x.shape), x.stride(), y.stride())

@@ -390,8 +390,9 @@ def check_no_grad(m):
 
 def _check_reused_block(m):
     """One no_grad object entered twice, one after the other and one inside the other: PyTorch's keeps
-    one value on self, read on each __enter__ and put back by each __exit__ (torch/autograd/grad_mode.py:
-    ``self.prev``), so the inner entry's value is the one both exits put back."""
+    one value on self (``self.prev``), read on each __enter__ and put back by each __exit__
+    (torch/autograd/grad_mode.py: no_grad.__enter__, no_grad.__exit__), so the inner entry's value is the
+    one both exits put back."""
     block = m.no_grad()
     try:
         with block:

@@ -264,9 +264,9 @@ x.register_hook(print_call_chain)
 
 # %% [markdown]
 # Read from the top: `Tensor.backward` → `autograd.backward` → `engine.run_backward` →
-# `execute_reentrant_aware` (which only counts how deeply backwards nest, chapter 13) → `execute` →
-# `evaluate_function` for each node → `call_function`, which runs the node's hooks and its backward
-# formula.
+# `execute_reentrant_aware` and `_execute_here` (which only count how deeply backwards nest and hand
+# a trace on to a nested backward, chapter 13) → `execute` → `evaluate_function` for each node →
+# `call_function`, which runs the node's hooks and its backward formula.
 #
 # `execute` holds the main loop. It counts how many gradients each node must wait for, puts the
 # root in a ready queue, and then pops and runs nodes until the queue is empty.

@@ -301,6 +301,8 @@ MODULE_MAP = [
     (["mini_autograd._printing"], "`tensor(7.)`, `grad_fn=<...>`: PyTorch's printing", "01",
      "`torch/_tensor_str.py`"),
     (["mini_autograd._dtype"], "`float32`, `float64`, `int64`, ...", "01", "`c10/core/ScalarType.h`"),
+    (["mini_autograd._layout"], "strides in elements; \"non-overlapping and dense\", the layout a `.grad`, a "
+     "`clone` and an elementwise result follow", "13", "`c10/core/TensorImpl.h` (`is_non_overlapping_and_dense`)"),
     (["mini_autograd.creation"], "`tensor`, `ones`, `zeros`, `linspace`, `randn`, `manual_seed`, ...", "01",
      "`torch/csrc/utils/tensor_new.cpp`; `aten/src/ATen/native/TensorFactories.cpp`"),
     (["mini_autograd.grad_mode"], "`no_grad`, `enable_grad`, `set_grad_enabled`, `inference_mode`", "06",

@@ -35,27 +35,40 @@ def test_element_strides_are_tensor_strides():
     assert element_strides(x._data) == x.stride() == (1, 12, 4)
 
 
-def random_layouts(lib, rng):
-    """The same tensor layouts made in ``lib`` (mini_autograd or torch), from one stream of choices."""
-    for _ in range(300):
-        shape = tuple(int(n) for n in rng.integers(1, 4, size=rng.integers(1, 4)))
-        x = lib.zeros(*shape)
-        for _ in range(rng.integers(0, 4)):
-            move = rng.integers(0, 4)
-            if move == 0 and x.dim() > 1:
+VIEWS = ("permute", "step", "expand", "transpose")       # moves after which every stride is PyTorch's
+ALL_MOVES = VIEWS + ("squeeze", "clone", "select", "reshape", "times two")
+
+
+def random_layouts(lib, rng, moves=VIEWS, count=300, longest=3):
+    """The same tensor layouts made in ``lib`` (mini_autograd or torch), from one stream of choices:
+    ``count`` random zeros tensors, each moved by up to ``longest`` random ``moves``."""
+    for _ in range(count):
+        x = lib.zeros(*[int(n) for n in rng.integers(1, 4, size=rng.integers(1, 4))])
+        for _ in range(rng.integers(0, longest + 1)):
+            move = moves[rng.integers(0, len(moves))]
+            if move == "permute" and x.dim() > 1:
                 x = x.permute(*[int(d) for d in rng.permutation(x.dim())])
-            elif move == 1:
+            elif move == "step":
                 dim = int(rng.integers(0, x.dim()))
                 x = x.narrow(dim, 0, max(1, x.shape[dim] - 1))[(slice(None),) * dim + (slice(None, None, 2),)]
-            elif move == 2:
+            elif move == "expand":
                 dim = int(rng.integers(0, x.dim() + 1))
-                x = x.unsqueeze(dim)
-                sizes = list(x.shape)
+                sizes = list(x.unsqueeze(dim).shape)
                 sizes[dim] = int(rng.integers(1, 3))
-                x = x.expand(*sizes)
-            else:
+                x = x.unsqueeze(dim).expand(*sizes)
+            elif move == "transpose":
                 x = x.transpose(0, -1)
-        yield x
+            elif move == "squeeze" and x.dim() > 1:
+                x = x.squeeze(int(rng.integers(0, x.dim())))
+            elif move == "clone":
+                x = x.clone()
+            elif move == "select" and x.dim() > 1:
+                x = x[0]
+            elif move == "reshape":
+                x = x.reshape(-1)
+            elif move == "times two":
+                x = x * 2
+            yield x
 
 
 def test_dense_as_pytorch_decides():
@@ -113,40 +126,11 @@ def test_clone_and_unsqueeze_keep_pytorch_strides():
         assert x.clone().stride() == y.clone().stride(), (tuple(x.shape), x.stride())
 
 
-def more_layouts(lib, rng):
-    """Longer random walks, with elementwise ops, squeeze, select, view and reshape among the moves."""
-    for _ in range(400):
-        x = lib.zeros(*[int(n) for n in rng.integers(1, 4, size=rng.integers(1, 4))])
-        for _ in range(rng.integers(1, 6)):
-            move = rng.integers(0, 8)
-            if move == 0 and x.dim() > 1:
-                x = x.permute(*[int(d) for d in rng.permutation(x.dim())])
-            elif move == 1:
-                dim = int(rng.integers(0, x.dim()))
-                x = x.narrow(dim, 0, max(1, x.shape[dim] - 1))[(slice(None),) * dim + (slice(None, None, 2),)]
-            elif move == 2:
-                dim = int(rng.integers(0, x.dim() + 1))
-                sizes = list(x.unsqueeze(dim).shape)
-                sizes[dim] = int(rng.integers(1, 3))
-                x = x.unsqueeze(dim).expand(*sizes)
-            elif move == 3 and x.dim() > 1:
-                x = x.squeeze(int(rng.integers(0, x.dim())))
-            elif move == 4:
-                x = x.clone()
-            elif move == 5 and x.dim() > 1:
-                x = x[0]
-            elif move == 6:
-                x = x.reshape(-1)
-            else:
-                x = x * 2
-            yield x
-
-
 def test_strides_of_dims_larger_than_one_are_pytorchs():
     """docs/limits.md: only the strides of dimensions of size 1 may differ from PyTorch's."""
     torch = pytest.importorskip("torch")
-    mine = more_layouts(mini_autograd, np.random.default_rng(2))
-    theirs = more_layouts(torch, np.random.default_rng(2))
+    mine = random_layouts(mini_autograd, np.random.default_rng(2), ALL_MOVES, count=400, longest=5)
+    theirs = random_layouts(torch, np.random.default_rng(2), ALL_MOVES, count=400, longest=5)
     for x, y in zip(mine, theirs, strict=True):
         assert tuple(x.shape) == tuple(y.shape)
         mine_strides = [st for st, n in zip(x.stride(), x.shape, strict=True) if n > 1]

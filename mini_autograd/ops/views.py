@@ -24,7 +24,7 @@ in the base from the two numpy arrays' memory layout, and gathers and scatters d
 import math
 import numpy as np
 
-from .._layout import empty_like_dense, is_non_overlapping_and_dense
+from .._layout import element_strides, empty_like_dense, is_non_overlapping_and_dense
 from ..autograd.function import Function
 from ..autograd.graph import SECOND_BACKWARD_MESSAGE, Node, _op_name, current_graph_task, gradient_edge
 from .._tensor import Tensor
@@ -155,6 +155,8 @@ def empty_like_preserve(source, dtype):
 def laid_out_like(source, result):
     """``result`` (an array of ``source``'s shape) laid out as PyTorch lays out a result made with
     ``empty_like(source)`` (flip, sort, zeros_like, ...): see ``empty_like_preserve``."""
+    if element_strides(result) == element_strides(source) and is_non_overlapping_and_dense(source):
+        return result                               # already laid out so (the usual row-major case)
     out = empty_like_preserve(source, result.dtype)
     if out.strides == result.strides:
         return result

@@ -990,3 +990,24 @@ MISTAKES += [  # issue 35, a fourth trial: an AccumulateGrad's pre-hooks skipped
      "                for hook in (node.pre_hooks if node.next_functions else []):\n",
      "an AccumulateGrad's too"),
 ]
+
+
+def _recursive_run_loop():
+    """``(old, new)``: run_backward's ``while ready:`` loop written as a function that calls itself once per
+    node, Python's recursion limit raised to get it through 10,000 nodes."""
+    body = engine_08()
+    start = body.index("        while ready:\n")
+    loop = body[start:body.index("    finally:\n", start)]
+    lines = loop.splitlines(keepends=True)[1:]             # the loop's body, one level in
+    recursive = ("        import sys\n        sys.setrecursionlimit(100_000)\n\n        def drain():\n"
+                 "            if not ready:\n                return\n"
+                 + "".join(lines) + "            drain()\n        drain()\n")
+    return loop, recursive
+
+
+MISTAKES += [  # a run that recurses once per node (the walk itself a loop): the run is probed too
+    ("03.2", "engine.py", *_recursive_run_loop(), "run_backward nested"),
+]
+MISTAKES += [
+    ("08.2", "engine.py", *_recursive_run_loop(), "out.backward() nested"),
+]

@@ -16,10 +16,16 @@ def deepest_nesting(package, function, *arguments):
     ``sys.setrecursionlimit`` lets through 10,000 nodes, but not through PyTorch's unlimited depth)."""
     folder = os.path.dirname(os.path.abspath(package.__file__))
     depth = deepest = 0
+    ours = {}                              # code object -> whether it is the package's own code
 
     def profile(frame, event, _arg):
         nonlocal depth, deepest
-        if event in ("call", "return") and os.path.abspath(frame.f_code.co_filename).startswith(folder):
+        if event not in ("call", "return"):
+            return
+        code = frame.f_code
+        if code not in ours:
+            ours[code] = os.path.abspath(code.co_filename).startswith(folder)
+        if ours[code]:
             depth += 1 if event == "call" else -1
             deepest = max(deepest, depth)
     previous = sys.getprofile()
@@ -70,6 +76,16 @@ def probe_walk(package, walk, factor):
     _result, deepest = deepest_nesting(package, walk, short.grad_fn)
     _result, compared = node_comparisons(package, walk, short.grad_fn)
     return deepest, compared
+
+
+def probe_run(package, backward):
+    """How deeply ``backward(package, out)`` nests the learner's calls (``deepest_nesting``) on a chain of
+    ``DEPTH_PROBE`` additions: a run that calls itself once per node nests about that deep."""
+    out = package.tensor(1.0, dtype=package.float64, requires_grad=True)
+    for _step in range(DEPTH_PROBE):
+        out = out + 1.0
+    _result, deepest = deepest_nesting(package, backward, package, out)
+    return deepest
 
 
 def values(t):

@@ -20,6 +20,7 @@ The modules of ``buildtrack`` import one way, each only from those below it:
 """
 import hashlib
 import importlib
+import importlib.machinery
 import os
 import pathlib
 import shutil
@@ -61,21 +62,40 @@ def fingerprint(directory):
     return digest.hexdigest()
 
 
+class _SourceLoader(importlib.machinery.SourceFileLoader):
+    """Loads a file of the package from its source, never from a cached .pyc (which can look current after
+    an edit made within the same second), and compiles each text once per process: a step's check loads the
+    package afresh, and the steps before it loaded the same files."""
+    compiled = {}                              # (path, source) -> code
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        source = self.get_data(path)
+        if (path, source) not in self.compiled:
+            self.compiled[path, source] = self.source_to_code(source, path)
+        return self.compiled[path, source]
+
+
 def load(directory):
     """Import the package in ``directory`` afresh as ``myautograd`` (edits since the last run count)."""
     directory = pathlib.Path(directory).resolve()
     for name in [n for n in sys.modules if n == PACKAGE_NAME or n.startswith(PACKAGE_NAME + ".")]:
         del sys.modules[name]
-    # Always from the source: a cached .pyc can look current after an edit made within the same second.
-    shutil.rmtree(directory / "__pycache__", ignore_errors=True)
+    shutil.rmtree(directory / "__pycache__", ignore_errors=True)       # (left by a plain import, say)
     importlib.invalidate_caches()
-    sys.path.insert(0, str(directory.parent))
-    writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    parent = str(directory.parent)
+    previous = sys.path_importer_cache.get(parent)
+    for folder in (parent, str(directory)):                  # the package, then its modules
+        sys.path_importer_cache[folder] = importlib.machinery.FileFinder(folder, (_SourceLoader, [".py"]))
+    sys.path.insert(0, parent)
     try:
         return importlib.import_module(PACKAGE_NAME)
     finally:
-        sys.dont_write_bytecode = writes_bytecode
-        sys.path.remove(str(directory.parent))
+        sys.path.remove(parent)
+        if previous is None:
+            del sys.path_importer_cache[parent]
+        else:
+            sys.path_importer_cache[parent] = previous
 
 
 def learner_frame(tb, directory, file_only=False, function=None):

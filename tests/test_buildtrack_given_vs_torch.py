@@ -1,7 +1,8 @@
-"""The answer key's given in-place operand checks (``Tensor._operand`` in answers/myautograd/tensor.py)
+"""The answer key's given pieces against PyTorch 2.13. The in-place operand checks (``Tensor._operand`` in answers/myautograd/tensor.py)
 refuse what PyTorch 2.13 refuses, with PyTorch's exception and words: an operand that would change the
 tensor's shape, and a result that does not fit the tensor's dtype (float numbers into an integer tensor,
-integers into a bool one). What they accept gives PyTorch's numbers.
+integers into a bool one). What they accept gives PyTorch's numbers. And a layer's parameters: drawn in
+place (version 1), each sharing its drawn tensor's version counter, as ``nn.Parameter`` does.
 """
 import itertools
 import pathlib
@@ -48,3 +49,22 @@ def test_in_place_operands_are_refused_as_pytorch_refuses_them(mine, theirs, sha
         assert got[1].rsplit(".", 1)[-1] == want[1].rsplit(".", 1)[-1]
     else:
         assert got[:2] == want[:2]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_layers_parameters_have_pytorchs_numbers_and_versions(seed):
+    torch = pytest.importorskip("torch")
+    key = load(ANSWER_KEY)
+    key.manual_seed(seed)
+    torch.manual_seed(seed)
+    mine, theirs = key.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    for name in ("weight", "bias"):
+        assert getattr(mine, name)._version == getattr(theirs, name)._version == 1
+        np.testing.assert_array_equal(getattr(mine, name)._data, getattr(theirs, name).detach().numpy())
+    drawn, drawn_theirs = key.creation.uniform(0.0, 1.0, (2,)), torch.empty(2).uniform_(0.0, 1.0)
+    parameter, parameter_theirs = key.nn.Parameter(drawn), torch.nn.Parameter(drawn_theirs)
+    drawn._version += 1                          # an in-place change of the drawn tensor
+    with torch.no_grad():
+        drawn_theirs.add_(0)
+    assert parameter._version == parameter_theirs._version == 2
+    assert key.nn.Parameter(key.tensor([1.0]))._version == torch.nn.Parameter(torch.tensor([1.0]))._version

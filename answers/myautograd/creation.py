@@ -84,4 +84,7 @@ def uniform(low, high, shape):
     中文：在 [low, high) 上均匀抽取的 float32 数，同一个种子下与 PyTorch 的相同：
     ``torch.empty(shape).uniform_(low, high)``。
     """
-    return Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())
+    drawn = Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())
+    drawn._version = 1           # (written in place once, by uniform_, as in PyTorch)
+                                 # 中文：（由 uniform_ 原地写入过一次，和 PyTorch 一样）
+    return drawn

@@ -64,4 +64,6 @@ def uniform(low, high, shape):
     """Numbers drawn uniformly from [low, high), float32, PyTorch's for the same seed:
     ``torch.empty(shape).uniform_(low, high)``.
     """
-    return Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())
+    drawn = Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())
+    drawn._version = 1           # (written in place once, by uniform_, as in PyTorch)
+    return drawn

@@ -16,6 +16,8 @@ class Parameter(Tensor):
 
     def __init__(self, data, requires_grad=True):
         super().__init__(data._data if isinstance(data, Tensor) else data, requires_grad=requires_grad)
+        if isinstance(data, Tensor):     # the same numbers, so the same version counter, as in PyTorch
+            self._version_counter = data._version_counter
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()

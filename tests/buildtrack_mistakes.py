@@ -18,8 +18,10 @@ def plant(directory, file, old, new):
 
 
 # A hook's None taken as the new gradient (run_backward, step 03.2): only random programs find it.
-HOOK_NONE_AS_GRADIENT = ("                    new_grad = hook(grad)\n                    if new_grad is not None:\n"
-                         "                        grad = new_grad\n", "                    grad = hook(grad)\n")
+HOOK_NONE_AS_GRADIENT = ("                new_grad = hook(grad)\n                if new_grad is not None:\n"
+                         "                    if grad is None:\n                        raise RuntimeError("
+                         "\"can't replace a None gradient with a non-None value\")\n"
+                         "                    grad = new_grad\n", "                grad = hook(grad)\n")
 
 MISTAKES = [
     # 01.1 the tensor's fields
@@ -986,8 +988,8 @@ MISTAKES += [  # issue 35, a fourth trial: caught only later, by another piece's
 ]
 
 MISTAKES += [  # issue 35, a fourth trial: an AccumulateGrad's pre-hooks skipped: the 04.1 message said why
-    ("03.2", "engine.py", "                for hook in node.pre_hooks:\n",
-     "                for hook in (node.pre_hooks if node.next_functions else []):\n",
+    ("03.2", "engine.py", "            for hook in node.pre_hooks:\n",
+     "            for hook in (node.pre_hooks if node.next_functions else []):\n",
      "an AccumulateGrad's too"),
 ]
 
@@ -1010,4 +1012,25 @@ MISTAKES += [  # a run that recurses once per node (the walk itself a loop): the
 ]
 MISTAKES += [
     ("08.2", "engine.py", *_recursive_run_loop(), "out.backward() nested"),
+]
+# A node that only None reached: its pre-hooks run, with None, and may not replace it (step 08.2).
+NONE_NODE_HOOKS = (
+    "            for hook in node.pre_hooks:\n                new_grad = hook(grad)\n"
+    "                if new_grad is not None:\n                    if grad is None:\n"
+    "                        raise RuntimeError(\"can't replace a None gradient with a non-None value\")\n"
+    "                    grad = new_grad\n")
+MISTAKES += [
+    ("08.2", "engine.py", NONE_NODE_HOOKS,
+     "            if grad is not None:\n                for hook in node.pre_hooks:\n"
+     "                    new_grad = hook(grad)\n                    if new_grad is not None:\n"
+     "                        grad = new_grad\n",
+     "the hook saw []. PyTorch calls it once, with None"),
+    ("08.2", "engine.py", NONE_NODE_HOOKS,
+     "            for hook in node.pre_hooks:\n                new_grad = hook(grad)\n"
+     "                if new_grad is not None:\n                    grad = new_grad\n",
+     "raised nothing; PyTorch raises RuntimeError: can't replace a None gradient"),
+]
+MISTAKES += [  # retain_grad's hook called with None (from step 08.2 on): it keeps nothing
+    ("04.2", "tensor.py", "            if kept is not None and grad is not None:\n",
+     "            if kept is not None:\n", "called with None, raised AttributeError"),
 ]

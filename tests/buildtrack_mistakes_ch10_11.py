@@ -113,8 +113,8 @@ MISTAKES = [
     # Issue 35: wrong code that got a ✅, and the answer key's own slips.
     # 10.1: a creation.py of before issue 35, drawing with numpy's generator, not PyTorch's
     ("10.1", "creation.py",
-     "    return Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())\n",
-     "    return Tensor(np.random.default_rng(_generator.initial_seed()).uniform(low, high, shape)"
+     "    drawn = Tensor(_reference_empty(shape).uniform_(low, high, generator=_generator).numpy())\n",
+     "    drawn = Tensor(np.random.default_rng(_generator.initial_seed()).uniform(low, high, shape)"
      ".astype(np.float32))\n", "creation.py is given"),
     # 10.2: targets wrapped around: target 2 of 2 classes is taken for class 0
     ("10.2", "nn.py", "    picked = (one_hot(targets, classes) * log_probs).sum()\n",

@@ -1,8 +1,10 @@
-"""The answer key's given pieces against PyTorch 2.13. The in-place operand checks (``Tensor._operand`` in answers/myautograd/tensor.py)
-refuse what PyTorch 2.13 refuses, with PyTorch's exception and words: an operand that would change the
-tensor's shape, and a result that does not fit the tensor's dtype (float numbers into an integer tensor,
-integers into a bool one). What they accept gives PyTorch's numbers. And a layer's parameters: drawn in
-place (version 1), each sharing its drawn tensor's version counter, as ``nn.Parameter`` does.
+"""The answer key's given pieces against PyTorch 2.13.
+
+The in-place operand checks (``Tensor._operand`` in answers/myautograd/tensor.py) refuse what PyTorch
+refuses, with PyTorch's exception and words: an operand that would change the tensor's shape, and a result
+that does not fit the tensor's dtype (float numbers into an integer tensor, integers into a bool one). What
+they accept gives PyTorch's numbers. A layer's parameters are drawn in place (version 1), each sharing its
+drawn tensor's version counter, as ``nn.Parameter`` does.
 """
 import itertools
 import pathlib

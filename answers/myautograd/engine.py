@@ -136,9 +136,12 @@ def run_backward(tensor, gradient, retain_graph=False):
     None: a node whose count reaches 0 with nothing in its buffer (only None
     arrived) is ready too, and takes its turn passing None on, so that the
     counts below it still go down (PyTorch runs it with undefined gradients).
-    Such a node first reads back what it saved, ``node.unpack_saved()`` (given):
-    PyTorch's nodes unpack their saved tensors before anything else, so a graph
-    already freed, or a saved tensor changed in place, raises there too.
+    Its pre-hooks run too, each called with None (PyTorch's get ``(None,)``);
+    one that returns a gradient for it raises PyTorch's ``RuntimeError: can't
+    replace a None gradient with a non-None value``. Then it reads back what it
+    saved, ``node.unpack_saved()`` (given): PyTorch's nodes unpack their saved
+    tensors before anything else, so a graph already freed, or a saved tensor
+    changed in place, raises there too.
 
     中文：步骤 03.2，之后是 07.2 和 08.2：把 ``gradient``（d out / d tensor）沿计算图往回传。
 
@@ -163,9 +166,11 @@ def run_backward(tensor, gradient, retain_graph=False):
     mini_autograd 的，不是 PyTorch 的，PyTorch 的堆对并列者不保证任何顺序）。弹出、运行、
     把梯度往下传，直到队列为空。每条边都要计数，梯度为 None 的边也不例外：一个节点的计数降到 0 时，
     即使缓冲区里什么也没有（到达的只有 None），它也同样就绪，轮到它时把 None 往下传，好让它下面的节
-    点的计数继续下降（PyTorch 会用未定义的梯度运行它）。这样的节点要先读回它保存的东西，即调用
-    ``node.unpack_saved()``（已给出）：PyTorch 的节点在做任何事之前都会先解包保存的张量，所以计算图
-    已经释放、或者保存的张量被原地修改过时，在这里同样会报错。
+    点的计数继续下降（PyTorch 会用未定义的梯度运行它）。它的前置钩子照样运行，每个都以 None 调用
+    （PyTorch 的钩子收到 ``(None,)``）；哪个钩子为它返回了梯度，就抛出 PyTorch 的
+    ``RuntimeError: can't replace a None gradient with a non-None value``。然后它读回保存的东西，即
+    调用 ``node.unpack_saved()``（已给出）：PyTorch 的节点在做任何事之前都会先解包保存的张量，所以计
+    算图已经释放、或者保存的张量被原地修改过时，在这里同样会报错。
     """
     ### BEGIN SOLUTION
     root, _ = gradient_edge(tensor)
@@ -179,14 +184,16 @@ def run_backward(tensor, gradient, retain_graph=False):
         while ready:
             _, _, node = heapq.heappop(ready)
             grad = buffers.pop(node, None)
+            for hook in node.pre_hooks:
+                new_grad = hook(grad)
+                if new_grad is not None:
+                    if grad is None:
+                        raise RuntimeError("can't replace a None gradient with a non-None value")
+                    grad = new_grad
             if grad is None:                           # only None arrived: nothing to pass on,
                 node.unpack_saved()                    # but what it saved is read back, and checked
                 next_grads = (None,) * len(node.next_functions)
             else:
-                for hook in node.pre_hooks:
-                    new_grad = hook(grad)
-                    if new_grad is not None:
-                        grad = new_grad
                 next_grads = node.apply(grad)
             if not retain_graph:
                 node.release_saved()

@@ -345,8 +345,10 @@ class Tensor:
           copy of the gradient the first time, and afterwards make ``self._grad`` the sum
           ``self._grad + grad``, a new tensor: unlike a leaf's, PyTorch's retained
           gradient is not summed in place, so a ``.grad`` read before a second backward
-          keeps its numbers. It returns None (no change). The hook holds ``self`` only
-          weakly (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
+          keeps its numbers. It returns None (no change), and keeps nothing when the
+          gradient is None (from step 08.2 on, a node that only None reached calls its
+          pre-hooks with None). The hook holds ``self`` only weakly
+          (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
           tensor alive after the program let go of it.
 
         中文：步骤 04.2：让这个非叶子张量的梯度也留在 ``.grad`` 里。
@@ -361,7 +363,8 @@ class Tensor:
           ``.grad`` 是梯度到达时的样子。第一次让它存下梯度的一份副本，之后让
           ``self._grad`` 变成和 ``self._grad + grad``，这是一个新张量：和叶子张量不同，PyTorch 保留的
           梯度不是原地累加的，所以在第二次反向传播之前读出的 ``.grad`` 数值不变。钩子返回 None（不改变
-          梯度）。钩子只弱引用 ``self``（``weakref.ref(self)``），和 PyTorch 一样：程序放下这个张量之后，
+          梯度）；梯度为 None 时什么也不存（从步骤 08.2 起，只有 None 到达的节点会用 None 调用它的前置
+          钩子）。钩子只弱引用 ``self``（``weakref.ref(self)``），和 PyTorch 一样：程序放下这个张量之后，
           计算图不能让它继续活着。
         """
         ### BEGIN SOLUTION
@@ -374,7 +377,7 @@ class Tensor:
 
         def keep_grad(grad):
             kept = tensor()
-            if kept is not None:
+            if kept is not None and grad is not None:
                 kept._grad = Tensor(grad._data.copy()) if kept._grad is None else kept._grad + grad
 
         self.grad_fn.pre_hooks.insert(0, keep_grad)

@@ -28,6 +28,7 @@ import threading
 import numpy as np
 
 from .. import grad_mode
+from .._tensor import Tensor
 from .graph import GraphRoot, current_graph_task
 
 
@@ -273,7 +274,8 @@ def call_tensor_pre_hooks(node, inputs):
     inputs = list(inputs)
     for output_nr, hook in hooks:
         result = hook(inputs[output_nr])
-        if result is not None:
+        if result is not None and result is not inputs[output_nr]:
+            check_single_result(inputs[output_nr], result, hook)
             inputs[output_nr] = result
     for output_nr, hook in (node._retains_grad_hooks or {}).items():
         hook(inputs[output_nr])
@@ -285,8 +287,10 @@ def call_function(graph_task, node, inputs):
     inputs = call_tensor_pre_hooks(node, inputs)
     if node._pre_hooks:
         for hook in list(node._pre_hooks.values()):
-            result = hook(tuple(inputs))
-            if result is not None:
+            grad_outputs = tuple(inputs)
+            result = hook(grad_outputs)
+            if result is not None and result is not grad_outputs:
+                check_result(grad_outputs, result, hook)
                 inputs = list(result)
 
     # engine.cpp calls fn.will_release_variables() here: only a notice that the release will come.
@@ -296,10 +300,47 @@ def call_function(graph_task, node, inputs):
 
     if node._post_hooks:
         for hook in list(node._post_hooks.values()):
-            result = hook(tuple(outputs), tuple(inputs))
-            if result is not None:
+            grad_inputs = tuple(outputs)
+            result = hook(grad_inputs, tuple(inputs))
+            if result is not None and result is not grad_inputs:
+                check_result(grad_inputs, result, hook)
                 outputs = list(result)
     return outputs
+
+
+def check_result(previous, result, hook):
+    """What a node's pre- or post-hook returned, checked against what it got (python_hook.cpp:
+    check_result): a tuple of as many gradients, each allowed by ``check_single_result``."""
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != len(previous):
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of values "
+                           f"(got {len(result)}, but expected {len(previous)})")
+    for original, new in zip(previous, result, strict=True):
+        check_single_result(original, new, hook)
+
+
+def check_single_result(original, result, hook):
+    """One gradient a hook returned in place of ``original`` (python_hook.cpp: check_single_result, then
+    custom_function.cpp: check_variable_result): None, or a tensor of the same dtype and shape; a gradient
+    that was None stays None."""
+    if result is None:
+        return
+    if original is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    if result.dtype != original.dtype:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was "
+                           f"{original.dtype.legacy_name} got {result.dtype.legacy_name})")
+    if result.shape != original.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+
+
+def _hook_name(hook):
+    """python_hook.cpp: hook_name."""
+    name = getattr(hook, "__name__", None)
+    return name if isinstance(name, str) else "<unknown>"
 
 
 def validate_outputs(edges, grads, node=None):

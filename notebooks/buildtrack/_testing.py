@@ -270,12 +270,12 @@ def learner_prehook(node, record):
 def reference_prehook(node, record):
     """mini_autograd's (and PyTorch's) hooks: a leaf's tensor hook stands for its AccumulateGrad's.
 
-    A node that only None reached is not recorded: PyTorch runs it with undefined gradients, your
-    engine passes None on without running it (step 08.2), and the order of the others is the same."""
+    A node that only None reached is recorded too: PyTorch runs it, its hooks called with None, as your
+    engine does from step 08.2 on."""
     if node.name().endswith("AccumulateGrad"):
-        node.variable.register_hook(lambda grad: None if grad is None else record())
+        node.variable.register_hook(lambda grad: record())
     else:
-        node.register_prehook(lambda grads: None if all(g is None for g in grads) else record())
+        node.register_prehook(lambda grads: record())
 
 
 def label_shown(label):

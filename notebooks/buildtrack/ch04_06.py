@@ -125,6 +125,26 @@ def check_retain_grad(m):
     expect_close(got, 4 * values(y), _("after two backward() calls, y.grad is {got}, expected {want}."))
     expect_raises(lambda: m.tensor([1.0]).retain_grad(), RuntimeError,
                   "can't retain_grad on Tensor that has requires_grad=False", "tensor([1.0]).retain_grad()")
+    # From step 08.2 on, a node that only None reached calls its pre-hooks with None: nothing to keep.
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    before = list(y.grad_fn.pre_hooks)
+    y.retain_grad()
+    added = [hook for hook in y.grad_fn.pre_hooks if hook not in before]
+    try:
+        returned = [hook(None) for hook in added]
+    except Exception as error:
+        raise Wrong(_("y = x * 3; y.retain_grad(): the hook it put in y.grad_fn.pre_hooks, called with None, "
+                      "raised {type_name}: {error}. From step 08.2 on, a node that only None reached calls "
+                      "its pre-hooks with None, as PyTorch does; PyTorch's retain_grad then keeps nothing: "
+                      "when the gradient is None, leave y.grad as it is.")
+                    .format(type_name=type(error).__name__, error=error)) from None
+    expect(grad_of(y) is None and returned == [None] * len(added), _("y = x * 3; y.retain_grad(): the hook "
+           "it put in y.grad_fn.pre_hooks, called with None, made y.grad {got} and returned {returned}; "
+           "PyTorch keeps nothing and changes nothing: when the gradient is None, do nothing and return "
+           "None.")
+           .format(got=None if grad_of(y) is None else show(values(grad_of(y))),
+                   returned=returned))
     # The retained gradient is a copy of what arrived: not the user's tensor.
     x = m.tensor([1.0, 2.0], requires_grad=True)
     y = x * 3

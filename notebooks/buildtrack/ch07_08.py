@@ -495,6 +495,23 @@ def check_ready_queue(m):
                     "b.add_(1.0) under no_grad, out.backward() (MulBackward0 saved b, and only None reaches "
                     "it: PyTorch runs it anyway, and it unpacks what it saved before anything else; call "
                     "node.unpack_saved() on a node that only None reached)"))
+    # ... and its pre-hooks run, called with None, which none of them may replace.
+    x = m.tensor(1.0, requires_grad=True)
+    a = x * 2.0
+    seen = []
+    a.grad_fn.pre_hooks.append(lambda grad: seen.append(grad))
+    blocking_function(m).apply(a).backward()
+    expect(seen == [None], _("for a = x * 2.0, with a pre-hook on a.grad_fn that notes what it gets, "
+           "Block.apply(a).backward(), where Block's backward returns None: the hook saw {seen}. PyTorch "
+           "calls it once, with None (its hooks get (None,)): a node that only None reached runs its "
+           "pre-hooks too, then passes None on.").format(seen=seen))
+    a = m.tensor(1.0, requires_grad=True) * 2.0
+    a.grad_fn.pre_hooks.append(lambda grad: m.tensor(5.0))
+    expect_raises(blocking_function(m).apply(a).backward, RuntimeError,
+                  "can't replace a None gradient with a non-None value",
+                  _("for a = x * 2.0, with a pre-hook on a.grad_fn that returns tensor(5.), "
+                    "Block.apply(a).backward(), where Block's backward returns None, so only None reaches "
+                    "a.grad_fn"))
     # A backward inside a backward (gradient checkpointing): the engine's state is its own call's.
     x = m.tensor([1.0, 2.0], requires_grad=True)
     out = (_reentrant(m).apply(x * 3.0) * x).sum()

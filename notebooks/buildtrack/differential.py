@@ -146,10 +146,12 @@ HELPERS = {
         "mini_autograd": "def backward(t):\n    t.backward(torch.ones_like(t))",
     },
     # A hook on a node, called with the gradient arriving there; PyTorch's is register_prehook (with
-    # tuples). myautograd calls no hook where no gradient arrived (PyTorch calls it with None).
+    # tuples). Where only None arrived, PyTorch calls it with None, and so does your engine from step 08.2
+    # on (step 08.2's check holds that): these programs leave such calls out, on both sides.
     "prehook": {
         "myautograd": "def prehook(node, fn):  # PyTorch: node.register_prehook, with tuples of gradients\n"
-                      "    node.pre_hooks.append(fn)\n"
+                      "    node.pre_hooks.append(lambda g: None if g is None else fn(g))"
+                      "  # (None: from step 08.2 on)\n"
                       "seen = []  # what the hooks saw",
         "mini_autograd": "def prehook(node, fn):\n"
                          "    def on_tuple(grads):\n"
@@ -1115,6 +1117,7 @@ PROGRAM_COMMENTS = (
     N_("(until step 03.3: your engine, straight)"),
     N_("PyTorch: node.register_prehook, with tuples of gradients"),
     N_("what the hooks saw"),
+    N_("(None: from step 08.2 on)"),
     N_("its backward sends no gradient back"),
     N_("a + b, whose backward sends no gradient to b"),
     N_("a hook on every node, noting the order they run in"),

@@ -84,8 +84,11 @@ def run_backward(tensor, gradient, retain_graph=False):
     None: a node whose count reaches 0 with nothing in its buffer (only None
     arrived) is ready too, and takes its turn passing None on, so that the
     counts below it still go down (PyTorch runs it with undefined gradients).
-    Such a node first reads back what it saved, ``node.unpack_saved()`` (given):
-    PyTorch's nodes unpack their saved tensors before anything else, so a graph
-    already freed, or a saved tensor changed in place, raises there too.
+    Its pre-hooks run too, each called with None (PyTorch's get ``(None,)``);
+    one that returns a gradient for it raises PyTorch's ``RuntimeError: can't
+    replace a None gradient with a non-None value``. Then it reads back what it
+    saved, ``node.unpack_saved()`` (given): PyTorch's nodes unpack their saved
+    tensors before anything else, so a graph already freed, or a saved tensor
+    changed in place, raises there too.
     """
     raise NotImplementedError("Step 03.2: run_backward")

@@ -229,8 +229,10 @@ class Tensor:
           copy of the gradient the first time, and afterwards make ``self._grad`` the sum
           ``self._grad + grad``, a new tensor: unlike a leaf's, PyTorch's retained
           gradient is not summed in place, so a ``.grad`` read before a second backward
-          keeps its numbers. It returns None (no change). The hook holds ``self`` only
-          weakly (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
+          keeps its numbers. It returns None (no change), and keeps nothing when the
+          gradient is None (from step 08.2 on, a node that only None reached calls its
+          pre-hooks with None). The hook holds ``self`` only weakly
+          (``weakref.ref(self)``), as PyTorch's does: the graph must not keep the
           tensor alive after the program let go of it.
         """
         raise NotImplementedError("Step 04.2: Tensor.retain_grad")

@@ -347,8 +347,9 @@ buildtrack.check("04.1")
 # Section 6 showed that `retain_grad()` is a hook on the tensor's `grad_fn`: a function the engine calls with
 # the gradient arriving there. Your engine already calls the functions in `node.pre_hooks` (step 03.2). Write
 # `Tensor.retain_grad` in [myautograd/tensor.py](myautograd/tensor.py#Tensor.retain_grad), with PyTorch's behaviour for the
-# corner cases: a tensor that does not require grad raises, a leaf needs nothing, and a second call changes
-# nothing.
+# corner cases: a tensor that does not require grad raises, a leaf needs nothing, a second call changes
+# nothing, and a gradient that is None (your engine of step 08.2 calls the hooks of a node that only None
+# reached with None) is nothing to keep.
 #
 # <details><summary>Hint 1</summary>
 #
@@ -389,8 +390,8 @@ buildtrack.check("04.1")
 #
 # def keep(grad):
 #     kept = ___                           # the tensor, or None once it is gone
-#     if kept is None:
-#         return                           # gone: nothing to keep
+#     if kept is None or grad is None:
+#         return                           # gone, or no gradient: nothing to keep
 #     if kept._grad is None:
 #         kept._grad = ___                 # a copy
 #     else:

@@ -752,8 +752,9 @@ buildtrack.check("08.1")
 # `mini_autograd`'s. Each of them has one leaf, so no two ready nodes share a sequence number, and there
 # `mini_autograd`'s order is PyTorch's (checked with PyTorch 2.13). Then it runs a graph where a custom
 # `Function`'s backward returns None (every edge counts, even one that carries None: a node whose count reaches 0
-# with only None in its buffer is ready too; it unpacks what it saved, `node.unpack_saved()`, as PyTorch's nodes do
-# before anything else, and passes None on), a chain of 10,000 operations, and random
+# with only None in its buffer is ready too; its pre-hooks are called with None, as PyTorch calls them with
+# `(None,)`, and may not put a gradient in its place; it unpacks what it saved, `node.unpack_saved()`, as
+# PyTorch's nodes do before anything else, and passes None on), a chain of 10,000 operations, and random
 # programs with up to three leaves, whose order is compared with `mini_autograd`'s too. In those,
 # `a * b` of two leaves makes both `AccumulateGrad` nodes ready at once: a tie, which the check expects broken by
 # arrival, `mini_autograd`'s rule (section 7). PyTorch 2.13 happens to run such a pair in that order too, but it
@@ -794,8 +795,10 @@ buildtrack.check("08.1")
 # # (recording off, try:)
 # while ready:
 #     _, _, node = heapq.heappop(ready)
-#     grad = buffers.pop(node, None)       # None: only None arrived: node.unpack_saved(), and None goes on
-#     next_grads = ___                     # hooks, node.apply, freeing: as before
+#     grad = buffers.pop(node, None)       # None: only None arrived
+#     ___                                  # the pre-hooks, also with None (which none may replace)
+#     next_grads = ___                     # None: node.unpack_saved(), and None goes on; else node.apply
+#     ___                                  # freeing: as before
 #     for i, ((next_node, _), next_grad) in enumerate(zip(node.next_functions, next_grads)):
 #         if next_node is None:
 #             continue

@@ -74,8 +74,10 @@ def run_backward(tensor, gradient, retain_graph=False):
     mini_autograd 的，不是 PyTorch 的，PyTorch 的堆对并列者不保证任何顺序）。弹出、运行、
     把梯度往下传，直到队列为空。每条边都要计数，梯度为 None 的边也不例外：一个节点的计数降到 0 时，
     即使缓冲区里什么也没有（到达的只有 None），它也同样就绪，轮到它时把 None 往下传，好让它下面的节
-    点的计数继续下降（PyTorch 会用未定义的梯度运行它）。这样的节点要先读回它保存的东西，即调用
-    ``node.unpack_saved()``（已给出）：PyTorch 的节点在做任何事之前都会先解包保存的张量，所以计算图
-    已经释放、或者保存的张量被原地修改过时，在这里同样会报错。
+    点的计数继续下降（PyTorch 会用未定义的梯度运行它）。它的前置钩子照样运行，每个都以 None 调用
+    （PyTorch 的钩子收到 ``(None,)``）；哪个钩子为它返回了梯度，就抛出 PyTorch 的
+    ``RuntimeError: can't replace a None gradient with a non-None value``。然后它读回保存的东西，即
+    调用 ``node.unpack_saved()``（已给出）：PyTorch 的节点在做任何事之前都会先解包保存的张量，所以计
+    算图已经释放、或者保存的张量被原地修改过时，在这里同样会报错。
     """
     raise NotImplementedError("Step 03.2: run_backward")

@@ -226,7 +226,8 @@ class Tensor:
           ``.grad`` 是梯度到达时的样子。第一次让它存下梯度的一份副本，之后让
           ``self._grad`` 变成和 ``self._grad + grad``，这是一个新张量：和叶子张量不同，PyTorch 保留的
           梯度不是原地累加的，所以在第二次反向传播之前读出的 ``.grad`` 数值不变。钩子返回 None（不改变
-          梯度）。钩子只弱引用 ``self``（``weakref.ref(self)``），和 PyTorch 一样：程序放下这个张量之后，
+          梯度）；梯度为 None 时什么也不存（从步骤 08.2 起，只有 None 到达的节点会用 None 调用它的前置
+          钩子）。钩子只弱引用 ``self``（``weakref.ref(self)``），和 PyTorch 一样：程序放下这个张量之后，
           计算图不能让它继续活着。
         """
         raise NotImplementedError("Step 04.2: Tensor.retain_grad")

@@ -1034,3 +1034,23 @@ MISTAKES += [  # retain_grad's hook called with None (from step 08.2 on): it kee
     ("04.2", "tensor.py", "            if kept is not None and grad is not None:\n",
      "            if kept is not None:\n", "called with None, raised AttributeError"),
 ]
+MISTAKES += [  # issue 35, a fifth trial: objects kept alive that PyTorch frees at once
+    ("02.2", "function.py", "        ctx = BackwardFunction(cls)\n",
+     "        ctx = BackwardFunction(cls)\n        cls.last_ctx = ctx\n", "apply keeps no node"),
+    ("02.2", "function.py", "            result.grad_fn = ctx\n",
+     "            result.grad_fn = ctx\n            Function.recorded = getattr(Function, 'recorded', []) + [ctx]\n",
+     "keep the last node (or ctx) on the class"),
+    ("02.2", "function.py", "        else:\n            result.requires_grad = False\n        return result",
+     "        else:\n            result.requires_grad = False\n            result._ctx = ctx\n        return result",
+     "Nothing was recorded, so in PyTorch nothing holds a"),
+    ("06.2", "tensor.py", "        detached._version_counter = self._version_counter\n",
+     "        detached._version_counter = self._version_counter\n        detached._base = self\n",
+     "y is still alive, held by d"),
+    ("06.2", "tensor.py", "        detached = Tensor(self._data)\n",
+     "        detached = type(self).__new__(type(self))\n        Tensor.__init__(detached, self._data)\n",
+     "p.detach() is a Parameter; PyTorch's is a plain Tensor"),
+    ("08.2", "engine.py", "            grad = buffers.pop(node, None)", "            grad = buffers.get(node)",
+     "the gradient that arrived at b.grad_fn is still alive"),
+    ("08.2", "engine.py", "    root, _ = gradient_edge(tensor)\n", "    root, _ = gradient_edge(tensor)\n    root.output = tensor\n",
+     "still alive; in PyTorch all of it is gone at once. Does run_backward keep"),
+]

@@ -227,3 +227,12 @@ MISTAKES = [
      "        raise GradcheckError(str(error)) from error\n    finally:",
      "reach the caller as it is"),
 ]
+MISTAKES += [  # issue 35, a fifth trial: what a layer or an optimizer must not keep
+    ("10.1", "nn.py", "        return x @ transpose(self.weight) + self.bias",
+     "        self.last_input = x\n        return x @ transpose(self.weight) + self.bias",
+     "A layer keeps its parameters, not what it was called with"),
+    ("10.3", "optim.py", "        with no_grad():\n            for p in self.parameters:",
+     "        self.last_grads = [p.grad for p in self.parameters]\n"
+     "        with no_grad():\n            for p in self.parameters:",
+     "The step reads each p.grad, and keeps none of them"),
+]

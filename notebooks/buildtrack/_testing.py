@@ -2,6 +2,7 @@
 import contextlib
 import os
 import sys
+import weakref
 
 import numpy as np
 
@@ -86,6 +87,16 @@ def probe_run(package, backward):
         out = out + 1.0
     _result, deepest = deepest_nesting(package, backward, package, out)
     return deepest
+
+
+def weak_references(**objects):
+    """``{name: weakref.ref(object)}`` of the objects that take weak references (a node of your package
+    whose class has ``__slots__`` may not: it is left out)."""
+    found = {}
+    for name, value in objects.items():
+        with contextlib.suppress(TypeError):
+            found[name] = weakref.ref(value)
+    return found
 
 
 def values(t):

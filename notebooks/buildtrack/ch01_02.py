@@ -4,7 +4,8 @@ import weakref
 
 import numpy as np
 
-from ._testing import expect, expect_raises, grad_of, node_names, recording_off, reference
+from ._testing import (expect, expect_raises, grad_of, node_names, recording_off, reference,
+                       weak_references)
 from .package import Wrong
 from .steps import step
 from .i18n import _
@@ -205,6 +206,32 @@ def _check_lifetimes(m):
            "collector runs; in PyTorch it is gone at once. The node must not hold its own result "
            "(ctx.output = result makes a cycle y -> grad_fn -> y): apply gives the result its grad_fn and "
            "keeps nothing of it."))
+    # Nothing recorded, nothing kept: an input goes as soon as the program lets go of it.
+    a, b = m.tensor([1.0, 2.0]), m.tensor([3.0, 4.0])
+    product = a * b
+    a_ref = weakref.ref(a)
+    del a
+    expect(a_ref() is None, _("a and b require no grad; c = a * b; del a: a is still alive (c is alive). "
+           "Nothing was recorded, so in PyTorch nothing holds a: when no input requires grad, apply keeps "
+           "no node (and nothing forward saved) anywhere."))
+    del product, b
+    # Once the program lets go of everything, everything goes: nothing kept on a class or in the module.
+    alive = _left_alive(m)
+    expect(not alive, _("x = tensor([1., 2.], requires_grad=True); y = x * 2.0; out = (y * y).sum(), "
+           "everything made in a function that then returns: {alive} still alive; in PyTorch all of it is "
+           "gone at once. Does apply keep the last node (or ctx) on the class, or in a list of the "
+           "module?").format(alive=", ".join(alive)))
+
+
+def _left_alive(m):
+    """The names, among x, y, out and their nodes, of what is still alive once the function that made them
+    has returned (no gc.collect(): PyTorch frees them by reference counting)."""
+    def made():
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2.0
+        out = (y * y).sum()
+        return weak_references(x=x, y=y, out=out, **{"y.grad_fn": y.grad_fn, "out.grad_fn": out.grad_fn})
+    return [name for name, ref in made().items() if ref() is not None]
 
 
 def _args(inputs):

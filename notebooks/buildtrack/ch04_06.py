@@ -503,6 +503,19 @@ def check_detach(m):
     expect(same, _("y = x * 2; x.requires_grad_() (x requires grad already); z = x * 3: y's and z's edges "
            "lead to two AccumulateGrad nodes of x; PyTorch's lead to one: requires_grad_ changes the switch "
            "only, and x keeps its AccumulateGrad (a hook on it must see both gradients)."))
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    source = x * 3
+    d = source.detach()
+    source_ref = weakref.ref(source)
+    del source
+    expect(source_ref() is None, _("y = x * 3; d = y.detach(); del y: y is still alive, held by d. In "
+           "PyTorch d shares y's numbers and version counter, and holds nothing of y itself: y is gone at "
+           "once."))
+    parameter = m.nn.Parameter(m.tensor([1.0, 2.0]))
+    detached_type = type(parameter.detach())
+    expect(detached_type is m.Tensor, _("p = nn.Parameter(tensor([1., 2.])); p.detach() is a {type_name}; "
+           "PyTorch's is a plain Tensor: make a Tensor, not type(self).").format(
+               type_name=detached_type.__name__))
     return (_("detach() shares the numbers and the version counter and drops the history; requires_grad_ "
               "changes leaves only."))
 

@@ -5,7 +5,8 @@ import numpy as np
 
 from ._testing import (DEPTH_PROBE, blocking_function, expect, expect_close, expect_raises, grad_of,
                        label_shown, labels_shown, learner_prehook, node_label, probe_run, probe_walk,
-                       record_order, recording_off, reference, reference_prehook, show, walk_nodes)
+                       record_order, recording_off, reference, reference_prehook, show, walk_nodes,
+                       weak_references)
 from .ch03 import check_graph_from_another_thread, check_shared_graph
 from .package import Wrong
 from .steps import step
@@ -390,6 +391,19 @@ def check_dependencies(m):
 CHAIN = 10_000     # operations: 10 times Python's limit on nested calls, so a recursive walk fails
 
 
+def _alive_after_backward(m):
+    """The names, among x, y, out, x.grad and the nodes, of what is still alive once the function that made
+    them and ran out.backward() has returned (no gc.collect())."""
+    def made():
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2.0
+        out = (y * y).sum()
+        out.backward()
+        return weak_references(x=x, y=y, out=out, **{"x.grad": x.grad, "y.grad_fn": y.grad_fn,
+                                                      "out.grad_fn": out.grad_fn})
+    return [name for name, ref in made().items() if ref() is not None]
+
+
 def _labels(lines):
     """``label(node)`` for record_order: a node named with the line of ``lines`` ({line: tensor}) that made it
     (two nodes can share a name: "MulBackward0 of `a = x * 2`"), as the random programs name them."""
@@ -547,5 +561,23 @@ def check_ready_queue(m):
     expect_close(grad_of(x), 1.0,
                  _("on a chain of {CHAIN:,} operations, x.grad is {{got}}, expected {{want}}.")
                  .format(CHAIN=CHAIN))
+    # What the engine holds, it lets go of: an input buffer once its node has run, everything once backward
+    # returns (PyTorch frees both by reference counting, with no garbage collector).
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2.0
+    b = a * 3.0
+    seen = {}
+    b.grad_fn.pre_hooks.append(lambda grad: seen.update(weak_references(b=grad)))
+    a.grad_fn.pre_hooks.append(lambda grad: seen.update(alive="b" in seen and seen["b"]() is not None))
+    b.sum().backward()
+    expect(not seen.get("alive"), _("a = x * 2.0; b = a * 3.0; b.sum().backward(): when a.grad_fn runs, "
+           "the gradient that arrived at b.grad_fn is still alive. PyTorch frees a node's input buffer as "
+           "soon as the node has run: take it out of the dict (buffers.pop), so that the engine holds no "
+           "gradient it is done with."))
+    alive = _alive_after_backward(m)
+    expect(not alive, _("x = tensor([1., 2.], requires_grad=True); y = x * 2.0; out = (y * y).sum(); "
+           "out.backward(), all in a function that then returns: {alive} still alive; in PyTorch all of it "
+           "is gone at once. Does run_backward keep a tensor or a node somewhere (on the root node, on the "
+           "module)?").format(alive=", ".join(alive)))
     return (_("Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers, "
               "None gradients and {CHAIN:,} ops too.").format(CHAIN=CHAIN))

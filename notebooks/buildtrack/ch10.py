@@ -8,6 +8,7 @@ gives.
 """
 
 import pathlib
+import weakref
 
 import numpy as np
 
@@ -115,6 +116,13 @@ def check_linear(m):
     if failure:
         raise Wrong(_("on random layers, yours and PyTorch's differ; the smallest case found: {failure}")
                     .format(failure=failure))
+    x = m.tensor(np.ones((2, 4), dtype=np.float32))
+    layer(x).sum().backward()
+    x_ref = weakref.ref(x)
+    del x
+    expect(x_ref() is None, _("layer = Linear(4, 3); layer(x).sum().backward(); del x: x is still alive, and "
+           "only the layer can hold it; in PyTorch it is gone at once. A layer keeps its parameters, not "
+           "what it was called with."))
     return (_("Linear draws its parameters like PyTorch, for every seed and shape tried, and computes "
               "x @ weightᵀ + bias, value and gradients equal to F.linear's."))
 
@@ -580,6 +588,11 @@ def check_sgd(m):
     expect(still_off, _("SGD.step called inside `with no_grad():` switched recording back on before the "
            "block ended: the step must put back the mode it found (recording was off), as `with no_grad():` "
            "inside the step does."))
+    grad_ref = weakref.ref(w.grad)
+    w.grad = None
+    expect(grad_ref() is None, _("after optimizer.step(), w.grad = None: the gradient the step used is still "
+           "alive, and only the optimizer can hold it; in PyTorch it is gone at once. The step reads each "
+           "p.grad, and keeps none of them."))
     for case in SGD_SCENARIOS:
         problem = _sgd_trial(m, case)
         if problem:

@@ -1054,3 +1054,12 @@ MISTAKES += [  # issue 35, a fifth trial: objects kept alive that PyTorch frees 
     ("08.2", "engine.py", "    root, _ = gradient_edge(tensor)\n", "    root, _ = gradient_edge(tensor)\n    root.output = tensor\n",
      "still alive; in PyTorch all of it is gone at once. Does run_backward keep"),
 ]
+MISTAKES += [  # issue 35, a fifth trial: a ready queue that costs time growing with its length at each step
+    ("08.2", "engine.py", "            _, _, node = heapq.heappop(ready)",
+     "            ready.sort()\n            _, _, node = ready.pop(0)", "times as long as on a chain"),
+    ("08.2", "engine.py", "            _, _, node = heapq.heappop(ready)",
+     "            heapq.heapify(ready)\n            _, _, node = heapq.heappop(ready)", "times as long as on a chain"),
+    ("08.2", "engine.py", "                if dependencies[next_node] == 0:\n",
+     "                if dependencies[next_node] == 0 and all(queued is not next_node for _, _, queued in ready):\n",
+     "times as long as on a chain"),
+]

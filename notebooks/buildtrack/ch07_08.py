@@ -1,5 +1,6 @@
 """Checks of chapters 07 (saved tensors, versions, freeing) and 08 (PyTorch's engine)."""
 import contextlib
+import time
 
 import numpy as np
 
@@ -391,6 +392,31 @@ def check_dependencies(m):
 CHAIN = 10_000     # operations: 10 times Python's limit on nested calls, so a recursive walk fails
 
 
+WIDTH = 3_000      # products summed: the ready queue holds them all at once
+
+
+def _backward_times(m, width):
+    """CPU seconds of out.backward() on a sum of ``width`` products of one leaf (the additions run first, and
+    the products wait in the ready queue: it grows to ``width`` nodes), and on a chain of as many nodes (the
+    queue holds one): a heap takes about as long on both, a queue sorted or scanned at each step far
+    longer."""
+    def timed(out):
+        start = time.process_time()
+        out.backward()
+        return time.process_time() - start
+
+    x = m.tensor(1.0, requires_grad=True)
+    terms = [x * float(i) for i in range(width)]
+    wide = terms[0]
+    for term in terms[1:]:
+        wide = wide + term
+    del terms
+    chain = m.tensor(1.0, requires_grad=True)
+    for _step in range(width - 1):
+        chain = chain * 1.0 + 0.0
+    return timed(wide), timed(chain * 1.0)
+
+
 def _alive_after_backward(m):
     """The names, among x, y, out, x.grad and the nodes, of what is still alive once the function that made
     them and ran out.backward() has returned (no gc.collect())."""
@@ -579,5 +605,12 @@ def check_ready_queue(m):
            "out.backward(), all in a function that then returns: {alive} still alive; in PyTorch all of it "
            "is gone at once. Does run_backward keep a tensor or a node somewhere (on the root node, on the "
            "module)?").format(alive=", ".join(alive)))
+    wide, deep = _backward_times(m, WIDTH)
+    expect(wide <= 2.5 * deep + 0.02, _("out = x * 0.0 + x * 1.0 + ... + x * {last}.0 ({width:,} products: "
+           "the ready queue grows to {width:,} nodes): out.backward() took {wide:.2f} s of CPU, {ratio:.1f} "
+           "times as long as on a chain of as many nodes ({deep:.2f} s). Each push and pop of PyTorch's "
+           "ready queue, a heap, costs a time growing with the logarithm of its length: use "
+           "heapq.heappush and heapq.heappop only, with no sort, heapify or scan of the queue at each "
+           "step.").format(last=WIDTH - 1, width=WIDTH, wide=wide, deep=deep, ratio=wide / max(deep, 1e-9)))
     return (_("Your engine runs nodes in PyTorch's order (newest ready node first), with input buffers, "
               "None gradients and {CHAIN:,} ops too.").format(CHAIN=CHAIN))

@@ -147,7 +147,8 @@ MISTAKES = [
      "            variable._grad = variable._grad + Tensor(grad_data)\n", "x.grad is a new tensor"),
     # 05.2 zero_grad
     ("05.2", "optim.py",
-     "        if set_to_none:\n            p.grad = None\n        else:\n            p.grad._data[...] = 0\n"
+     "        if set_to_none:\n            p.grad = None\n        else:\n            p.grad.requires_grad = False\n"
+     "            p.grad._data[...] = 0\n"
      "            p.grad._version += 1\n",
      "        p.grad = None\n", "left x.grad None"),
     ("05.2", "optim.py", "            p.grad._data[...] = 0\n            p.grad._version += 1\n",
@@ -1062,4 +1063,7 @@ MISTAKES += [  # issue 35, a fifth trial: a ready queue that costs time growing 
     ("08.2", "engine.py", "                if dependencies[next_node] == 0:\n",
      "                if dependencies[next_node] == 0 and all(queued is not next_node for _, _, queued in ready):\n",
      "times as long as on a chain"),
+]
+MISTAKES += [  # the answer key's own slip, found by the fifth trial: zeroing leaves a .grad requiring grad
+    ("05.2", "optim.py", "            p.grad.requires_grad = False\n", "", "x.grad still requires grad"),
 ]

@@ -13,15 +13,18 @@ def zero_grad(parameters, set_to_none=True):
     ``.grad`` is None. With ``set_to_none=False`` every existing ``.grad`` holds
     zeros and is still the same tensor object as before, changed in place as
     PyTorch's ``p.grad.zero_()`` changes it: its ``_version`` goes up by one. A
-    parameter whose ``.grad`` is None stays None either way.
+    ``.grad`` that requires grad (one the program set) no longer does, as
+    PyTorch's ``p.grad.requires_grad_(False)`` before ``zero_()``. A parameter
+    whose ``.grad`` is None stays None either way.
 
     中文：步骤 05.2：在下一次反向传播之前，清掉 ``parameters`` 的梯度。
 
     PyTorch 中对应 Optimizer.zero_grad，出处见上文。不返回任何东西。调用之后：若
     ``set_to_none=True``（PyTorch 的默认值），每个参数的 ``.grad`` 都是 None；若
     ``set_to_none=False``，每个已有的 ``.grad`` 都全为零，并且仍是原来那个张量对象：它像 PyTorch 的
-    ``p.grad.zero_()`` 那样被原地修改，``_version`` 加一。``.grad`` 为 None 的参数，两种情况下都
-    仍是 None。
+    ``p.grad.zero_()`` 那样被原地修改，``_version`` 加一。需要梯度的 ``.grad``（程序自己设置的）
+    不再需要梯度，就像 PyTorch 在 ``zero_()`` 之前调用 ``p.grad.requires_grad_(False)``。``.grad``
+    为 None 的参数，两种情况下都仍是 None。
     """
     ### BEGIN SOLUTION
     for p in parameters:
@@ -30,6 +33,7 @@ def zero_grad(parameters, set_to_none=True):
         if set_to_none:
             p.grad = None
         else:
+            p.grad.requires_grad = False
             p.grad._data[...] = 0
             p.grad._version += 1
     ### END SOLUTION

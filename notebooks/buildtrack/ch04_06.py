@@ -330,6 +330,12 @@ def check_zero_grad(m):
     expect(grad_of(x) is None, _("zero_grad([x], set_to_none=1) leaves x.grad {got}; PyTorch's sets it to "
            "None: any true value means set to None (if set_to_none:), not only True.")
            .format(got=show(values(grad_of(x))) if grad_of(x) is not None else "None"))
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = m.tensor([3.0, 4.0], requires_grad=True)
+    m.optim.zero_grad([x], set_to_none=False)
+    expect(not grad_of(x).requires_grad, _("x.grad = tensor([3., 4.], requires_grad=True); zero_grad([x], "
+           "set_to_none=False): x.grad still requires grad; PyTorch's zero_grad switches that off before it "
+           "zeroes the gradient (p.grad.requires_grad_(False)): a gradient is no leaf of any graph."))
     return _("zero_grad sets .grad to None by default, or zeroes it in place.")
 
 

@@ -10,7 +10,9 @@ def zero_grad(parameters, set_to_none=True):
     ``.grad`` is None. With ``set_to_none=False`` every existing ``.grad`` holds
     zeros and is still the same tensor object as before, changed in place as
     PyTorch's ``p.grad.zero_()`` changes it: its ``_version`` goes up by one. A
-    parameter whose ``.grad`` is None stays None either way.
+    ``.grad`` that requires grad (one the program set) no longer does, as
+    PyTorch's ``p.grad.requires_grad_(False)`` before ``zero_()``. A parameter
+    whose ``.grad`` is None stays None either way.
     """
     raise NotImplementedError("Step 05.2: zero_grad")
 

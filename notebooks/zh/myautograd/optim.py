@@ -8,8 +8,9 @@ def zero_grad(parameters, set_to_none=True):
     PyTorch 中对应 Optimizer.zero_grad，出处：torch/optim/optimizer.py。不返回任何东西。调用之后：若
     ``set_to_none=True``（PyTorch 的默认值），每个参数的 ``.grad`` 都是 None；若
     ``set_to_none=False``，每个已有的 ``.grad`` 都全为零，并且仍是原来那个张量对象：它像 PyTorch 的
-    ``p.grad.zero_()`` 那样被原地修改，``_version`` 加一。``.grad`` 为 None 的参数，两种情况下都
-    仍是 None。
+    ``p.grad.zero_()`` 那样被原地修改，``_version`` 加一。需要梯度的 ``.grad``（程序自己设置的）
+    不再需要梯度，就像 PyTorch 在 ``zero_()`` 之前调用 ``p.grad.requires_grad_(False)``。``.grad``
+    为 None 的参数，两种情况下都仍是 None。
     """
     raise NotImplementedError("Step 05.2: zero_grad")
 

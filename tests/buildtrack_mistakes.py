@@ -1067,3 +1067,18 @@ MISTAKES += [  # issue 35, a fifth trial: a ready queue that costs time growing 
 MISTAKES += [  # the answer key's own slip, found by the fifth trial: zeroing leaves a .grad requiring grad
     ("05.2", "optim.py", "            p.grad.requires_grad = False\n", "", "x.grad still requires grad"),
 ]
+MISTAKES += [  # the fifth trial's misleading messages, now naming the fault
+    ("07.1", "function.py", "        return tuple(tensor for tensor, _ in self.saved)",
+     "        return tuple(None if tensor is None else tensor.detach() for tensor, _ in self.saved)",
+     "but not b itself"),
+    ("08.2", "engine.py",
+     ("def run_backward(tensor, gradient, retain_graph=False):", "            _, _, node = heapq.heappop(ready)\n"),
+     ("last_order = []\n\n\ndef run_backward(tensor, gradient, retain_graph=False):",
+      "            _, _, node = heapq.heappop(ready)\n            last_order.append(node)\n"),
+     "Does run_backward keep a tensor or a node somewhere"),
+    ("05.1", "function.py",
+     "        grad_data = grad._data.astype(variable._data.dtype)     # (a copy, in the leaf's dtype)\n",
+     "        grad_data = grad._data.astype(variable._data.dtype)     # (a copy, in the leaf's dtype)\n"
+     "        AccumulateGrad.applied = getattr(AccumulateGrad, 'applied', []) + [self]\n",
+     "something else keeps it"),
+]

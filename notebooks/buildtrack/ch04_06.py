@@ -24,8 +24,14 @@ def check_one_accumulator(m):
     expect_close(grad_of(x), 4.0, _("x * x at x = 2 gives x.grad {got}, expected {want}."))
     node = m.gradient_edge(x)[0]
     alive = weakref.ref(node)
+    held_by_x = any(value is node for value in vars(x).values())
     del node, first, second, square
     gc.collect()
+    if alive() is not None and not held_by_x:
+        raise Wrong(_("x's AccumulateGrad is still alive after the graph is gone, and x holds it only "
+                      "weakly, as it should: something else keeps it (a list of the module, an attribute set "
+                      "by the engine or by AccumulateGrad.apply). In PyTorch the node goes with the last "
+                      "graph that used it."))
     expect(alive() is None, _("x keeps its AccumulateGrad alive after the graph is gone: "
            "the node holds the leaf (node.variable), so the leaf must hold the node only weakly, "
            "with weakref.ref, as PyTorch does."))

@@ -155,9 +155,12 @@ def _check_saving(m):
     twice, nothing = seen
     expect(type(twice) is tuple and type(nothing) is tuple, _("ctx.saved_tensors is a {type_name}; PyTorch "
            "gives a tuple.").format(type_name=type(twice if type(twice) is not tuple else nothing).__name__))
-    expect(len(twice) == 1 and twice[0] is b, _("forward called ctx.save_for_backward(a), then "
+    expect(len(twice) == 1, _("forward called ctx.save_for_backward(a), then "
            "ctx.save_for_backward(b); ctx.saved_tensors holds {count} tensors, expected (b,): each call "
            "replaces what the one before saved, as in PyTorch.").format(count=len(twice)))
+    expect(twice[0] is b, _("forward called ctx.save_for_backward(a), then ctx.save_for_backward(b); "
+           "ctx.saved_tensors holds one tensor, but not b itself: PyTorch gives back the very tensor saved "
+           "(an input, with its requires_grad and grad_fn), not a copy or a detached twin."))
     expect(nothing == (), _("forward saved nothing, and ctx.saved_tensors is {nothing!r}, expected ()."
            ).format(nothing=nothing))
 

@@ -39,7 +39,7 @@ import matplotlib.pyplot as plt
 
 import mini_autograd as torch
 from mini_autograd import viz
-from coursetools import show_source, tr
+from coursetools import expect_error, show_source, tr
 from exercises import check_exercise
 
 # %% [markdown]
@@ -386,9 +386,24 @@ show_source(torch.autograd.engine.call_tensor_pre_hooks)
 #
 # `torch/csrc/autograd/engine.cpp: call_function` runs `call_tensor_pre_hooks`,
 # `call_pre_hooks`, the node, then `call_post_hooks`; the hooks are stored on the `Node`
-# (`torch/csrc/autograd/node.h`: `tensor_pre_hooks_`, `pre_hooks_`, `post_hooks_`).
+# (`torch/csrc/autograd/node.h`: `tensor_pre_hooks_`, `pre_hooks_`, `post_hooks_`). What a
+# Python hook returns is checked in `torch/csrc/autograd/python_hook.cpp` (`check_result`,
+# `check_single_result`).
 #
 # </details>
+#
+# What a hook returns is checked before it takes the gradient's place (`check_result` and
+# `check_single_result` in both listings): a node's hook returns a tuple with one entry per
+# gradient, a tensor's hook one tensor, and each is None or a tensor of the gradient's dtype and
+# shape. This cell fails on purpose, with a `RuntimeError`: its prehook hands on float64 where
+# float32 arrived.
+
+# %%
+a = torch.tensor(2.0, requires_grad=True)
+b = a * 3
+b.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0].double(),))
+with expect_error(RuntimeError):
+    b.exp().backward()
 
 # %% [markdown]
 # ## 5. Gradients of gradients: `create_graph=True`

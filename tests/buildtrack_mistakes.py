@@ -1057,9 +1057,10 @@ MISTAKES += [  # issue 35, a fifth trial: objects kept alive that PyTorch frees 
 ]
 MISTAKES += [  # issue 35, a fifth trial: a ready queue that costs time growing with its length at each step
     ("08.2", "engine.py", "            _, _, node = heapq.heappop(ready)",
-     "            ready.sort()\n            _, _, node = ready.pop(0)", "times as long as on a chain"),
+     "            ready.sort()\n            _, _, node = ready.pop(0)", "compared the nodes' sequence numbers"),
     ("08.2", "engine.py", "            _, _, node = heapq.heappop(ready)",
-     "            heapq.heapify(ready)\n            _, _, node = heapq.heappop(ready)", "times as long as on a chain"),
+     "            heapq.heapify(ready)\n            _, _, node = heapq.heappop(ready)",
+     "compared the nodes' sequence numbers"),
     ("08.2", "engine.py", "                if dependencies[next_node] == 0:\n",
      "                if dependencies[next_node] == 0 and all(queued is not next_node for _, _, queued in ready):\n",
      "times as long as on a chain"),

@@ -243,6 +243,39 @@ def count_edge_reads(root, budget):
     return reads
 
 
+def count_order_comparisons(root, budget):
+    """Make the sequence number of every node below ``root`` count how often it is compared (``<``, ``==``,
+    ... also once negated, as in a heap's ``(-node.sequence_nr, ...)`` tuples); past ``budget`` comparisons
+    in all, comparing raises ``TooManyWalks``. A count, not a time: a ready queue sorted or heapified at each
+    step compares about as often as it has entries, a heap about the logarithm of that. The numbers stay
+    ints (a subclass), so the engine sees nothing else. ``[count]``, or None where a node's sequence_nr
+    cannot be replaced."""
+    compared = [0]
+
+    def counted(operation):
+        def compare(self, other):
+            compared[0] += 1
+            if compared[0] > budget:
+                raise TooManyWalks(compared[0])
+            return getattr(int, operation)(self, other)
+        return compare
+
+    class CountedNumber(int):
+        __hash__ = int.__hash__
+
+        def __neg__(self):
+            return CountedNumber(-int(self))
+
+    for operation in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
+        setattr(CountedNumber, operation, counted(operation))
+    try:
+        for node in walk_nodes(root):
+            node.sequence_nr = CountedNumber(node.sequence_nr)
+    except (AttributeError, TypeError):
+        return None
+    return compared
+
+
 def doubling_graph(m, times):
     """``h = x * 1.0``, then ``h = h + h``, ``times`` times, from a float64 leaf x (used once: before step
     04.1 a leaf used twice gets two AccumulateGrads): ``times + 2`` nodes, ``2 ** times`` paths."""

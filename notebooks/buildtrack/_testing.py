@@ -99,6 +99,22 @@ def weak_references(**objects):
     return found
 
 
+def left_alive(package, backward=False):
+    """The names, among x, y, out (and x.grad) and the nodes, of what is still alive once the function that
+    made ``x = tensor([1., 2.], requires_grad=True); y = x * 2.0; out = (y * y).sum()`` (then ran
+    ``out.backward()``, with ``backward``) has returned. No gc.collect(): PyTorch frees them all by
+    reference counting."""
+    def made():
+        x = package.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2.0
+        out = (y * y).sum()
+        if backward:
+            out.backward()
+        return weak_references(x=x, y=y, out=out, **{"x.grad": x.grad, "y.grad_fn": y.grad_fn,
+                                                      "out.grad_fn": out.grad_fn})
+    return [name for name, ref in made().items() if ref() is not None]
+
+
 def values(t):
     """The numbers of a learner's tensor (or mini_autograd's, or a plain number) as a numpy array."""
     if t is None:

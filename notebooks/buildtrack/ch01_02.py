@@ -4,8 +4,7 @@ import weakref
 
 import numpy as np
 
-from ._testing import (expect, expect_raises, grad_of, node_names, recording_off, reference,
-                       weak_references)
+from ._testing import expect, expect_raises, grad_of, left_alive, node_names, recording_off, reference
 from .package import Wrong
 from .steps import step
 from .i18n import _
@@ -216,22 +215,11 @@ def _check_lifetimes(m):
            "no node (and nothing forward saved) anywhere."))
     del product, b
     # Once the program lets go of everything, everything goes: nothing kept on a class or in the module.
-    alive = _left_alive(m)
+    alive = left_alive(m)
     expect(not alive, _("x = tensor([1., 2.], requires_grad=True); y = x * 2.0; out = (y * y).sum(), "
            "everything made in a function that then returns: {alive} still alive; in PyTorch all of it is "
            "gone at once. Does apply keep the last node (or ctx) on the class, or in a list of the "
            "module?").format(alive=", ".join(alive)))
-
-
-def _left_alive(m):
-    """The names, among x, y, out and their nodes, of what is still alive once the function that made them
-    has returned (no gc.collect(): PyTorch frees them by reference counting)."""
-    def made():
-        x = m.tensor([1.0, 2.0], requires_grad=True)
-        y = x * 2.0
-        out = (y * y).sum()
-        return weak_references(x=x, y=y, out=out, **{"y.grad_fn": y.grad_fn, "out.grad_fn": out.grad_fn})
-    return [name for name, ref in made().items() if ref() is not None]
 
 
 def _args(inputs):

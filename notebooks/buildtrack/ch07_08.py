@@ -7,8 +7,8 @@ import numpy as np
 
 from ._testing import (DEPTH_PROBE, TooManyWalks, blocking_function, count_order_comparisons, expect,
                        expect_close, expect_raises, grad_of, label_shown, labels_shown, learner_prehook,
-                       node_label, probe_run, probe_walk, record_order, recording_off, reference,
-                       reference_prehook, show, walk_nodes, weak_references)
+                       left_alive, node_label, probe_run, probe_walk, record_order, recording_off,
+                       reference, reference_prehook, show, walk_nodes, weak_references)
 from .ch03 import check_graph_from_another_thread, check_shared_graph
 from .package import Wrong
 from .steps import step
@@ -403,16 +403,22 @@ COUNTED_WIDTH = 500          # products summed for the count of comparisons
 COMPARISONS_PER_NODE = 100   # the answer key's heap of 500: 46 per node; a sort or a scan: 1,000 and more
 
 
+def _wide_sum(m, width):
+    """x * 0.0 + x * 1.0 + ... for ``width`` products of one leaf, the products made first: in backward the
+    additions run first, and the products wait in the ready queue, which grows to ``width`` nodes."""
+    x = m.tensor(1.0, requires_grad=True)
+    terms = [x * float(i) for i in range(width)]
+    out = terms[0]
+    for term in terms[1:]:
+        out = out + term
+    return out
+
+
 def _order_comparisons(m, width):
     """How often out.backward() compares sequence numbers on a sum of ``width`` products of one leaf (its
     ready queue holds them all at once), stopped past COMPARISONS_PER_NODE per node; None if the numbers
     cannot be counted."""
-    x = m.tensor(1.0, requires_grad=True)
-    terms = [x * float(i) for i in range(width)]     # (made first: they wait while the additions run)
-    out = terms[0]
-    for term in terms[1:]:
-        out = out + term
-    del terms
+    out = _wide_sum(m, width)
     compared = count_order_comparisons(out.grad_fn, COMPARISONS_PER_NODE * width)
     if compared is None:
         return None
@@ -437,29 +443,11 @@ def _backward_times(m, width):
             if collecting:
                 gc.enable()
 
-    x = m.tensor(1.0, requires_grad=True)
-    terms = [x * float(i) for i in range(width)]
-    wide = terms[0]
-    for term in terms[1:]:
-        wide = wide + term
-    del terms
+    wide = _wide_sum(m, width)
     chain = m.tensor(1.0, requires_grad=True)
     for _step in range(width - 1):
         chain = chain * 1.0 + 0.0
     return timed(wide), timed(chain * 1.0)
-
-
-def _alive_after_backward(m):
-    """The names, among x, y, out, x.grad and the nodes, of what is still alive once the function that made
-    them and ran out.backward() has returned (no gc.collect())."""
-    def made():
-        x = m.tensor([1.0, 2.0], requires_grad=True)
-        y = x * 2.0
-        out = (y * y).sum()
-        out.backward()
-        return weak_references(x=x, y=y, out=out, **{"x.grad": x.grad, "y.grad_fn": y.grad_fn,
-                                                      "out.grad_fn": out.grad_fn})
-    return [name for name, ref in made().items() if ref() is not None]
 
 
 def _labels(lines):
@@ -632,7 +620,7 @@ def check_ready_queue(m):
            "the gradient that arrived at b.grad_fn is still alive. PyTorch frees a node's input buffer as "
            "soon as the node has run: take it out of the dict (buffers.pop), so that the engine holds no "
            "gradient it is done with."))
-    alive = _alive_after_backward(m)
+    alive = left_alive(m, backward=True)
     expect(not alive, _("x = tensor([1., 2.], requires_grad=True); y = x * 2.0; out = (y * y).sum(); "
            "out.backward(), all in a function that then returns: {alive} still alive; in PyTorch all of it "
            "is gone at once. Does run_backward keep a tensor or a node somewhere (on the root node, on the "
